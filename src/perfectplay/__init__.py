@@ -1,0 +1,1 @@
+"""perfectplay: play and solve two-player perfect-information games."""

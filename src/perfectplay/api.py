@@ -1,0 +1,147 @@
+"""The library's checked public functions and the JSON shapes shared by the CLI and the web.
+
+Every function here validates its input through :mod:`perfectplay.notation` and
+:mod:`perfectplay.search.limits` and raises :mod:`perfectplay.errors` exceptions with a
+message that names the input and the reason. Behind it, search runs on trusted values.
+
+JSON contract of ``best``/``solve`` (tic-tac-toe)::
+
+    {"to_move": "x", "outcome": "win", "plies": 1, "score": 10,
+     "best_move": {"row": 2, "col": 2}, "exact": true, "nodes": 9, "time_ms": 0.4, ...}
+
+``outcome`` and ``plies`` are for the side to move (``plies`` counts the next move; 0 on a
+finished board, where ``outcome`` is ``loss`` for the side that would move, or ``draw``);
+``score`` follows the classic article: ``10 - (plies - 1)`` for a win, its negative for a loss,
+0 for a draw, and -10 on a board already lost. Heuristic (not exact) results have
+``outcome``/``plies`` ``null`` and the heuristic value as ``score``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from perfectplay.errors import ParameterError
+from perfectplay.games.registry import canonical_name, get_game
+from perfectplay.search.limits import Limit, make_limit
+from perfectplay.search.result import MoveValue, Score, SearchResult
+from perfectplay.search.solver import analyze as _analyze
+from perfectplay.search.solver import best_move as _best_move
+from perfectplay.search.solver import solve as _solve
+
+ARTICLE_WIN = 10
+
+
+def load(
+    game_name: str, text: str, *, size: str | None = None, k: int | None = None
+) -> tuple[Any, Any]:
+    """The game and the validated position of ``text`` in the game's notation.
+
+    For tic-tac-toe the board size comes from the text; ``size`` (``ROWSxCOLS``), when given,
+    must agree with it, and ``k`` overrides the default ``min(rows, cols)``.
+    """
+    name = canonical_name(game_name)
+    if name == "tictactoe":
+        from perfectplay.notation import parse_mnk_board, parse_size
+
+        game, position = parse_mnk_board(text, k)
+        if size is not None:
+            rows, cols = parse_size(size)
+            if (rows, cols) != (game.spec.rows, game.spec.cols):
+                raise ParameterError(
+                    f"size {size!r}: the board given is {game.spec.rows}x{game.spec.cols}"
+                )
+        return game, position
+    raise ParameterError(f"game {game_name!r}: no position notation yet")  # pragma: no cover
+
+
+def new_game(game_name: str, *, size: str | None = None, k: int | None = None) -> tuple[Any, Any]:
+    """The game with the given size (``ROWSxCOLS``) and ``k``, and its initial position."""
+    name = canonical_name(game_name)
+    params: dict[str, Any] = {}
+    if size is not None:
+        from perfectplay.notation import parse_size
+
+        rows, cols = parse_size(size)
+        params.update(rows=rows, cols=cols)
+    if k is not None:
+        params["k"] = k
+    game = get_game(name, **params)
+    return game, game.initial()
+
+
+def limit(depth: int | None = None, time: float | None = None, nodes: int | None = None) -> Limit:
+    """A checked search limit (see :func:`perfectplay.search.limits.make_limit`)."""
+    return make_limit(depth, time, nodes)
+
+
+def best(
+    game: Any, position: Any, search_limit: Limit = Limit(), *, seed: int | None = None
+) -> SearchResult[Any]:
+    """Best move of a loaded position; ``seed`` picks randomly (reproducibly) among equals."""
+    rng = random.Random(seed) if seed is not None else None
+    return _best_move(game, position, search_limit, rng=rng)
+
+
+def solve(game: Any, position: Any, search_limit: Limit = Limit()) -> SearchResult[Any]:
+    """Exact (or limited) value, best move and principal variation of a loaded position."""
+    return _solve(game, position, search_limit)
+
+
+def analyze(game: Any, position: Any, search_limit: Limit = Limit()) -> list[MoveValue[Any]]:
+    """Value of every legal move of a loaded position, for the side to move."""
+    return _analyze(game, position, search_limit)
+
+
+# -- JSON -------------------------------------------------------------------------------------
+def score_json(score: Score, draw_plies: int, finished: bool = False) -> dict[str, Any]:
+    """``outcome``, ``plies`` and the article's ``score`` of a :class:`Score`.
+
+    ``draw_plies`` is what a draw lasts (the empty cells: drawn games end on a full board).
+    """
+    outcome = score.outcome
+    plies = score.plies
+    if finished:
+        article = -ARTICLE_WIN if outcome == "loss" else 0
+        return {"outcome": outcome, "plies": 0, "score": article}
+    if outcome in ("win", "loss") and plies is not None:
+        article = ARTICLE_WIN - (plies - 1)
+        return {"outcome": outcome, "plies": plies, "score": article if outcome == "win" else -article}
+    if outcome == "draw":
+        return {"outcome": "draw", "plies": draw_plies, "score": 0}
+    return {"outcome": None, "plies": None, "score": round(score.value, 3)}
+
+
+def result_json(game: Any, position: Any, result: SearchResult[Any]) -> dict[str, Any]:
+    """The ``best``/``solve`` JSON object."""
+    finished = game.outcome(position) is not None
+    data: dict[str, Any] = {"to_move": game.player_name(game.to_move(position))}
+    data.update(score_json(result.score, game.plies_left_bound(position), finished))
+    data.update(
+        best_move=None if result.best_move is None else game.move_to_json(result.best_move),
+        exact=result.exact,
+        nodes=result.nodes,
+        time_ms=round(result.time * 1000, 3),
+        depth=result.depth,
+        pv=[game.move_to_json(m) for m in result.pv],
+        value=str(result.score) if not finished else _finished_text(game, position),
+    )
+    return data
+
+
+def _finished_text(game: Any, position: Any) -> str:
+    outcome = game.outcome(position)
+    return "game over: " + outcome.reason
+
+
+def analysis_json(game: Any, position: Any, values: list[MoveValue[Any]]) -> dict[str, Any]:
+    """The ``analyze`` JSON object: every move with its mover's-view outcome and score."""
+    moves = []
+    draw_plies = game.plies_left_bound(position)
+    for entry in values:
+        item = dict(game.move_to_json(entry.move))
+        item.update(score_json(entry.score, draw_plies))
+        item["value"] = str(entry.score)
+        item["exact"] = entry.score.exact
+        moves.append(item)
+    return {"moves": moves}

@@ -1,0 +1,46 @@
+"""Every error perfectplay raises on bad input.
+
+All of them derive from :class:`PerfectplayError`, itself a :class:`ValueError`, so a caller
+can catch one class at the boundary. Each message names the offending input and the reason;
+the command line prints the message and exits with status 2, the web API answers 4xx with it.
+
+Hierarchy::
+
+    PerfectplayError (ValueError)
+    ├── UnknownGameError        a game name that is not registered
+    ├── ParameterError          a game or search parameter out of range (size, k, depth, time)
+    ├── NotationError           text that does not parse (ragged rows, unknown characters)
+    ├── IllegalPositionError    a board that parses but that no legal game reaches
+    └── IllegalMoveError        a move that is not legal in the position
+        └── GameOverError       any move after the game has ended
+"""
+
+from __future__ import annotations
+
+
+class PerfectplayError(ValueError):
+    """Base of all input errors; the message is meant for the user as it is."""
+
+
+class UnknownGameError(PerfectplayError):
+    """The game name is not in the registry."""
+
+
+class ParameterError(PerfectplayError):
+    """A parameter (board size, k, depth, time, table size) is out of range or malformed."""
+
+
+class NotationError(PerfectplayError):
+    """Text that does not parse as a position or a move of the game."""
+
+
+class IllegalPositionError(PerfectplayError):
+    """A syntactically valid board that no legal game from the empty board reaches."""
+
+
+class IllegalMoveError(PerfectplayError):
+    """A move that is not legal in the given position."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move was asked for, or played, in a position where the game has already ended."""

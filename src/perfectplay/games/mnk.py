@@ -1,0 +1,347 @@
+"""m,n,k-games: tic-tac-toe and its generalisations (``rows`` x ``cols`` board, ``k`` in a row).
+
+x moves first; a side wins by owning ``k`` aligned cells (across, down or diagonal); a full
+board without a line is a draw. Board sizes run from 1x1 to 15x15 and ``k`` from 1 to
+``max(rows, cols)``.
+
+Representation: two bitboards, one per side, in the dense row-major layout of
+:mod:`perfectplay.games.bitboard`::
+
+    x = 0b000_010_101  and  o = 0b000_101_010  is   x o x     bit 0 is the top-left cell,
+                                                    o x o     bit rows*cols-1 the bottom-right
+                                                    . . .
+
+Positions carry the mask of their winning window (0 when nobody has a line), computed once
+when the position is made, so ``outcome`` is O(1) and ``play`` only inspects the windows
+through the new stone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, NamedTuple
+
+from perfectplay.errors import GameOverError, IllegalMoveError, IllegalPositionError, ParameterError
+from perfectplay.games.bitboard import (
+    BitPermutation,
+    bit_indices,
+    bit_permutations,
+    centre_first_order,
+    inverse,
+    symmetries,
+    windows,
+    windows_by_cell,
+)
+from perfectplay.games.protocol import BaseGame, Outcome, Player
+
+MAX_SIZE = 15
+"""Largest number of rows or columns."""
+
+HEURISTIC_LIMIT = 99_999.0
+"""Heuristic values stay strictly inside (-1e5, 1e5), far from exact scores."""
+
+
+class Cell(NamedTuple):
+    """A move of an m,n,k-game: the 0-based row (top = 0) and column (left = 0)."""
+
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class MNKSpec:
+    """Static facts of an m,n,k-game. Construct through :func:`make_spec` for validation."""
+
+    rows: int
+    cols: int
+    k: int
+
+    @property
+    def cells(self) -> int:
+        """Number of cells on the board."""
+        return self.rows * self.cols
+
+    @property
+    def label(self) -> str:
+        """Human label such as ``3x3, k=3``."""
+        return f"{self.rows}x{self.cols}, k={self.k}"
+
+
+def make_spec(rows: int = 3, cols: int | None = None, k: int | None = None) -> MNKSpec:
+    """A checked spec. ``cols`` defaults to ``rows`` and ``k`` to ``min(rows, cols)``.
+
+    Raises :class:`ParameterError` for sizes outside 1..15 or k outside 1..max(rows, cols).
+    """
+    cols = rows if cols is None else cols
+    for name, value in (("rows", rows), ("cols", cols)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIZE:
+            raise ParameterError(f"{name}={value!r}: must be a whole number from 1 to {MAX_SIZE}")
+    k = min(rows, cols) if k is None else k
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= max(rows, cols):
+        raise ParameterError(
+            f"k={k!r}: must be a whole number from 1 to {max(rows, cols)} on a {rows}x{cols} board"
+        )
+    return MNKSpec(rows, cols, k)
+
+
+@dataclass(frozen=True, slots=True)
+class MNKPosition:
+    """An immutable m,n,k position: the spec and one bitboard per side.
+
+    Make positions with :class:`MNKGame` (``initial``, ``play``, ``from_bits``) so that they are
+    validated and ``win_mask`` is right; equality and hashing use the spec and the boards only.
+    """
+
+    spec: MNKSpec
+    x: int
+    o: int
+    win_mask: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        from perfectplay.notation import format_mnk_board
+
+        return format_mnk_board(self)
+
+
+class MNKGame(BaseGame[MNKPosition, Cell]):
+    """The rules of one m,n,k-game."""
+
+    name = "tictactoe"
+
+    def __init__(self, spec: MNKSpec) -> None:
+        self._spec = spec
+        self._full = (1 << spec.cells) - 1
+        self._windows = windows(spec.rows, spec.cols, spec.k)
+        self._windows_by_cell = windows_by_cell(spec.rows, spec.cols, spec.k)
+        self._order = centre_first_order(spec.rows, spec.cols)
+        self._cells = tuple(Cell(*divmod(i, spec.cols)) for i in range(spec.cells))
+
+    def __repr__(self) -> str:
+        return f"MNKGame({self._spec.rows}x{self._spec.cols}, k={self._spec.k})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MNKGame) and other._spec == self._spec
+
+    def __hash__(self) -> int:
+        return hash(("mnk", self._spec))
+
+    @property
+    def spec(self) -> MNKSpec:
+        """The static facts of this game."""
+        return self._spec
+
+    # -- cells ---------------------------------------------------------------------------
+    def cell(self, index: int) -> Cell:
+        """The (row, col) of a bit index."""
+        return self._cells[index]
+
+    def index(self, move: Cell | tuple[int, int]) -> int:
+        """The bit index of a (row, col); raises :class:`IllegalMoveError` off the board."""
+        row, col = move
+        if not (0 <= row < self._spec.rows and 0 <= col < self._spec.cols):
+            raise IllegalMoveError(
+                f"move (row {row}, col {col}): off the {self._spec.rows}x{self._spec.cols} board"
+            )
+        return row * self._spec.cols + col
+
+    # -- protocol ------------------------------------------------------------------------
+    def initial(self) -> MNKPosition:
+        """The empty board."""
+        return MNKPosition(self._spec, 0, 0)
+
+    def to_move(self, position: MNKPosition) -> Player:
+        """x (FIRST) when both sides have as many stones, else o (SECOND)."""
+        return Player.FIRST if position.x.bit_count() == position.o.bit_count() else Player.SECOND
+
+    def ply(self, position: MNKPosition) -> int:
+        """Stones on the board."""
+        return (position.x | position.o).bit_count()
+
+    def plies_left_bound(self, position: MNKPosition) -> int:
+        """Empty cells, or 0 once the game is over."""
+        if position.win_mask:
+            return 0
+        return self._spec.cells - self.ply(position)
+
+    def empty_mask(self, position: MNKPosition) -> int:
+        """Mask of empty cells."""
+        return self._full & ~(position.x | position.o)
+
+    def legal_moves(self, position: MNKPosition) -> tuple[Cell, ...]:
+        """Empty cells in row-major order; none once the game is over."""
+        if position.win_mask:
+            return ()
+        return tuple(self._cells[i] for i in bit_indices(self.empty_mask(position)))
+
+    def ordered_moves(self, position: MNKPosition) -> tuple[Cell, ...]:
+        """Empty cells, centre first."""
+        if position.win_mask:
+            return ()
+        empty = self.empty_mask(position)
+        return tuple(self._cells[i] for i in self._order if empty >> i & 1)
+
+    def play(self, position: MNKPosition, move: Cell | tuple[int, int]) -> MNKPosition:
+        """Place the side to move's stone on ``move``.
+
+        Raises :class:`GameOverError` after the end and :class:`IllegalMoveError` for an
+        occupied or off-board cell.
+        """
+        if self.outcome(position) is not None:
+            raise GameOverError(
+                f"move (row {move[0]}, col {move[1]}): the game is already over "
+                f"({self.describe_outcome(position)})"
+            )
+        index = self.index(move)
+        bit = 1 << index
+        if (position.x | position.o) & bit:
+            raise IllegalMoveError(f"move (row {move[0]}, col {move[1]}): the cell is occupied")
+        return self.play_index(position, index)
+
+    def play_index(self, position: MNKPosition, index: int) -> MNKPosition:
+        """Unchecked fast path of :meth:`play` for an empty cell of an unfinished position."""
+        bit = 1 << index
+        if position.x.bit_count() == position.o.bit_count():
+            x, o = position.x | bit, position.o
+            mine = x
+        else:
+            x, o = position.x, position.o | bit
+            mine = o
+        for window in self._windows_by_cell[index]:
+            if mine & window == window:
+                return MNKPosition(self._spec, x, o, window)
+        return MNKPosition(self._spec, x, o)
+
+    def outcome(self, position: MNKPosition) -> Outcome | None:
+        """Win for the owner of the line, draw on a full board, else ``None``."""
+        if position.win_mask:
+            winner = Player.FIRST if position.x & position.win_mask else Player.SECOND
+            line = tuple(self._cells[i] for i in bit_indices(position.win_mask))
+            name = self.player_name(winner)
+            return Outcome(winner, f"{name} has {self._spec.k} in a row", line)
+        if (position.x | position.o) == self._full:
+            return Outcome(None, "the board is full")
+        return None
+
+    def describe_outcome(self, position: MNKPosition) -> str:
+        """The outcome's reason, or "in progress"."""
+        outcome = self.outcome(position)
+        return "in progress" if outcome is None else outcome.reason
+
+    def key(self, position: MNKPosition) -> Hashable:
+        """``(x, o)`` bitboards."""
+        return (position.x, position.o)
+
+    def canonical_key(self, position: MNKPosition) -> Hashable:
+        """The smallest ``(x, o)`` over the board's symmetries."""
+        return min((p.apply(position.x), p.apply(position.o)) for p in self._permutations)
+
+    def canonical_form(self, position: MNKPosition) -> tuple[tuple[int, int], int]:
+        """The canonical key and the index of the symmetry that maps the position onto it."""
+        return min(
+            ((p.apply(position.x), p.apply(position.o)), i)
+            for i, p in enumerate(self._permutations)
+        )
+
+    def map_move(self, move: Cell, symmetry: int) -> Cell:
+        """Where ``move`` lands under symmetry number ``symmetry`` (see :meth:`canonical_form`)."""
+        return self._cells[self._perms[symmetry][move[0] * self._spec.cols + move[1]]]
+
+    def unmap_move(self, move: Cell, symmetry: int) -> Cell:
+        """The inverse of :meth:`map_move`."""
+        return self._cells[self._inverse_perms[symmetry][move[0] * self._spec.cols + move[1]]]
+
+    @cached_property
+    def _permutations(self) -> tuple[BitPermutation, ...]:
+        return bit_permutations(self._spec.rows, self._spec.cols)
+
+    @cached_property
+    def _perms(self) -> tuple[tuple[int, ...], ...]:
+        return symmetries(self._spec.rows, self._spec.cols)
+
+    @cached_property
+    def _inverse_perms(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(inverse(p) for p in self._perms)
+
+    def evaluate(self, position: MNKPosition) -> float:
+        """Open windows weighted by how full they are, side to move minus opponent.
+
+        A window counts for a side when the opponent has no stone in it; a window holding
+        ``n`` stones is worth ``4**n``. The result is clamped inside the heuristic range.
+        """
+        x_score = o_score = 0
+        x, o = position.x, position.o
+        for window in self._windows:
+            xs, os_ = x & window, o & window
+            if xs and not os_:
+                x_score += 4 ** xs.bit_count()
+            elif os_ and not xs:
+                o_score += 4 ** os_.bit_count()
+        value = float(x_score - o_score)
+        if self.to_move(position) is Player.SECOND:
+            value = -value
+        return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
+
+    def kernel(self) -> Any:
+        """The compiled search kernel for this board, or ``None`` above 64 cells."""
+        from perfectplay.kernels.mnk import kernel_for
+
+        return kernel_for(self)
+
+    def move_to_json(self, move: Cell) -> dict[str, Any]:
+        """``{"row": r, "col": c}``, 0-based."""
+        return {"row": move[0], "col": move[1]}
+
+    def format_move(self, move: Cell) -> str:
+        """``row 2 col 2`` (0-based, as in the JSON)."""
+        return f"row {move[0]} col {move[1]}"
+
+    def player_name(self, player: Player) -> str:
+        """"x" or "o"."""
+        return "x" if player is Player.FIRST else "o"
+
+    # -- construction from a board --------------------------------------------------------
+    def from_bits(self, x: int, o: int) -> MNKPosition:
+        """A validated position from two bitboards.
+
+        Raises :class:`IllegalPositionError` when no legal game from the empty board reaches it:
+        overlapping stones, impossible counts (x must equal o or o + 1), both sides with a
+        line, a winner who did not move last, or a won board whose winner could not have
+        completed the line with a last move (e.g. two disjoint lines).
+        """
+        if x & o:
+            raise IllegalPositionError("a cell holds both x and o")
+        if (x | o) & ~self._full:
+            raise IllegalPositionError("stones lie outside the board")
+        nx, no = x.bit_count(), o.bit_count()
+        if not (nx == no or nx == no + 1):
+            raise IllegalPositionError(
+                f"impossible piece counts: x has {nx} and o has {no}; x moves first, so x must "
+                "have as many stones as o or one more"
+            )
+        x_line, o_line = self._lines(x), self._lines(o)
+        if x_line and o_line:
+            raise IllegalPositionError("both x and o have a line; the game ends at the first line")
+        for name, lines, moved_last in (("x", x_line, nx == no + 1), ("o", o_line, nx == no)):
+            if lines and not moved_last:
+                raise IllegalPositionError(
+                    f"{name} has a line but did not move last; the game ends at the first line"
+                )
+        winner_bits, winner_lines = (x, x_line) if x_line else (o, o_line)
+        if winner_lines and not any(
+            not self._lines(winner_bits & ~(1 << i)) for i in bit_indices(winner_bits)
+        ):
+            raise IllegalPositionError(
+                "no legal game reaches this board: no single last stone completes every line "
+                "of the winner (the game would have ended earlier)"
+            )
+        return MNKPosition(self._spec, x, o, winner_lines[0] if winner_lines else 0)
+
+    def _lines(self, bits: int) -> list[int]:
+        return [w for w in self._windows if bits & w == w]
+
+
+def game(rows: int = 3, cols: int | None = None, k: int | None = None) -> MNKGame:
+    """The m,n,k-game with the given size; see :func:`make_spec` for defaults and errors."""
+    return MNKGame(make_spec(rows, cols, k))

@@ -1,0 +1,145 @@
+"""The game protocol: what every game offers to search, analysis and the interfaces.
+
+A game object is a cheap, immutable description of one ruleset with its static facts in
+``game.spec`` (a frozen dataclass: board size, k, gravity, quotas...). Positions are immutable,
+hashable values created by the game; ``play`` returns a new position and never mutates.
+Outcomes are values: ``outcome(position)`` is ``None`` while the game runs and an
+:class:`Outcome` once it has ended.
+
+Search code only needs :class:`Game`. Everything else a game may offer (a compiled kernel, a
+symmetry group, a heuristic) is an optional hook with a sensible default in :class:`BaseGame`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Generic, Protocol, TypeVar
+
+P = TypeVar("P")
+M = TypeVar("M")
+
+
+class Player(IntEnum):
+    """The two sides; ``FIRST`` moves first in every game."""
+
+    FIRST = 1
+    SECOND = 2
+
+    @property
+    def other(self) -> Player:
+        """The opponent of this player."""
+        return Player.SECOND if self is Player.FIRST else Player.FIRST
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winner`` is ``None`` for a draw. ``reason`` is a short human sentence
+    ("x has 3 in a row", "the board is full"). ``line`` lists the cells (in the game's own
+    move notation, e.g. ``(row, col)`` pairs) that decided the game, empty for a draw.
+    """
+
+    winner: Player | None
+    reason: str
+    line: tuple[Any, ...] = ()
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won."""
+        return self.winner is None
+
+
+class Game(Protocol[P, M]):
+    """What search and analysis rely on. Every method is pure."""
+
+    name: str
+
+    @property
+    def spec(self) -> Any:
+        """The frozen static facts of this ruleset."""
+        ...
+
+    def initial(self) -> P:
+        """The position before the first move."""
+        ...
+
+    def to_move(self, position: P) -> Player:
+        """The side to move (also defined for finished positions: who would move next)."""
+        ...
+
+    def legal_moves(self, position: P) -> Sequence[M]:
+        """Legal moves in a fixed, deterministic order; empty once the game has ended."""
+        ...
+
+    def play(self, position: P, move: M) -> P:
+        """The position after ``move``.
+
+        Raises :class:`~perfectplay.errors.GameOverError` on a finished position and
+        :class:`~perfectplay.errors.IllegalMoveError` for a move that is not legal.
+        """
+        ...
+
+    def outcome(self, position: P) -> Outcome | None:
+        """``None`` while the game runs, else how it ended."""
+        ...
+
+    def key(self, position: P) -> Hashable:
+        """A compact hashable key identifying the position (used by tables)."""
+        ...
+
+    def canonical_key(self, position: P) -> Hashable:
+        """A key shared by all positions equivalent under the game's symmetries."""
+        ...
+
+    def ply(self, position: P) -> int:
+        """Moves played since the initial position."""
+        ...
+
+    def plies_left_bound(self, position: P) -> int:
+        """An upper bound on the moves still to come; search to this depth is exact."""
+        ...
+
+    def evaluate(self, position: P) -> float:
+        """Heuristic value for the side to move, strictly inside (-1e5, 1e5)."""
+        ...
+
+    def ordered_moves(self, position: P) -> Sequence[M]:
+        """Legal moves in the order search should try them (most promising first)."""
+        ...
+
+    def move_to_json(self, move: M) -> dict[str, Any]:
+        """The JSON object for a move in the CLI/web contract."""
+        ...
+
+    def format_move(self, move: M) -> str:
+        """A short human-readable form of a move."""
+        ...
+
+    def player_name(self, player: Player) -> str:
+        """How the game names a side ("x"/"o", "1"/"2")."""
+        ...
+
+
+class BaseGame(Generic[P, M]):
+    """Default hooks; concrete games override what they can do better."""
+
+    name: str = ""
+
+    def canonical_key(self, position: P) -> Hashable:
+        """No symmetry by default: the plain key."""
+        return self.key(position)  # type: ignore[attr-defined, no-any-return]
+
+    def evaluate(self, position: P) -> float:
+        """No knowledge by default: every unfinished position looks even."""
+        return 0.0
+
+    def ordered_moves(self, position: P) -> Sequence[M]:
+        """The legal order by default."""
+        return self.legal_moves(position)  # type: ignore[attr-defined, no-any-return]
+
+    def player_name(self, player: Player) -> str:
+        """Players are "1" and "2" by default."""
+        return str(int(player))

@@ -1,0 +1,54 @@
+"""Compiled search kernels, one module per game, and the protocol the solver drives them by.
+
+Kernel modules import numba; import them lazily (inside functions) so that the command line
+and the library start fast. A game offers its kernel through ``game.kernel()`` (``None`` when
+the board is too large for the kernel's representation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class KernelResult:
+    """One fixed-depth root search: the move (``None`` if aborted before any), its value
+    (root-relative scale of :mod:`perfectplay.search.result`), nodes, horizon leaves reached,
+    and whether the node budget ran out (then the value is only the best of the moves done).
+    """
+
+    move: Any
+    value: int
+    nodes: int
+    horizon: int
+    aborted: bool
+
+
+class Kernel(Protocol):
+    """What :mod:`perfectplay.search.solver` needs from a compiled kernel."""
+
+    def new_table(self, entries: int) -> Any:
+        """A fresh transposition table with ``entries`` slots."""
+        ...
+
+    def table_entries_hint(self) -> int:
+        """Table slots beyond which a bigger table cannot help (the state-space size)."""
+        ...
+
+    def search(
+        self,
+        position: Any,
+        depth: int,
+        first: Any,
+        table: Any,
+        node_budget: int,
+        symmetry: bool = True,
+        ordering: bool = True,
+    ) -> KernelResult:
+        """Search a running position ``depth`` plies deep, ``first`` move tried first."""
+        ...
+
+    def principal_variation(self, position: Any, first: Any, table: Any) -> tuple[Any, ...]:
+        """``first`` and the table's best moves after it."""
+        ...

@@ -1,0 +1,189 @@
+"""The m,n,k kernel driver: builds the compiled kernel's tables for one board size and
+converts between public positions/moves and the kernel's bitboards and cell indices.
+
+Only boards of at most 64 cells have a kernel; larger ones are searched by the generic
+alpha-beta of :mod:`perfectplay.search.alphabeta`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from perfectplay.games.bitboard import (
+    centre_first_order,
+    inverse,
+    symmetries,
+    windows,
+    windows_by_cell,
+)
+from perfectplay.errors import ParameterError
+from perfectplay.games.mnk import Cell, MNKGame, MNKPosition, MNKSpec
+from perfectplay.kernels import KernelResult
+
+MAX_CELLS = 64
+MAX_TABLE = 1 << 22
+"""Most positions the complete-table builder will enumerate."""
+UNUSED_MOVE = -2
+
+
+def supports(spec: MNKSpec) -> bool:
+    """True when the board fits the kernel's 64-bit boards."""
+    return spec.cells <= MAX_CELLS
+
+
+class MNKKernel:
+    """Compiled search for one m,n,k board size. Stateless apart from constant tables."""
+
+    def __init__(self, game: MNKGame) -> None:
+        spec = game.spec
+        self.game = game
+        cells = spec.cells
+        per_cell = windows_by_cell(spec.rows, spec.cols, spec.k)
+        width = max(1, max(len(w) for w in per_cell))
+        cell_windows = np.zeros((cells, width), dtype=np.uint64)
+        window_count = np.zeros(cells, dtype=np.int64)
+        for cell, found in enumerate(per_cell):
+            window_count[cell] = len(found)
+            for i, mask in enumerate(found):
+                cell_windows[cell, i] = mask
+        perms = symmetries(spec.rows, spec.cols)
+        chunks = (cells + 7) // 8
+        sym_tables = np.zeros((len(perms), chunks, 256), dtype=np.uint64)
+        for s, perm in enumerate(perms):
+            for chunk in range(chunks):
+                for byte in range(256):
+                    mapped = 0
+                    for bit in range(8):
+                        cell = chunk * 8 + bit
+                        if byte >> bit & 1 and cell < cells:
+                            mapped |= 1 << perm[cell]
+                    sym_tables[s, chunk, byte] = mapped
+        self.nsym = len(perms)
+        self._static = (
+            cell_windows,
+            window_count,
+            np.array(centre_first_order(spec.rows, spec.cols), dtype=np.int64),
+            sym_tables,
+            np.array(perms, dtype=np.int64),
+            np.array([inverse(p) for p in perms], dtype=np.int64),
+            np.array(windows(spec.rows, spec.cols, spec.k), dtype=np.uint64),
+            np.array([0] + [4**i for i in range(1, spec.k + 1)], dtype=np.int64),
+        )
+
+    def table_entries_hint(self) -> int:
+        """Slots worth allocating: a power of two above 3 ** cells, at least 1024."""
+        return max(1024, 1 << min(40, (3**self.game.spec.cells).bit_length()))
+
+    def context(self, symmetry: bool, table: bool, ordering: bool) -> tuple[Any, ...]:
+        """The kernel's context tuple with the given switches."""
+        params = np.array(
+            [self.game.spec.cells, self.nsym if symmetry else 1, int(table), int(ordering)],
+            dtype=np.int64,
+        )
+        return (*self._static, params)
+
+    @staticmethod
+    def new_table(entries: int) -> tuple[np.ndarray[Any, Any], ...]:
+        """A fresh table of ``entries`` slots (about 24 bytes each)."""
+        return (
+            np.zeros(entries, dtype=np.uint64),
+            np.zeros(entries, dtype=np.uint64),
+            np.zeros(entries, dtype=np.int64),
+            np.zeros(entries, dtype=np.int8),
+            np.zeros(entries, dtype=np.int32),
+            np.full(entries, UNUSED_MOVE, dtype=np.int16),
+        )
+
+    def boards(self, position: MNKPosition) -> tuple[np.uint64, np.uint64]:
+        """``(side to move, opponent)`` bitboards."""
+        if self.game.to_move(position).value == 1:
+            return np.uint64(position.x), np.uint64(position.o)
+        return np.uint64(position.o), np.uint64(position.x)
+
+    def search(
+        self,
+        position: MNKPosition,
+        depth: int,
+        first: Cell | None,
+        table: Any,
+        node_budget: int,
+        symmetry: bool = True,
+        ordering: bool = True,
+    ) -> KernelResult:
+        """One fixed-depth search of a running position (see :class:`~perfectplay.kernels.Kernel`)."""
+        from perfectplay.kernels import mnk_kernel
+
+        use_table = table is not None
+        if table is None:
+            table = self.new_table(1)
+        stats = np.array([0, 0, node_budget, 0], dtype=np.int64)
+        cur, opp = self.boards(position)
+        first_cell = -1 if first is None else self.game.index(first)
+        ctx = self.context(symmetry, use_table, ordering)
+        cell, value = mnk_kernel.search_root(cur, opp, depth, first_cell, ctx, table, stats)
+        move = None if cell < 0 else self.game.cell(int(cell))
+        return KernelResult(move, int(value), int(stats[0]), int(stats[1]), bool(stats[3]))
+
+    def principal_variation(self, position: MNKPosition, first: Cell | None, table: Any) -> tuple[Cell, ...]:
+        """``first`` and then the table's best moves until the game ends or the table is silent."""
+        from perfectplay.kernels import mnk_kernel
+
+        if first is None:
+            return ()
+        line = [first]
+        current = self.game.play(position, first)
+        ctx = self.context(True, True, True)
+        while table is not None and self.game.outcome(current) is None:
+            cur, opp = self.boards(current)
+            cell = int(mnk_kernel.table_move(cur, opp, ctx, table))
+            if cell < 0 or (current.x | current.o) >> cell & 1:
+                break
+            line.append(self.game.cell(cell))
+            current = self.game.play_index(current, cell)
+        return tuple(line)
+
+    def exact_values(self, position: MNKPosition) -> dict[tuple[int, int], int]:
+        """Exact position-relative value of every position reachable from ``position``.
+
+        Keys are ``(x, o)`` bitboards; values are ``WIN - plies`` (win), 0 (draw),
+        ``-(WIN - plies)`` (loss) for the side to move, ``-WIN`` for a position already lost.
+        Raises :class:`ParameterError` when more than :data:`MAX_TABLE` positions could be
+        reachable (3 ** empty cells bounds them).
+        """
+        from perfectplay.kernels import mnk_kernel
+
+        outcome = self.game.outcome(position)
+        if outcome is not None:
+            return {(position.x, position.o): 0 if outcome.winner is None else -mnk_kernel.WIN}
+        empty = self.game.spec.cells - self.game.ply(position)
+        bound = 3**empty
+        if bound > MAX_TABLE:
+            raise ParameterError(
+                f"exact table: up to {bound:,} positions below this {empty}-empty-cell board; "
+                f"the complete table is limited to {MAX_TABLE:,}"
+            )
+        capacity = 1 << (2 * bound).bit_length()
+        keys_a = np.zeros(capacity, dtype=np.uint64)
+        keys_b = np.zeros(capacity, dtype=np.uint64)
+        values = np.full(capacity, mnk_kernel.FREE, dtype=np.int64)
+        count = np.zeros(1, dtype=np.int64)
+        cur, opp = self.boards(position)
+        ctx = self.context(False, False, False)
+        mnk_kernel.exact_values(cur, opp, ctx, keys_a, keys_b, values, count)
+        used = values != mnk_kernel.FREE
+        result: dict[tuple[int, int], int] = {}
+        for a, b, v in zip(
+            keys_a[used].tolist(), keys_b[used].tolist(), values[used].tolist(), strict=True
+        ):
+            # a holds the side to move's stones: x exactly when the stone count is even.
+            result[(a, b) if (a | b).bit_count() % 2 == 0 else (b, a)] = v
+        return result
+
+
+@lru_cache(maxsize=32)
+def kernel_for(game: MNKGame) -> MNKKernel | None:
+    """The kernel of ``game``'s board size, or ``None`` when the board is too large."""
+    return MNKKernel(game) if supports(game.spec) else None

@@ -1,0 +1,337 @@
+"""Compiled negamax alpha-beta for m,n,k-games whose board fits one 64-bit word.
+
+Import this module lazily: importing it loads numba (about half a second) and the first call
+compiles the kernel (a few seconds, then cached on disk by ``cache=True``).
+
+Board: ``cur`` and ``opp`` are uint64 bitboards of the side to move and of its opponent, in the
+dense row-major layout of :mod:`perfectplay.games.bitboard` (bit ``row * cols + col``). Values
+use the scale of :mod:`perfectplay.search.result`, root-relative inside a search, stored
+position-relative in the table.
+
+Context tuple ``ctx`` (built once per board size by :class:`MNKKernel`)::
+
+    cell_windows  uint64[cells, w]    the windows through each cell (padded with 0)
+    window_count  int64[cells]        how many of them are real
+    order         int64[cells]        cells, centre first: the static move order
+    sym_tables    uint64[s, chunks, 256]  per symmetry, byte -> permuted bits
+    perm          int64[s, cells]     per symmetry, cell -> image cell
+    inv_perm      int64[s, cells]     per symmetry, image cell -> cell
+    all_windows   uint64[n]           every window, for the evaluation
+    weights       int64[k + 1]        value of an open window holding i stones
+    params        int64[4]            cells, symmetries in use, table on (1/0), ordering on
+
+Table tuple ``tt``: ``key_a``, ``key_b`` (uint64 canonical boards), ``value`` (int64),
+``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32, FULL_DRAFT when no horizon was
+hit below), ``move`` (int16, in the canonical frame, -1 none). ``stats`` (int64[4]): nodes,
+horizon leaves, node budget, aborted flag.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+WIN = 1_000_000
+MATE = WIN - 10_000
+FULL_DRAFT = 1 << 30
+INF = WIN + 1
+EXACT, LOWER, UPPER = 0, 1, 2
+HASH_A = np.uint64(0x9E3779B97F4A7C15)
+HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@njit(cache=True)
+def wins_with(stones, cell, ctx):  # type: ignore[no-untyped-def]
+    """True when ``stones`` (including ``cell``) fill a window through ``cell``."""
+    cell_windows = ctx[0]
+    for i in range(ctx[1][cell]):
+        window = cell_windows[cell, i]
+        if stones & window == window:
+            return True
+    return False
+
+
+@njit(cache=True)
+def permute(bits, sym, ctx):  # type: ignore[no-untyped-def]
+    """``bits`` under symmetry ``sym``, one table look-up per byte."""
+    tables = ctx[3]
+    out = ZERO
+    chunk = 0
+    while bits:
+        out |= tables[sym, chunk, bits & np.uint64(0xFF)]
+        bits >>= np.uint64(8)
+        chunk += 1
+    return out
+
+
+@njit(cache=True)
+def canonical(cur, opp, ctx):  # type: ignore[no-untyped-def]
+    """``(a, b, sym)``: the smallest transformed ``(cur, opp)`` and the symmetry giving it."""
+    best_a, best_b, best_sym = cur, opp, 0
+    for sym in range(1, ctx[8][1]):
+        a = permute(cur, sym, ctx)
+        if a > best_a:
+            continue
+        b = permute(opp, sym, ctx)
+        if a < best_a or b < best_b:
+            best_a, best_b, best_sym = a, b, sym
+    return best_a, best_b, best_sym
+
+
+@njit(cache=True)
+def slot_of(a, b, size):  # type: ignore[no-untyped-def]
+    """Table slot of a canonical key."""
+    h = a * HASH_A ^ (b * HASH_B) ^ (a >> np.uint64(29))
+    return np.int64(h % np.uint64(size))
+
+
+@njit(cache=True)
+def evaluate(cur, opp, ctx):  # type: ignore[no-untyped-def]
+    """Open windows weighted by their stones: side to move minus opponent."""
+    all_windows, weights = ctx[6], ctx[7]
+    score = 0
+    for i in range(all_windows.shape[0]):
+        window = all_windows[i]
+        mine, theirs = cur & window, opp & window
+        if mine and not theirs:
+            score += weights[popcount(mine)]
+        elif theirs and not mine:
+            score -= weights[popcount(theirs)]
+    return max(-99_999, min(99_999, score))
+
+
+@njit(cache=True)
+def popcount(x):  # type: ignore[no-untyped-def]
+    """Set bits of a uint64."""
+    count = 0
+    while x:
+        x &= x - ONE
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def to_table(value, ply):  # type: ignore[no-untyped-def]
+    if value > MATE:
+        return value + ply
+    if value < -MATE:
+        return value - ply
+    return value
+
+
+@njit(cache=True)
+def from_table(value, ply):  # type: ignore[no-untyped-def]
+    if value > MATE:
+        return value - ply
+    if value < -MATE:
+        return value + ply
+    return value
+
+
+@njit(cache=True)
+def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[no-untyped-def]
+    """Value of a running position for the side to move (``cur``), searched ``depth`` plies.
+
+    Contract: the position is not won by either side. Returns a root-relative value; sets
+    ``stats[3]`` and returns 0 when the node budget runs out (the caller must discard it).
+    """
+    stats[0] += 1
+    if stats[0] >= stats[2]:
+        stats[3] = 1
+        return 0
+    cells = ctx[8][0]
+    full = (ONE << np.uint64(cells)) - ONE if cells < 64 else ~ZERO
+    empty = full & ~(cur | opp)
+    if empty == 0:
+        return 0
+    order = ctx[2]
+    threat_cell, threats = -1, 0
+    for i in range(cells):
+        cell = order[i]
+        bit = ONE << np.uint64(cell)
+        if empty & bit:
+            if wins_with(cur | bit, cell, ctx):
+                return WIN - (ply + 1)
+            if wins_with(opp | bit, cell, ctx):
+                threats += 1
+                threat_cell = cell
+    if depth <= 0:
+        stats[1] += 1
+        return evaluate(cur, opp, ctx)
+    if threats >= 2:
+        return -(WIN - (ply + 2))
+    # The loser delays and the winner hurries: no value outside these bounds is possible.
+    alpha = max(alpha, -(WIN - (ply + 2)))
+    beta = min(beta, WIN - (ply + 3))
+    if alpha >= beta:
+        return alpha
+
+    use_table = ctx[8][2] != 0
+    alpha_start = alpha
+    table_move = -1
+    slot, key_a, key_b, sym = 0, ZERO, ZERO, 0
+    if use_table:
+        key_a, key_b, sym = canonical(cur, opp, ctx)
+        size = tt[0].shape[0]
+        slot = slot_of(key_a, key_b, size)
+        if tt[0][slot] == key_a and tt[1][slot] == key_b and tt[5][slot] != -2:
+            if tt[5][slot] >= 0:
+                table_move = ctx[5][sym, tt[5][slot]]
+            if tt[4][slot] >= depth:
+                value = from_table(tt[2][slot], ply)
+                if tt[4][slot] < FULL_DRAFT:
+                    stats[1] += 1
+                bound = tt[3][slot]
+                if bound == EXACT:
+                    return value
+                if bound == LOWER:
+                    alpha = max(alpha, value)
+                else:
+                    beta = min(beta, value)
+                if alpha >= beta:
+                    return value
+
+    horizon_before = stats[1]
+    best, best_cell = -INF, -1
+    if threats == 1:
+        best = -negamax(opp, cur | (ONE << np.uint64(threat_cell)), ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats)
+        best_cell = threat_cell
+    else:
+        if table_move >= 0:
+            best = -negamax(opp, cur | (ONE << np.uint64(table_move)), ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats)
+            best_cell = table_move
+            if best > alpha:
+                alpha = best
+        if alpha < beta:
+            for i in range(cells):
+                cell = order[i] if ctx[8][3] else i
+                bit = ONE << np.uint64(cell)
+                if not empty & bit or cell == table_move:
+                    continue
+                value = -negamax(opp, cur | bit, ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats)
+                if value > best:
+                    best, best_cell = value, cell
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
+    if stats[3]:
+        return 0
+    if use_table:
+        bound = UPPER if best <= alpha_start else LOWER if best >= beta else EXACT
+        draft = FULL_DRAFT if stats[1] == horizon_before else depth
+        stored_draft = tt[4][slot]
+        same = tt[0][slot] == key_a and tt[1][slot] == key_b
+        if not same or draft >= stored_draft:
+            tt[0][slot] = key_a
+            tt[1][slot] = key_b
+            tt[2][slot] = to_table(best, ply)
+            tt[3][slot] = bound
+            tt[4][slot] = draft
+            tt[5][slot] = ctx[4][sym, best_cell]
+    return best
+
+
+@njit(cache=True)
+def search_root(cur, opp, depth, first, ctx, tt, stats):  # type: ignore[no-untyped-def]
+    """``(best_cell, value)`` of a running position; ties go to the first cell in order.
+
+    ``first`` (a cell or -1) is tried first. ``stats[3]`` set on return means aborted.
+    """
+    cells = ctx[8][0]
+    full = (ONE << np.uint64(cells)) - ONE if cells < 64 else ~ZERO
+    empty = full & ~(cur | opp)
+    stats[0] += 1
+    order = ctx[2]
+    for i in range(cells):
+        cell = order[i]
+        bit = ONE << np.uint64(cell)
+        if empty & bit and wins_with(cur | bit, cell, ctx):
+            return cell, WIN - 1
+    best_cell, alpha = -1, -INF
+    for i in range(-1, cells):
+        if i == -1:
+            cell = first
+            if cell < 0:
+                continue
+        else:
+            cell = order[i] if ctx[8][3] else i
+            if cell == first:
+                continue
+        bit = ONE << np.uint64(cell)
+        if not empty & bit:
+            continue
+        value = -negamax(opp, cur | bit, 1, depth - 1, -INF, -alpha, ctx, tt, stats)
+        if stats[3]:
+            return best_cell, alpha
+        if value > alpha:
+            best_cell, alpha = cell, value
+    return best_cell, alpha
+
+
+@njit(cache=True)
+def table_move(cur, opp, ctx, tt):  # type: ignore[no-untyped-def]
+    """The table's best cell for a position, or -1."""
+    key_a, key_b, sym = canonical(cur, opp, ctx)
+    slot = slot_of(key_a, key_b, tt[0].shape[0])
+    if tt[0][slot] == key_a and tt[1][slot] == key_b and tt[5][slot] >= 0:
+        return ctx[5][sym, tt[5][slot]]
+    return -1
+
+
+FREE = -INF - 1
+"""Value marking a free slot of the exact-value map."""
+
+
+@njit(cache=True)
+def map_slot(a, b, keys_a, keys_b, values):  # type: ignore[no-untyped-def]
+    """The slot holding key ``(a, b)``, or the free slot where it would go."""
+    size = keys_a.shape[0]
+    slot = slot_of(a, b, size)
+    while values[slot] != FREE and not (keys_a[slot] == a and keys_b[slot] == b):
+        slot = (slot + 1) % size
+    return slot
+
+
+@njit(cache=True)
+def map_store(a, b, value, keys_a, keys_b, values, count):  # type: ignore[no-untyped-def]
+    slot = map_slot(a, b, keys_a, keys_b, values)
+    if values[slot] == FREE:
+        count[0] += 1
+    keys_a[slot] = a
+    keys_b[slot] = b
+    values[slot] = value
+
+
+@njit(cache=True)
+def exact_values(cur, opp, ctx, keys_a, keys_b, values, count):  # type: ignore[no-untyped-def]
+    """Exact value of ``(cur, opp)`` and of every position reachable from it, memoised.
+
+    ``keys_a``/``keys_b``/``values`` form an open-addressing map from ``(side to move,
+    opponent)`` boards to position-relative values (``WIN - plies``; a position already lost
+    is ``-WIN``), free slots holding :data:`FREE`; it must have room for every reachable
+    position. ``count[0]`` counts stored positions. The position must not be won.
+    """
+    slot = map_slot(cur, opp, keys_a, keys_b, values)
+    if values[slot] != FREE:
+        return values[slot]
+    cells = ctx[8][0]
+    full = (ONE << np.uint64(cells)) - ONE if cells < 64 else ~ZERO
+    empty = full & ~(cur | opp)
+    best = 0 if empty == 0 else -INF
+    for cell in range(cells):
+        bit = ONE << np.uint64(cell)
+        if not empty & bit:
+            continue
+        if wins_with(cur | bit, cell, ctx):
+            map_store(opp, cur | bit, -WIN, keys_a, keys_b, values, count)
+            value = WIN - 1
+        else:
+            child = exact_values(opp, cur | bit, ctx, keys_a, keys_b, values, count)
+            value = -child + 1 if child > MATE else -child - 1 if child < -MATE else -child
+        if value > best:
+            best = value
+    map_store(cur, opp, best, keys_a, keys_b, values, count)
+    return best

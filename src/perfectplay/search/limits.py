@@ -1,0 +1,80 @@
+"""Search limits: how deep, how long, how many nodes.
+
+A :class:`Limit` with no field set means "solve exactly". ``depth`` bounds the plies searched
+(positions at the horizon get the game's heuristic value); ``time`` (seconds) runs iterative
+deepening and returns the best move of the last completed iteration; ``nodes`` caps the
+work of one search.
+"""
+
+from __future__ import annotations
+
+import math
+import time as _time
+from dataclasses import dataclass
+
+from perfectplay.errors import ParameterError
+
+MAX_TIME = 24 * 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """Bounds of one search; validated by :func:`make_limit`."""
+
+    depth: int | None = None
+    time: float | None = None
+    nodes: int | None = None
+
+    @property
+    def unlimited(self) -> bool:
+        """True when the search must run to the exact value."""
+        return self.depth is None and self.time is None and self.nodes is None
+
+
+EXACT = Limit()
+
+
+def make_limit(
+    depth: int | None = None, time: float | None = None, nodes: int | None = None
+) -> Limit:
+    """A checked limit. Raises :class:`ParameterError` naming the bad field."""
+    if depth is not None and (
+        isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 10_000
+    ):
+        raise ParameterError(f"depth={depth!r}: must be a whole number from 0 to 10000")
+    if time is not None and (
+        isinstance(time, bool)
+        or not isinstance(time, int | float)
+        or not math.isfinite(time)
+        or not 0 < time <= MAX_TIME
+    ):
+        raise ParameterError(f"time={time!r}: must be a number of seconds above 0, at most {MAX_TIME:g}")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise ParameterError(f"nodes={nodes!r}: must be a whole number of at least 1")
+    return Limit(depth, None if time is None else float(time), nodes)
+
+
+class Deadline:
+    """A wall-clock deadline; ``expired()`` is cheap enough to call every few hundred nodes."""
+
+    __slots__ = ("end", "start")
+
+    def __init__(self, seconds: float | None) -> None:
+        self.start = _time.perf_counter()
+        self.end = math.inf if seconds is None else self.start + seconds
+
+    def expired(self) -> bool:
+        """True once the time is up."""
+        return _time.perf_counter() >= self.end
+
+    def elapsed(self) -> float:
+        """Seconds since the deadline was set."""
+        return _time.perf_counter() - self.start
+
+    def remaining(self) -> float:
+        """Seconds left (``inf`` without a time limit)."""
+        return self.end - _time.perf_counter()
+
+
+class SearchAborted(Exception):
+    """Raised inside a search when its deadline or node budget runs out."""

@@ -1,0 +1,110 @@
+"""Result types of every search: scores that say whether they are exact, and search results.
+
+Score scale (one for all games and algorithms, from the side to move's point of view)::
+
+    +WIN - p   win with the p-th ply from now (p = 1: the next move wins)
+    0          draw (exact) or an even heuristic value
+    -(WIN - p) loss, the opponent's winning stone being the p-th ply from now
+    |v| < HEURISTIC_BOUND   a heuristic value from an evaluation at the search horizon
+
+Wins found sooner and losses found later score higher, so maximising the score prefers the
+quickest win and the slowest loss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
+
+M = TypeVar("M")
+
+WIN = 1_000_000
+MAX_PLIES = 10_000
+HEURISTIC_BOUND = 100_000
+INFINITY = WIN + 1
+
+OutcomeName = Literal["win", "draw", "loss"]
+
+
+def is_decisive(value: float) -> bool:
+    """True for a value that encodes a proven win or loss."""
+    return abs(value) > WIN - MAX_PLIES
+
+
+def win_in(plies: int) -> int:
+    """The value of a win whose deciding stone is ``plies`` plies away."""
+    return WIN - plies
+
+
+def loss_in(plies: int) -> int:
+    """The value of a loss whose deciding stone is ``plies`` plies away."""
+    return -(WIN - plies)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A search value with its meaning.
+
+    ``exact`` scores are game-theoretic: ``outcome`` is ``win``/``draw``/``loss`` and ``plies``
+    the number of plies until the game ends with perfect play (counting the next move).
+    Heuristic scores have ``outcome`` ``None``.
+    """
+
+    value: float
+    exact: bool
+
+    @property
+    def outcome(self) -> OutcomeName | None:
+        """``win``, ``draw``, ``loss`` for exact scores (and decisive heuristic ones)."""
+        if is_decisive(self.value):
+            return "win" if self.value > 0 else "loss"
+        if self.exact:
+            return "draw"
+        return None
+
+    @property
+    def plies(self) -> int | None:
+        """Plies to the end of a decisive game, ``None`` when not decisive."""
+        if is_decisive(self.value):
+            return int(WIN - abs(self.value))
+        return None
+
+    def __str__(self) -> str:
+        outcome = self.outcome
+        if outcome in ("win", "loss"):
+            return f"{outcome} in {self.plies}"
+        if outcome == "draw":
+            return "draw"
+        return f"{self.value:+g} (heuristic)"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult(Generic[M]):
+    """What a search found for the side to move.
+
+    ``best_move`` is ``None`` for a finished position. ``depth`` is the number of plies the
+    last completed iteration searched (the full remaining game for exact solves). ``time`` is
+    in seconds. ``pv`` is the principal variation starting with ``best_move``.
+    """
+
+    best_move: M | None
+    score: Score
+    pv: tuple[M, ...]
+    nodes: int
+    depth: int
+    time: float
+    algorithm: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def exact(self) -> bool:
+        """Whether the score is the game-theoretic value."""
+        return self.score.exact
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue(Generic[M]):
+    """The value of one legal move, from the mover's point of view after playing it."""
+
+    move: M
+    score: Score

@@ -1,0 +1,278 @@
+"""The search entry points: ``solve``, ``best_move``, ``analyze``.
+
+Each is a pure function ``f(game, position, limit) -> result``; nothing is kept on the game.
+They pick the fastest engine the game offers (its compiled kernel, else the generic
+alpha-beta of :mod:`.alphabeta`) and one of three regimes from the limit:
+
+* no limit: an exact solve, straight to the end of the game;
+* ``depth``: one search to that depth, heuristic at the horizon;
+* ``time`` (and/or ``nodes``): iterative deepening, depth 1, 2, ... until the value is exact or
+  the budget runs out; the best move of the last completed iteration is returned.
+
+Callers outside the library go through :mod:`perfectplay.api`, which validates input first.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from perfectplay.search import alphabeta as generic
+from perfectplay.search.limits import EXACT, Deadline, Limit, SearchAborted
+from perfectplay.search.result import (
+    WIN,
+    MoveValue,
+    Score,
+    SearchResult,
+    is_decisive,
+    loss_in,
+)
+from perfectplay.search.transposition import TranspositionTable
+
+Engine = Literal["auto", "kernel", "python"]
+DEFAULT_TABLE_ENTRIES = 1 << 20
+"""Kernel table slots by default: 2**20 slots of 24 bytes, about 24 MiB."""
+KERNEL_START_RATE = 2_000_000
+"""Assumed kernel nodes per second before the first iteration has been timed."""
+UNLIMITED_NODES = 1 << 62
+
+IterationCallback = Callable[[int, Score, Any, int, float], None]
+"""Called after each completed iteration with (depth, score, best move, nodes, seconds)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Iteration:
+    move: Any
+    value: float
+    nodes: int
+    exact: bool
+    aborted: bool
+
+
+class _Searcher:
+    """One engine with its table, for the duration of one public call."""
+
+    def __init__(
+        self,
+        game: Any,
+        engine: Engine,
+        table_entries: int,
+        options: generic.Options,
+    ) -> None:
+        self.game = game
+        self.options = options
+        kernel = game.kernel() if engine != "python" and hasattr(game, "kernel") else None
+        if engine == "kernel" and kernel is None:
+            from perfectplay.errors import ParameterError
+
+            raise ParameterError(f"engine 'kernel': {game!r} has no compiled kernel")
+        self.kernel = kernel
+        if kernel is not None:
+            entries = min(table_entries, kernel.table_entries_hint())
+            self.table: Any = kernel.new_table(entries) if options.table else None
+        else:
+            self.table = TranspositionTable() if options.table else None
+
+    @property
+    def name(self) -> str:
+        return "alphabeta-kernel" if self.kernel is not None else "alphabeta"
+
+    def warm_up(self) -> None:
+        """Load or compile the kernel before any clock starts."""
+        if self.kernel is not None:
+            start = self.game.initial()
+            if self.game.outcome(start) is None:
+                self.kernel.search(start, 1, None, None, 1_000, True, True)
+
+    def fixed_depth(
+        self, position: Any, depth: int, first: Any, deadline: Deadline | None, nodes: int
+    ) -> _Iteration:
+        """One search of ``position`` to ``depth`` plies within a node budget."""
+        if self.kernel is not None:
+            result = self.kernel.search(
+                position,
+                depth,
+                first,
+                self.table,
+                nodes,
+                self.options.symmetry,
+                self.options.ordering,
+            )
+            exact = result.horizon == 0 or is_decisive(result.value)
+            return _Iteration(result.move, result.value, result.nodes, exact, result.aborted)
+        try:
+            move, value, used, exact = generic.search_root(
+                self.game, position, depth, self.options, self.table, first, deadline, nodes
+            )
+        except SearchAborted:
+            return _Iteration(None, 0, 0, False, True)
+        return _Iteration(move, value, used, exact, False)
+
+    def pv(self, position: Any, move: Any) -> tuple[Any, ...]:
+        if self.kernel is not None:
+            return tuple(self.kernel.principal_variation(position, move, self.table))
+        return generic.principal_variation(self.game, position, move, self.table, self.options)
+
+    def run(self, position: Any, limit: Limit, on_iteration: IterationCallback | None) -> SearchResult[Any]:
+        """Search ``position`` under ``limit`` (see the module docstring)."""
+        started = time.perf_counter()
+        game = self.game
+        outcome = game.outcome(position)
+        if outcome is not None:
+            value = 0 if outcome.winner is None else -WIN
+            return SearchResult(None, Score(value, True), (), 1, 0, 0.0, self.name)
+        full_depth = game.plies_left_bound(position)
+        if limit.time is None and limit.nodes is None:
+            depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
+            it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES)
+            return self._result(position, it.move, it.value, it.exact, it.nodes, depth, started)
+        return self._iterate(position, limit, full_depth, started, on_iteration)
+
+    def _iterate(
+        self,
+        position: Any,
+        limit: Limit,
+        full_depth: int,
+        started: float,
+        on_iteration: IterationCallback | None,
+    ) -> SearchResult[Any]:
+        self.warm_up()
+        deadline = Deadline(limit.time)
+        max_depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
+        budget = UNLIMITED_NODES if limit.nodes is None else limit.nodes
+        total_nodes, rate = 0, float(KERNEL_START_RATE)
+        best: _Iteration | None = None
+        reached = 0
+        for depth in range(1, max_depth + 1):
+            nodes_left = budget - total_nodes
+            if self.kernel is not None and limit.time is not None:
+                nodes_left = min(nodes_left, max(1_000, int(rate * deadline.remaining() * 0.9)))
+            if nodes_left <= 0 or deadline.expired():
+                break
+            began = time.perf_counter()
+            it = self.fixed_depth(position, depth, best.move if best else None, deadline, nodes_left)
+            spent = time.perf_counter() - began
+            total_nodes += it.nodes
+            if it.aborted or it.move is None:
+                break
+            if spent > 0.002:
+                rate = it.nodes / spent
+            best, reached = it, depth
+            if on_iteration is not None:
+                on_iteration(depth, Score(it.value, it.exact), it.move, total_nodes, deadline.elapsed())
+            if it.exact:
+                break
+        if best is None:  # not even depth 1 finished: take the game's favourite move
+            move = self.game.ordered_moves(position)[0]
+            best = _Iteration(move, 0.0, 0, False, True)
+        return self._result(position, best.move, best.value, best.exact, total_nodes, reached, started)
+
+    def _result(
+        self, position: Any, move: Any, value: float, exact: bool, nodes: int, depth: int, started: float
+    ) -> SearchResult[Any]:
+        return SearchResult(
+            best_move=move,
+            score=Score(value, exact),
+            pv=self.pv(position, move),
+            nodes=nodes,
+            depth=depth,
+            time=time.perf_counter() - started,
+            algorithm=self.name,
+            extra={"table": self.options.table, "symmetry": self.options.symmetry},
+        )
+
+
+def solve(
+    game: Any,
+    position: Any,
+    limit: Limit = EXACT,
+    *,
+    engine: Engine = "auto",
+    table_entries: int = DEFAULT_TABLE_ENTRIES,
+    options: generic.Options = generic.Options(),
+    on_iteration: IterationCallback | None = None,
+) -> SearchResult[Any]:
+    """Best move, value and principal variation of ``position`` under ``limit``.
+
+    ``engine`` forces the compiled kernel (``"kernel"``, :class:`ParameterError` if the game has
+    none) or the generic Python search (``"python"``). ``table_entries`` sizes the kernel's
+    table. Ties between equally good moves go to the first in the game's move order.
+    """
+    return _Searcher(game, engine, table_entries, options).run(position, limit, on_iteration)
+
+
+def child_score(score: Score) -> Score:
+    """The mover's score for a move, given the score of the position it leads to."""
+    value = score.value
+    if value > WIN - 10_000:
+        return Score(-value + 1, score.exact)
+    if value < -(WIN - 10_000):
+        return Score(-value - 1, score.exact)
+    return Score(-value, score.exact)
+
+
+def analyze(
+    game: Any,
+    position: Any,
+    limit: Limit = EXACT,
+    *,
+    engine: Engine = "auto",
+    table_entries: int = DEFAULT_TABLE_ENTRIES,
+) -> list[MoveValue[Any]]:
+    """The value of every legal move, for the side to move, in the game's legal order.
+
+    Under a time limit the time is shared equally between the moves.
+    """
+    searcher = _Searcher(game, engine, table_entries, generic.Options())
+    moves = list(game.legal_moves(position))
+    per_move = Limit(
+        None if limit.depth is None else max(0, limit.depth - 1),
+        None if limit.time is None or not moves else limit.time / len(moves),
+        limit.nodes,
+    )
+    values: list[MoveValue[Any]] = []
+    for move in moves:
+        child = game.play(position, move)
+        outcome = game.outcome(child)
+        if outcome is not None:
+            won = outcome.winner is not None
+            values.append(MoveValue(move, Score(WIN - 1 if won else 0, True)))
+            continue
+        result = searcher.run(child, per_move, None)
+        values.append(MoveValue(move, child_score(result.score)))
+    return values
+
+
+def best_move(
+    game: Any,
+    position: Any,
+    limit: Limit = EXACT,
+    *,
+    rng: random.Random | None = None,
+    engine: Engine = "auto",
+) -> SearchResult[Any]:
+    """Like :func:`solve`; with ``rng`` the move is drawn at random among the equally best.
+
+    The random choice analyses every move (see :func:`analyze`), so it costs more.
+    """
+    result = solve(game, position, limit, engine=engine)
+    if rng is None or result.best_move is None:
+        return result
+    values = analyze(game, position, limit, engine=engine)
+    top = max(v.score.value for v in values)
+    choice = rng.choice([v for v in values if v.score.value == top])
+    return SearchResult(
+        best_move=choice.move,
+        score=choice.score,
+        pv=(choice.move,),
+        nodes=result.nodes,
+        depth=result.depth,
+        time=result.time,
+        algorithm=result.algorithm + "+random",
+    )
+
+
+__all__ = ["analyze", "best_move", "child_score", "loss_in", "solve"]
