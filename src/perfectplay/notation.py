@@ -44,7 +44,8 @@ def _quote(text: str, limit: int = 60) -> str:
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"4x3"`` -> ``(4, 3)``; ``"5"`` -> ``(5, 5)``. Raises :class:`ParameterError`."""
-    match = re.fullmatch(r"\s*(\d{1,3})\s*(?:[x×*]\s*(\d{1,3}))?\s*", text, flags=re.IGNORECASE)
+    pattern = r"\s*(\d{1,3})\s*(?:[x\u00d7*]\s*(\d{1,3}))?\s*"  # \u00d7 is the sign "times"
+    match = re.fullmatch(pattern, text, flags=re.IGNORECASE)
     if not match:
         raise ParameterError(f"size {_quote(text)}: expected ROWSxCOLS such as 4x4, or one number")
     rows = int(match.group(1))
@@ -112,7 +113,7 @@ def parse_mnk_board(text: str, k: int | None = None) -> tuple[MNKGame, MNKPositi
     if len(text) > MAX_TEXT:
         raise NotationError(f"board {_quote(text)}: longer than {MAX_TEXT} characters")
     if not text.strip():
-        raise NotationError("board '': empty text; write rows such as xox/oox/___")
+        raise NotationError(f"board {_quote(text)}: empty text; write rows such as xox/oox/___")
     is_json = text.lstrip().startswith("[")
     grid = _grid_from_json(text) if is_json else _grid_from_text(text)
     widths = [len(row) for row in grid]
@@ -157,13 +158,14 @@ def format_mnk_board(position: MNKPosition, empty: str = "_") -> str:
 def mnk_board_matrix(position: MNKPosition) -> list[list[int]]:
     """The board as a JSON-ready matrix of 1 (x), -1 (o) and 0."""
     spec = position.spec
-    return [
-        [
-            1 if position.x >> (r * spec.cols + c) & 1 else -1 if position.o >> (r * spec.cols + c) & 1 else 0
-            for c in range(spec.cols)
-        ]
-        for r in range(spec.rows)
-    ]
+    matrix: list[list[int]] = []
+    for r in range(spec.rows):
+        row: list[int] = []
+        for c in range(spec.cols):
+            bit = 1 << (r * spec.cols + c)
+            row.append(1 if position.x & bit else -1 if position.o & bit else 0)
+        matrix.append(row)
+    return matrix
 
 
 def column_letters(cols: int) -> str:

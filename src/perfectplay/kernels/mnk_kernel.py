@@ -29,7 +29,42 @@ horizon leaves, node budget, aborted flag.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+
+_U64_1D = types.Array(types.uint64, 1, "C")
+_I64_1D = types.Array(types.int64, 1, "C")
+CTX_TYPE = types.Tuple(
+    (
+        types.Array(types.uint64, 2, "C"),
+        _I64_1D,
+        _I64_1D,
+        types.Array(types.uint64, 3, "C"),
+        types.Array(types.int64, 2, "C"),
+        types.Array(types.int64, 2, "C"),
+        _U64_1D,
+        _I64_1D,
+        _I64_1D,
+    )
+)
+TABLE_TYPE = types.Tuple(
+    (
+        _U64_1D,
+        _U64_1D,
+        _I64_1D,
+        types.Array(types.int8, 1, "C"),
+        types.Array(types.int32, 1, "C"),
+        types.Array(types.int16, 1, "C"),
+    )
+)
+# Recursive kernels get an explicit signature: with inferred types numba compiles several
+# variants of a self-recursive function, and their on-disk cache crashes when reloaded.
+NEGAMAX_SIGNATURE = types.int64(
+    types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
+    CTX_TYPE, TABLE_TYPE, _I64_1D,
+)
+EXACT_VALUES_SIGNATURE = types.int64(
+    types.uint64, types.uint64, CTX_TYPE, _U64_1D, _U64_1D, _I64_1D, _I64_1D
+)
 
 WIN = 1_000_000
 MATE = WIN - 10_000
@@ -130,7 +165,7 @@ def from_table(value, ply):  # type: ignore[no-untyped-def]
     return value
 
 
-@njit(cache=True)
+@njit(NEGAMAX_SIGNATURE, cache=True)
 def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[no-untyped-def]
     """Value of a running position for the side to move (``cur``), searched ``depth`` plies.
 
@@ -305,7 +340,7 @@ def map_store(a, b, value, keys_a, keys_b, values, count):  # type: ignore[no-un
     values[slot] = value
 
 
-@njit(cache=True)
+@njit(EXACT_VALUES_SIGNATURE, cache=True)
 def exact_values(cur, opp, ctx, keys_a, keys_b, values, count):  # type: ignore[no-untyped-def]
     """Exact value of ``(cur, opp)`` and of every position reachable from it, memoised.
 

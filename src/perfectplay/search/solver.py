@@ -111,13 +111,59 @@ class _Searcher:
             return _Iteration(None, 0, 0, False, True)
         return _Iteration(move, value, used, exact, False)
 
-    def pv(self, position: Any, move: Any) -> tuple[Any, ...]:
-        if self.kernel is not None:
-            return tuple(self.kernel.principal_variation(position, move, self.table))
-        return generic.principal_variation(self.game, position, move, self.table, self.options)
+    def pv(self, position: Any, move: Any, value: float, exact: bool) -> tuple[Any, ...]:
+        """The principal variation starting with ``move`` (worth ``value``).
 
-    def run(self, position: Any, limit: Limit, on_iteration: IterationCallback | None) -> SearchResult[Any]:
-        """Search ``position`` under ``limit`` (see the module docstring)."""
+        For exact results every step is re-proved against the (warm) table, so the line runs
+        to the end of the game; for heuristic ones the table's best moves are followed.
+        """
+        if not exact or move is None:
+            if self.kernel is not None:
+                return tuple(self.kernel.principal_variation(position, move, self.table))
+            return generic.principal_variation(self.game, position, move, self.table, self.options)
+        game = self.game
+        line = [move]
+        current = game.play(position, move)
+        target = score_after_move(Score(value, True)).value
+        while game.outcome(current) is None:
+            depth = self.proof_depth(current, target)
+            for candidate in game.ordered_moves(current):
+                if self.move_value(current, candidate, depth) == target:
+                    line.append(candidate)
+                    current = game.play(current, candidate)
+                    target = score_after_move(Score(target, True)).value
+                    break
+            else:  # pragma: no cover - would mean the search contradicts itself
+                raise AssertionError(f"no move of {current} reaches its value {target}")
+        return tuple(line)
+
+    def proof_depth(self, position: Any, value: float) -> int:
+        """Plies enough to prove ``value`` again: the distance of a decisive one, else all."""
+        full = int(self.game.plies_left_bound(position))
+        plies = Score(value, True).plies
+        return full if plies is None else min(full, plies)
+
+    def exact_value(self, position: Any, depth: int) -> float:
+        """Value of a running position for the side to move, searched ``depth`` plies."""
+        return self.fixed_depth(position, depth, None, None, UNLIMITED_NODES).value
+
+    def move_value(self, position: Any, move: Any, depth: int) -> float:
+        """Value of ``move`` for the side playing it, the reply searched ``depth - 1`` plies."""
+        child = self.game.play(position, move)
+        outcome = self.game.outcome(child)
+        if outcome is not None:
+            return 0 if outcome.winner is None else WIN - 1
+        return score_of_move(Score(self.exact_value(child, max(1, depth - 1)), True)).value
+
+    def run(
+        self,
+        position: Any,
+        limit: Limit,
+        on_iteration: IterationCallback | None,
+        with_pv: bool = True,
+    ) -> SearchResult[Any]:
+        """Search ``position`` under ``limit`` (see the module docstring); ``with_pv=False``
+        skips the principal variation beyond the best move."""
         started = time.perf_counter()
         game = self.game
         outcome = game.outcome(position)
@@ -128,8 +174,8 @@ class _Searcher:
         if limit.time is None and limit.nodes is None:
             depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
             it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES)
-            return self._result(position, it.move, it.value, it.exact, it.nodes, depth, started)
-        return self._iterate(position, limit, full_depth, started, on_iteration)
+            return self._result(position, it, depth, started, with_pv)
+        return self._iterate(position, limit, full_depth, started, on_iteration, with_pv)
 
     def _iterate(
         self,
@@ -138,6 +184,7 @@ class _Searcher:
         full_depth: int,
         started: float,
         on_iteration: IterationCallback | None,
+        with_pv: bool,
     ) -> SearchResult[Any]:
         self.warm_up()
         deadline = Deadline(limit.time)
@@ -168,16 +215,18 @@ class _Searcher:
         if best is None:  # not even depth 1 finished: take the game's favourite move
             move = self.game.ordered_moves(position)[0]
             best = _Iteration(move, 0.0, 0, False, True)
-        return self._result(position, best.move, best.value, best.exact, total_nodes, reached, started)
+        found = _Iteration(best.move, best.value, total_nodes, best.exact, False)
+        return self._result(position, found, reached, started, with_pv)
 
     def _result(
-        self, position: Any, move: Any, value: float, exact: bool, nodes: int, depth: int, started: float
+        self, position: Any, found: _Iteration, depth: int, started: float, with_pv: bool
     ) -> SearchResult[Any]:
+        move, exact = found.move, found.exact
         return SearchResult(
             best_move=move,
-            score=Score(value, exact),
-            pv=self.pv(position, move),
-            nodes=nodes,
+            score=Score(found.value, exact),
+            pv=self.pv(position, move, found.value, exact) if with_pv else (move,),
+            nodes=found.nodes,
             depth=depth,
             time=time.perf_counter() - started,
             algorithm=self.name,
@@ -204,13 +253,24 @@ def solve(
     return _Searcher(game, engine, table_entries, options).run(position, limit, on_iteration)
 
 
-def child_score(score: Score) -> Score:
+def score_of_move(score: Score) -> Score:
     """The mover's score for a move, given the score of the position it leads to."""
     value = score.value
     if value > WIN - 10_000:
         return Score(-value + 1, score.exact)
     if value < -(WIN - 10_000):
         return Score(-value - 1, score.exact)
+    return Score(-value, score.exact)
+
+
+def score_after_move(score: Score) -> Score:
+    """The value of the position a move leads to, given the mover's score for that move
+    (the inverse of :func:`score_of_move`)."""
+    value = score.value
+    if value > WIN - 10_000:
+        return Score(-value - 1, score.exact)
+    if value < -(WIN - 10_000):
+        return Score(-value + 1, score.exact)
     return Score(-value, score.exact)
 
 
@@ -241,8 +301,8 @@ def analyze(
             won = outcome.winner is not None
             values.append(MoveValue(move, Score(WIN - 1 if won else 0, True)))
             continue
-        result = searcher.run(child, per_move, None)
-        values.append(MoveValue(move, child_score(result.score)))
+        result = searcher.run(child, per_move, None, with_pv=False)
+        values.append(MoveValue(move, score_of_move(result.score)))
     return values
 
 
@@ -275,4 +335,4 @@ def best_move(
     )
 
 
-__all__ = ["analyze", "best_move", "child_score", "loss_in", "solve"]
+__all__ = ["analyze", "best_move", "score_of_move", "loss_in", "solve"]

@@ -1,0 +1,670 @@
+"""The ``perfectplay`` command line: best move, solve, analyze, play and perft.
+
+Contracts shared by every subcommand:
+
+* ``--json`` prints exactly one JSON document on stdout (the shapes of :mod:`perfectplay.api`)
+  and nothing else; text output goes through rich (plain when stdout is not a terminal).
+* Exit status: 0 on success, 2 on bad input (any :class:`~perfectplay.errors.PerfectplayError`
+  or an argparse usage error, the message on stderr as ``perfectplay: error: ...``), 130 on
+  Ctrl-C, 1 on an unexpected internal error (no traceback unless ``PERFECTPLAY_DEBUG=1``).
+* Starting is cheap: this module imports only the standard library at top level; the search
+  (numba, numpy) and rich are imported inside the command handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from perfectplay.search.limits import Limit
+    from perfectplay.search.result import SearchResult
+
+PROG = "perfectplay"
+EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+QUIT_WORDS = frozenset({"quit", "q", "exit"})
+HELP_WORDS = frozenset({"help", "h", "?"})
+
+Handler = Callable[[argparse.Namespace], int]
+
+MAIN_EPILOG = """\
+examples:
+  perfectplay best tictactoe 'xox/oox/___'
+  perfectplay solve ttt '___/_x_/___' --json
+  perfectplay analyze tictactoe 'xo_/_x_/__o'
+  perfectplay play tictactoe --size 4x4 --k 3 --time 1
+  perfectplay perft tictactoe --size 3x3
+
+boards are rows from top to bottom separated by '/', cells x, o and _ (or . -),
+or a JSON matrix of 1 (x), -1 (o) and 0: '[[1,-1,1],[-1,-1,1],[0,0,0]]'.
+exit status: 0 ok, 2 bad input, 130 interrupted, 1 internal error."""
+
+BEST_EPILOG = """\
+examples:
+  perfectplay best tictactoe 'xox/oox/___'            exact best move (c3, win in 1)
+  perfectplay best tictactoe 'xox/oox/___' --json     the same as JSON
+  perfectplay best tictactoe '____/____/____/____' --time 2
+  perfectplay best tictactoe '___/___/___' --seed 7   random choice among equal moves
+  perfectplay best tictactoe 'x____/_____/_____/_____/_____' --k 4 --depth 4"""
+
+SOLVE_EPILOG = """\
+examples:
+  perfectplay solve tictactoe '___/___/___'           the empty board is a draw
+  perfectplay solve tictactoe 'x__/_o_/__x' --json
+  perfectplay solve tictactoe '____/____/____/____' --k 3 --time 5"""
+
+ANALYZE_EPILOG = """\
+examples:
+  perfectplay analyze tictactoe 'xox/oox/___'
+  perfectplay analyze tictactoe 'x__/___/___' --json
+  perfectplay analyze tictactoe '____/_x__/__o_/____' --k 3 --depth 6
+
+in the board drawing each empty cell shows the value of playing there for the side
+to move: W3 wins with the 3rd ply from now, L4 loses at the 4th ply, D draws,
++12 is a heuristic score (depth- or time-limited search)."""
+
+PLAY_EPILOG = """\
+examples:
+  perfectplay play tictactoe                          you are x on 3x3
+  perfectplay play tictactoe --engine-first           the engine opens, you are o
+  perfectplay play tictactoe --size 4x4 --k 3 --time 1
+  perfectplay play tictactoe --self --seed 3          engine against engine
+
+during the game type a move as b3 (column letter, row number) or '3 2' (row, column),
+'hint' for the engine's suggestion, 'help', or 'quit' (q). End of input also quits."""
+
+PERFT_EPILOG = """\
+examples:
+  perfectplay perft tictactoe                         the whole 3x3 game tree
+  perfectplay perft tictactoe --json
+  perfectplay perft tictactoe --size 4x4 --depth 5    the first 5 plies only
+  perfectplay perft tictactoe --size 3x4 --k 3"""
+
+
+# -- argument parsing ------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser; each subparser stores its handler as ``handler``."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Play and solve two-player perfect-information board games.",
+        epilog=MAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    _add_best(commands)
+    _add_solve(commands)
+    _add_analyze(commands)
+    _add_play(commands)
+    _add_perft(commands)
+    return parser
+
+
+def _subparser(
+    commands: Any, name: str, summary: str, epilog: str, handler: Handler
+) -> argparse.ArgumentParser:
+    """A subcommand parser with an examples epilog, bound to ``handler``."""
+    sub: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=summary,
+        description=summary,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.set_defaults(handler=handler)
+    sub.add_argument(
+        "game", metavar="GAME", help="game name, e.g. tictactoe (aliases: ttt, mnk, tic-tac-toe)"
+    )
+    return sub
+
+
+def _add_board_options(sub: argparse.ArgumentParser) -> None:
+    """BOARD, --k and --json, shared by best, solve and analyze."""
+    sub.add_argument("board", metavar="BOARD", help="the position, e.g. 'xox/oox/___'")
+    sub.add_argument("--k", type=int, help="stones in a row to win (default: the smaller side)")
+    sub.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def _add_limits(sub: argparse.ArgumentParser, exclusive: bool) -> None:
+    """--depth and --time; mutually exclusive when ``exclusive``. Neither: solve exactly."""
+    group: Any = sub.add_mutually_exclusive_group() if exclusive else sub
+    group.add_argument("--depth", type=int, metavar="N", help="search N plies (heuristic below)")
+    group.add_argument("--time", type=float, metavar="S", help="iterative deepening for S seconds")
+
+
+def _add_best(commands: Any) -> None:
+    sub = _subparser(commands, "best", "the best move of a position", BEST_EPILOG, cmd_best)
+    _add_board_options(sub)
+    _add_limits(sub, exclusive=True)
+    sub.add_argument("--seed", type=int, help="choose randomly (reproducibly) among equal moves")
+
+
+def _add_solve(commands: Any) -> None:
+    summary = "the value, best move and principal variation of a position"
+    sub = _subparser(commands, "solve", summary, SOLVE_EPILOG, cmd_solve)
+    _add_board_options(sub)
+    _add_limits(sub, exclusive=False)
+
+
+def _add_analyze(commands: Any) -> None:
+    summary = "the value of every legal move of a position"
+    sub = _subparser(commands, "analyze", summary, ANALYZE_EPILOG, cmd_analyze)
+    _add_board_options(sub)
+    _add_limits(sub, exclusive=False)
+
+
+def _add_play(commands: Any) -> None:
+    summary = "play against the engine in the terminal"
+    sub = _subparser(commands, "play", summary, PLAY_EPILOG, cmd_play)
+    sub.add_argument("--size", metavar="RxC", help="board size such as 4x4 (default 3x3)")
+    sub.add_argument("--k", type=int, help="stones in a row to win (default: the smaller side)")
+    sub.add_argument("--engine-first", action="store_true", help="the engine plays x and opens")
+    _add_limits(sub, exclusive=True)
+    sub.add_argument("--self", action="store_true", help="the engine plays both sides")
+    sub.add_argument("--seed", type=int, help="engine chooses randomly among equal moves")
+
+
+def _add_perft(commands: Any) -> None:
+    summary = "count the game tree (games, wins, draws, positions)"
+    sub = _subparser(commands, "perft", summary, PERFT_EPILOG, cmd_perft)
+    sub.add_argument("--size", metavar="RxC", help="board size such as 4x4 (default 3x3)")
+    sub.add_argument("--k", type=int, help="stones in a row to win (default: the smaller side)")
+    sub.add_argument("--depth", type=int, metavar="D", help="expand only the first D plies")
+    sub.add_argument("--json", action="store_true", help="print the counts as JSON")
+
+
+# -- entry point -----------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line on ``argv`` (``sys.argv[1:]`` by default); return the exit status.
+
+    Never raises (except with ``PERFECTPLAY_DEBUG=1`` for unexpected errors): usage errors and
+    ``--help`` are turned into their status, input errors print one line on stderr.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) and usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    return _run(args.handler, args)
+
+
+def _run(handler: Handler, args: argparse.Namespace) -> int:
+    """Call ``handler`` and map every exception to an exit status (see the module docstring)."""
+    from perfectplay.errors import PerfectplayError
+
+    try:
+        return handler(args)
+    except PerfectplayError as exc:
+        _stderr(f"{PROG}: error: {exc}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _stderr(f"\n{PROG}: interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # e.g. `perfectplay perft ... | head`
+        _silence_stdout()
+        return EXIT_OK
+    except Exception as exc:
+        if os.environ.get("PERFECTPLAY_DEBUG") == "1":
+            raise
+        _stderr(
+            f"{PROG}: internal error: {type(exc).__name__}: {exc} "
+            "(set PERFECTPLAY_DEBUG=1 to see the traceback)"
+        )
+        return EXIT_INTERNAL
+
+
+def _stderr(message: str) -> None:
+    """Write one line to stderr, unformatted."""
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so that the exit flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+
+
+# -- shared helpers --------------------------------------------------------------------------
+def _console(stderr: bool = False) -> Console:
+    """A rich console on stdout (or stderr); plain text when it is not a terminal."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def _say(console: Console, text: str) -> None:
+    """Print ``text`` literally (no markup, so boards and user input print as they are)."""
+    console.print(text, markup=False, highlight=False)
+
+
+def _print_json(data: Any) -> None:
+    """The only thing ``--json`` writes to stdout."""
+    import json
+
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    sys.stdout.flush()
+
+
+def _limit(args: argparse.Namespace) -> Limit:
+    """The checked search limit of ``--depth``/``--time`` (exact solve when neither)."""
+    from perfectplay import api
+
+    return api.limit(depth=args.depth, time=args.time)
+
+
+def _load(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The game and validated position of ``GAME BOARD [--k K]``."""
+    from perfectplay import api
+    from perfectplay.games.registry import canonical_name
+
+    return api.load(canonical_name(args.game), args.board, k=args.k)
+
+
+def _render(position: Any) -> str:
+    """The board drawn with column letters and row numbers."""
+    from perfectplay.notation import render_mnk_board
+
+    return render_mnk_board(position)
+
+
+def _cell_label(move: Any) -> str:
+    """``b3``: the label the ``play`` prompt reads."""
+    from perfectplay.notation import format_mnk_move
+
+    return format_mnk_move(move)
+
+
+def _move_label(move: Any) -> str:
+    """``c3 (row 2, col 2)``: the prompt label and the 0-based JSON coordinates."""
+    return f"{_cell_label(move)} (row {move[0]}, col {move[1]})"
+
+
+def _value_text(data: dict[str, Any]) -> str:
+    """``win in 1 (score 10)``, ``draw (score 0)`` or a heuristic value, from the JSON fields."""
+    outcome = data["outcome"]
+    if outcome in ("win", "loss"):
+        return f"{outcome} in {data['plies']} (score {data['score']})"
+    if outcome == "draw":
+        return "draw (score 0)"
+    return f"heuristic score {data['score']:+g} (not proven)"
+
+
+def _short_value(data: dict[str, Any]) -> str:
+    """``W1``, ``D``, ``L4`` or a heuristic ``+12``: the value drawn in a board cell."""
+    outcome = data["outcome"]
+    if outcome == "win":
+        return f"W{data['plies']}"
+    if outcome == "loss":
+        return f"L{data['plies']}"
+    if outcome == "draw":
+        return "D"
+    return f"{round(data['score']):+d}"
+
+
+def _duration(seconds: float) -> str:
+    """``0.4 ms`` or ``1.25 s``."""
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def _search_line(result: SearchResult[Any]) -> str:
+    """``searched 9 nodes in 0.4 ms, depth 3, exact``."""
+    kind = "exact" if result.exact else "heuristic"
+    return (
+        f"searched {result.nodes:,} node{'' if result.nodes == 1 else 's'} in "
+        f"{_duration(result.time)}, "
+        f"depth {result.depth}, {kind}"
+    )
+
+
+def _summary(game: Any, position: Any, result: SearchResult[Any]) -> str:
+    """``x to move: best move c3 (row 2, col 2) — win in 1 (score 10)`` (or the game's end)."""
+    from perfectplay import api
+
+    outcome = game.outcome(position)
+    side = game.player_name(game.to_move(position))
+    if outcome is not None or result.best_move is None:
+        reason = game.describe_outcome(position)
+        return f"game over: {reason}"
+    data = api.result_json(game, position, result)
+    return f"{side} to move: best move {_move_label(result.best_move)} — {_value_text(data)}"
+
+
+# -- best / solve ----------------------------------------------------------------------------
+def cmd_best(args: argparse.Namespace) -> int:
+    """``best``: the best move (``api.result_json`` with ``--json``)."""
+    from perfectplay import api
+
+    game, position = _load(args)
+    result = api.best(game, position, _limit(args), seed=args.seed)
+    if args.json:
+        _print_json(api.result_json(game, position, result))
+        return EXIT_OK
+    console = _console()
+    _say(console, _render(position))
+    _say(console, _summary(game, position, result))
+    if result.best_move is not None:
+        _say(console, _search_line(result))
+    return EXIT_OK
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``solve``: value, best move and principal variation (``api.result_json`` as JSON)."""
+    from perfectplay import api
+
+    game, position = _load(args)
+    result = api.solve(game, position, _limit(args))
+    if args.json:
+        _print_json(api.result_json(game, position, result))
+        return EXIT_OK
+    console = _console()
+    _say(console, _render(position))
+    _say(console, _summary(game, position, result))
+    if result.best_move is not None:
+        _say(console, "principal variation: " + _pv_text(game, position, result.pv))
+        _say(console, _search_line(result))
+    return EXIT_OK
+
+
+def _pv_text(game: Any, position: Any, pv: Sequence[Any]) -> str:
+    """``x b2, o a1, x c3``: the moves of the line with the side playing each."""
+    parts = []
+    for move in pv:
+        parts.append(f"{game.player_name(game.to_move(position))} {_cell_label(move)}")
+        position = game.play(position, move)
+    return ", ".join(parts) if parts else "(none)"
+
+
+# -- analyze ---------------------------------------------------------------------------------
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """``analyze``: every legal move's value (``api.analysis_json`` with ``--json``)."""
+    from perfectplay import api
+
+    game, position = _load(args)
+    values = api.analyze(game, position, _limit(args))
+    data = api.analysis_json(game, position, values)
+    if args.json:
+        _print_json(data)
+        return EXIT_OK
+    console = _console()
+    if not data["moves"]:
+        _say(console, _render(position))
+        _say(console, f"game over: {game.describe_outcome(position)}; no moves to analyze")
+        return EXIT_OK
+    side = game.player_name(game.to_move(position))
+    console.print(_analysis_table(data["moves"], side))
+    _say(console, _value_board(position, data["moves"]))
+    return EXIT_OK
+
+
+def _analysis_table(moves: list[dict[str, Any]], side: str) -> Any:
+    """A rich table: move, outcome, plies, score, and a mark on the best moves."""
+    from rich.table import Table
+
+    top = max(item["score"] for item in moves)
+    table = Table(title=f"{side} to move: {len(moves)} moves", title_justify="left")
+    for name in ("move", "row, col", "outcome"):
+        table.add_column(name)
+    table.add_column("plies", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("")
+    for item in moves:
+        cell = (item["row"], item["col"])
+        table.add_row(
+            _cell_label(cell),
+            f"{item['row']}, {item['col']}",
+            item["outcome"] or "heuristic",
+            "" if item["plies"] is None else str(item["plies"]),
+            f"{item['score']:g}",
+            "best" if item["score"] == top else "",
+        )
+    return table
+
+
+def _value_board(position: Any, moves: list[dict[str, Any]]) -> str:
+    """The board with each empty cell showing its value compactly (W1, D, L4, +12)."""
+    from perfectplay.notation import column_letters, format_mnk_board
+
+    labels = {(item["row"], item["col"]): _short_value(item) for item in moves}
+    rows = format_mnk_board(position, empty=".").split("/")
+    width = max(3, *(len(label) for label in labels.values()))
+    cols = len(rows[0])
+    lines = ["    " + " ".join(f"{letter:^{width + 2}}" for letter in column_letters(cols))]
+    separator = "    " + "+".join(["-" * (width + 2)] * cols)
+    for r, row in enumerate(rows):
+        cells = [labels.get((r, c), row[c]) for c in range(cols)]
+        lines.append(f"{r + 1:>2}  " + "|".join(f" {cell:^{width}} " for cell in cells))
+        if r < len(rows) - 1:
+            lines.append(separator)
+    return "\n".join(line.rstrip() for line in lines)
+
+
+# -- play ------------------------------------------------------------------------------------
+@dataclass
+class _Match:
+    """One terminal game: the rules, the engine's settings and which sides it plays."""
+
+    game: Any
+    limit: Limit
+    seed: int | None
+    engine_sides: frozenset[str]
+    console: Console
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``play``: a person against the engine (or the engine against itself with ``--self``).
+
+    Reads moves with :func:`input`; ``quit`` or end of input abandons the game (status 0).
+    """
+    from perfectplay import api
+    from perfectplay.games.registry import canonical_name
+
+    game, position = api.new_game(canonical_name(args.game), size=args.size, k=args.k)
+    first, second = _side_names(game)
+    if args.self:
+        engine = frozenset({first, second})
+    else:
+        engine = frozenset({first if args.engine_first else second})
+    match = _Match(game, _limit(args), args.seed, engine, _console())
+    _say(match.console, _intro(match, first, second))
+    while game.outcome(position) is None:
+        side = game.player_name(game.to_move(position))
+        if side in match.engine_sides:
+            position = _engine_turn(match, position, side)
+        else:
+            _say(match.console, _render(position))
+            following = _person_turn(match, position, side)
+            if following is None:
+                return EXIT_OK
+            position = following
+    _say(match.console, _render(position))
+    _say(match.console, _result_text(match, position))
+    return EXIT_OK
+
+
+def _side_names(game: Any) -> tuple[str, str]:
+    """The names of the first and second player (``x``, ``o``)."""
+    from perfectplay.games.protocol import Player
+
+    return game.player_name(Player.FIRST), game.player_name(Player.SECOND)
+
+
+def _intro(match: _Match, first: str, second: str) -> str:
+    """Who plays what, the board size and how to enter moves."""
+    label = f"{match.game.name} {match.game.spec.label}"
+    if len(match.engine_sides) == 2:
+        return f"{label}: the engine plays both sides"
+    you = second if first in match.engine_sides else first
+    engine = first if you == second else second
+    return (
+        f"{label}: you are {you}, the engine is {engine}. "
+        "Enter a move such as b2 or '2 2'; also hint, help, quit."
+    )
+
+
+def _engine_turn(match: _Match, position: Any, side: str) -> Any:
+    """Search, announce (``engine plays b2 (draw)``) and play the engine's move."""
+    result = _engine_search(match, position)
+    who = side if len(match.engine_sides) == 2 else "engine"
+    _say(match.console, f"{who} plays {_cell_label(result.best_move)} ({result.score})")
+    return match.game.play(position, result.best_move)
+
+
+def _engine_search(match: _Match, position: Any) -> SearchResult[Any]:
+    """The engine's choice in ``position`` under the match's limit and seed."""
+    from perfectplay import api
+
+    return api.best(match.game, position, match.limit, seed=match.seed)
+
+
+def _person_turn(match: _Match, position: Any, side: str) -> Any | None:
+    """Ask until a legal move is entered; the new position, or ``None`` on quit/end of input."""
+    from perfectplay.errors import PerfectplayError
+    from perfectplay.notation import parse_mnk_move
+
+    while True:
+        try:
+            text = input(f"{side} to move> ")
+        except EOFError:
+            _say(match.console, "\nend of input: game abandoned")
+            return None
+        word = text.strip().lower()
+        if not word:
+            continue
+        if word in QUIT_WORDS:
+            _say(match.console, "game abandoned")
+            return None
+        if word in HELP_WORDS or word == "hint":
+            _say(match.console, _hint(match, position) if word == "hint" else _play_help(match))
+            continue
+        try:
+            move = parse_mnk_move(match.game, text)
+        except PerfectplayError as exc:
+            _say(match.console, f"illegal: {exc}; try again")
+            continue
+        try:
+            following = match.game.play(position, move)
+        except PerfectplayError as exc:
+            _say(match.console, f"illegal: {_cell_label(move)} — {exc}; try again")
+            continue
+        _say(match.console, f"you play {_cell_label(move)}")
+        return following
+
+
+def _hint(match: _Match, position: Any) -> str:
+    """``hint: b2 (draw)``: the engine's best move for the person and its value."""
+    result = _engine_search(match, position)
+    return f"hint: {_cell_label(result.best_move)} ({result.score})"
+
+
+def _play_help(match: _Match) -> str:
+    """The commands understood at the prompt."""
+    spec = match.game.spec
+    from perfectplay.notation import column_letters
+
+    return (
+        f"moves: a cell as column letter and row number (a1 .. "
+        f"{column_letters(spec.cols)[-1]}{spec.rows}) or row and column from 1 ('2 3')\n"
+        "hint: show the engine's best move for you and its value\n"
+        "quit (q): abandon the game"
+    )
+
+
+def _result_text(match: _Match, position: Any) -> str:
+    """``result: draw — the board is full`` or ``result: x wins (you win) — x has 3 in a row``."""
+    outcome = match.game.outcome(position)
+    if outcome.winner is None:
+        return f"result: draw — {outcome.reason}"
+    winner = match.game.player_name(outcome.winner)
+    if len(match.engine_sides) == 2:
+        who = ""
+    else:
+        who = " (the engine wins)" if winner in match.engine_sides else " (you win)"
+    return f"result: {winner} wins{who} — {outcome.reason}"
+
+
+# -- perft -----------------------------------------------------------------------------------
+def cmd_perft(args: argparse.Namespace) -> int:
+    """``perft``: game-tree counts (``PerftCounts.as_dict(x, o)`` with ``--json``)."""
+    from perfectplay import api
+    from perfectplay.analysis.perft import perft
+    from perfectplay.games.registry import canonical_name
+
+    game, _ = api.new_game(canonical_name(args.game), size=args.size, k=args.k)
+    if args.depth is not None:
+        api.limit(depth=args.depth)  # the same range check as a search depth
+    with _perft_progress(game, args.depth) as progress:
+        counts = perft(game, None, args.depth, progress)
+    first, second = _side_names(game)
+    data = counts.as_dict(first, second)
+    if args.json:
+        _print_json(data)
+        return EXIT_OK
+    _console().print(_perft_table(game, data, first, second))
+    return EXIT_OK
+
+
+@contextmanager
+def _perft_progress(
+    game: Any, depth: int | None
+) -> Iterator[Callable[[int, int, int], None] | None]:
+    """A perft progress callback drawing a rich progress bar on stderr, when it is a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    levels = game.plies_left_bound(game.initial()) + 1
+    if depth is not None:
+        levels = min(levels, depth + 1)
+    columns = (TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=_console(stderr=True), transient=True) as bar:
+        task = bar.add_task("perft", total=levels)
+
+        def update(level: int, positions: int, nodes: int) -> None:
+            description = f"perft ply {level}: {positions:,} positions, {nodes:,} nodes"
+            bar.update(task, completed=level + 1, description=description)
+
+        yield update
+
+
+def _perft_table(game: Any, data: dict[str, Any], first: str, second: str) -> Any:
+    """The counts as a two-column rich table."""
+    from rich.table import Table
+
+    title = f"perft {game.name} {game.spec.label}"
+    if not data["complete"]:
+        title += " (depth-limited: unfinished positions remain)"
+    table = Table(title=title, title_justify="left")
+    table.add_column("count")
+    table.add_column("value", justify="right")
+    rows: list[tuple[str, int | None]] = [
+        ("games", data["games"]),
+        (f"{first} wins", data[f"{first}_wins"]),
+        (f"{second} wins", data[f"{second}_wins"]),
+        ("draws", data["draws"]),
+        ("games by length", None),
+    ]
+    rows += [(f"  {n} plies", v) for n, v in data["games_by_length"].items()]
+    rows += [
+        ("nodes", data["nodes"]),
+        ("positions", data["positions"]),
+        ("canonical positions", data["canonical_positions"]),
+        ("terminal positions", data["terminal_positions"]),
+    ]
+    for name, value in rows:
+        table.add_row(name, "" if value is None else f"{value:,}")
+    return table
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

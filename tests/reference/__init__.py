@@ -1,0 +1,1 @@
+"""Deliberately simple reference implementations that the real games are checked against."""

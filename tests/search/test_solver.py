@@ -1,0 +1,151 @@
+"""Known game values, depth and time limits, random tie-breaking, kernel against generic."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from perfectplay.errors import ParameterError
+from perfectplay.games.mnk import MNKGame, MNKPosition, game
+from perfectplay.search.alphabeta import Options, alphabeta
+from perfectplay.search.limits import Limit, make_limit
+from perfectplay.search.minimax import minimax
+from perfectplay.search.solver import analyze, best_move, solve
+
+KNOWN = json.loads((Path(__file__).parent.parent / "data" / "mnk_values.json").read_text())
+
+
+def random_position(g: MNKGame, stones: int, rng: random.Random) -> MNKPosition:
+    """A running position with ``stones`` stones reached by random play (restarting on wins)."""
+    while True:
+        position = g.initial()
+        for _ in range(stones):
+            moves = g.legal_moves(position)
+            if not moves:
+                break
+            position = g.play(position, rng.choice(moves))
+        if g.outcome(position) is None and g.ply(position) == stones:
+            return position
+
+
+@pytest.mark.parametrize("entry", KNOWN, ids=lambda e: f"{e['rows']}x{e['cols']}k{e['k']}")
+def test_known_values(entry: dict[str, object]) -> None:
+    g = game(entry["rows"], entry["cols"], entry["k"])  # type: ignore[arg-type]
+    result = solve(g, g.initial())
+    assert result.exact
+    assert result.score.outcome == entry["outcome"]
+    if "plies" in entry:
+        assert result.score.plies == entry["plies"]
+
+
+def test_generic_search_agrees_on_a_small_known_value() -> None:
+    g = game(3, 4, 3)
+    assert alphabeta(g, g.initial()).score == solve(g, g.initial()).score
+
+
+def test_kernel_agrees_with_generic_on_random_4x4_positions() -> None:
+    g = game(4, 4, 4)
+    rng = random.Random(4)
+    for _ in range(25):
+        position = random_position(g, rng.randint(5, 10), rng)
+        kernel = solve(g, position, engine="kernel")
+        python = solve(g, position, engine="python")
+        assert kernel.score == python.score, str(position)
+
+
+def test_depth_limited_alphabeta_equals_depth_limited_minimax() -> None:
+    g = game(4, 4, 3)
+    rng = random.Random(7)
+    plain = Options(table=False, symmetry=False, ordering=False)
+    ordered = Options(table=False, symmetry=False, ordering=True)
+    for _ in range(20):
+        position = random_position(g, rng.randint(0, 5), rng)
+        for depth in (1, 2, 3):
+            reference = minimax(g, position, Limit(depth=depth)).score.value
+            assert alphabeta(g, position, Limit(depth=depth), plain).score.value == reference
+            assert alphabeta(g, position, Limit(depth=depth), ordered).score.value == reference
+
+
+def test_depth_limit_is_heuristic_until_the_horizon_covers_the_game() -> None:
+    g = game(4, 4, 4)
+    shallow = solve(g, g.initial(), Limit(depth=2))
+    assert not shallow.exact and shallow.score.outcome is None and shallow.depth == 2
+    near_end = random_position(g, 13, random.Random(1))
+    assert solve(g, near_end, Limit(depth=3)).exact
+
+
+def test_time_limited_search_returns_a_legal_move_on_every_engine() -> None:
+    for g in (game(7, 7, 5), game(9, 9, 5), game(15, 15, 5)):
+        position = g.play(g.initial(), (g.spec.rows // 2, g.spec.cols // 2))
+        result = solve(g, position, Limit(time=0.3))
+        assert result.best_move in g.legal_moves(position)
+        assert result.depth >= 1
+        assert not result.exact
+
+
+def test_time_limited_search_solves_small_boards_exactly() -> None:
+    g = game()
+    result = solve(g, g.initial(), Limit(time=5.0))
+    assert result.exact and result.score.outcome == "draw"
+
+
+def test_iterations_are_reported_in_order() -> None:
+    g = game(4, 4, 4)
+    seen: list[int] = []
+    solve(g, g.initial(), Limit(time=2.0), on_iteration=lambda d, *_: seen.append(d))
+    assert seen == list(range(1, len(seen) + 1))
+    assert seen
+
+
+def test_node_budget_stops_iterative_deepening() -> None:
+    g = game(5, 5, 4)
+    result = solve(g, g.initial(), Limit(nodes=5_000))
+    assert result.best_move is not None
+    assert not result.exact
+
+
+def test_quickest_win_is_taken() -> None:
+    g = game()
+    # x can win at once on the top row, or later elsewhere.
+    position = g.from_bits(0b000_000_011 | 0b000_010_000, 0b000_101_000 | 0b100_000_000)
+    result = solve(g, position)
+    assert result.best_move == (0, 2) and result.score.plies == 1
+
+
+def test_default_choice_is_deterministic_and_random_choice_covers_ties() -> None:
+    g = game()
+    start = g.initial()
+    assert len({best_move(g, start).best_move for _ in range(3)}) == 1
+    picks = {best_move(g, start, rng=random.Random(seed)).best_move for seed in range(20)}
+    assert len(picks) > 2  # all nine first moves draw
+    values = {(v.move, v.score.value) for v in analyze(g, start)}
+    assert all(value == 0 for _, value in values)
+
+
+def test_analyze_scores_match_solving_each_child() -> None:
+    g = game(4, 4, 3)
+    position = random_position(g, 3, random.Random(3))
+    for entry in analyze(g, position):
+        alone = solve(g, g.play(position, entry.move))
+        child_value = alone.score.value
+        if g.outcome(g.play(position, entry.move)) is None:
+            assert entry.score.value == (-child_value + 1 if child_value > 0 else -child_value - 1 if child_value < 0 else 0)
+
+
+def test_finished_position_has_no_move() -> None:
+    g = game()
+    won = g.from_bits(0b000_000_111, 0b000_011_000)
+    result = solve(g, won)
+    assert result.best_move is None and result.score.outcome == "loss" and result.pv == ()
+
+
+def test_limits_are_checked() -> None:
+    for bad in ({"depth": -1}, {"depth": 1.5}, {"time": 0}, {"time": float("nan")}, {"nodes": 0}):
+        with pytest.raises(ParameterError, match=next(iter(bad))):
+            make_limit(**bad)  # type: ignore[arg-type]
+    assert make_limit(depth=3, time=1).time == 1.0
+    with pytest.raises(ParameterError, match="kernel"):
+        solve(game(9, 9, 5), game(9, 9, 5).initial(), Limit(depth=1), engine="kernel")
