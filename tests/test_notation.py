@@ -81,9 +81,7 @@ def test_empty_text(text: str) -> None:
     rejects(NotationError, text, "empty text")
 
 
-@pytest.mark.parametrize(
-    ("text", "row"), [("/", 1), ("x//o", 2), ("xo/ /ox", 2), ("/xo", 1)]
-)
+@pytest.mark.parametrize(("text", "row"), [("/", 1), ("x//o", 2), ("xo/ /ox", 2), ("/xo", 1)])
 def test_empty_rows(text: str, row: int) -> None:
     rejects(NotationError, text, f"row {row} is empty")
 

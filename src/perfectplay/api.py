@@ -23,7 +23,7 @@ from typing import Any
 
 from perfectplay.errors import ParameterError
 from perfectplay.games.registry import canonical_name, get_game
-from perfectplay.search.limits import Limit, make_limit
+from perfectplay.search.limits import EXACT, Limit, make_limit
 from perfectplay.search.result import MoveValue, Score, SearchResult
 from perfectplay.search.solver import analyze as _analyze
 from perfectplay.search.solver import best_move as _best_move
@@ -66,7 +66,11 @@ def new_game(game_name: str, *, size: str | None = None, k: int | None = None) -
         params.update(rows=rows, cols=cols)
     if k is not None:
         params["k"] = k
-    game = get_game(name, **params)
+    try:
+        game = get_game(name, **params)
+    except ParameterError as exc:
+        where = f"size {size!r}" if size is not None else f"k={k!r}"
+        raise ParameterError(f"{where}: {exc}") from None
     return game, game.initial()
 
 
@@ -76,19 +80,19 @@ def limit(depth: int | None = None, time: float | None = None, nodes: int | None
 
 
 def best(
-    game: Any, position: Any, search_limit: Limit = Limit(), *, seed: int | None = None
+    game: Any, position: Any, search_limit: Limit = EXACT, *, seed: int | None = None
 ) -> SearchResult[Any]:
     """Best move of a loaded position; ``seed`` picks randomly (reproducibly) among equals."""
     rng = random.Random(seed) if seed is not None else None
     return _best_move(game, position, search_limit, rng=rng)
 
 
-def solve(game: Any, position: Any, search_limit: Limit = Limit()) -> SearchResult[Any]:
+def solve(game: Any, position: Any, search_limit: Limit = EXACT) -> SearchResult[Any]:
     """Exact (or limited) value, best move and principal variation of a loaded position."""
     return _solve(game, position, search_limit)
 
 
-def analyze(game: Any, position: Any, search_limit: Limit = Limit()) -> list[MoveValue[Any]]:
+def analyze(game: Any, position: Any, search_limit: Limit = EXACT) -> list[MoveValue[Any]]:
     """Value of every legal move of a loaded position, for the side to move."""
     return _analyze(game, position, search_limit)
 
@@ -106,7 +110,11 @@ def score_json(score: Score, draw_plies: int, finished: bool = False) -> dict[st
         return {"outcome": outcome, "plies": 0, "score": article}
     if outcome in ("win", "loss") and plies is not None:
         article = ARTICLE_WIN - (plies - 1)
-        return {"outcome": outcome, "plies": plies, "score": article if outcome == "win" else -article}
+        return {
+            "outcome": outcome,
+            "plies": plies,
+            "score": article if outcome == "win" else -article,
+        }
     if outcome == "draw":
         return {"outcome": "draw", "plies": draw_plies, "score": 0}
     return {"outcome": None, "plies": None, "score": round(score.value, 3)}
@@ -130,8 +138,7 @@ def result_json(game: Any, position: Any, result: SearchResult[Any]) -> dict[str
 
 
 def _finished_text(game: Any, position: Any) -> str:
-    outcome = game.outcome(position)
-    return "game over: " + outcome.reason
+    return f"game over: {game.outcome(position).reason!s}"
 
 
 def analysis_json(game: Any, position: Any, values: list[MoveValue[Any]]) -> dict[str, Any]:

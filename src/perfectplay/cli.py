@@ -460,6 +460,10 @@ class _Match:
     console: Console
 
 
+PLAY_DEFAULT_TIME = 3.0
+"""Seconds per engine move in ``play`` without --depth/--time (exact whenever it can finish)."""
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """``play``: a person against the engine (or the engine against itself with ``--self``).
 
@@ -474,7 +478,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         engine = frozenset({first, second})
     else:
         engine = frozenset({first if args.engine_first else second})
-    match = _Match(game, _limit(args), args.seed, engine, _console())
+    limit = _limit(args)
+    if limit.unlimited:  # perfect play where it is fast, a bounded wait elsewhere
+        limit = api.limit(time=PLAY_DEFAULT_TIME)
+    match = _Match(game, limit, args.seed, engine, _console())
     _say(match.console, _intro(match, first, second))
     while game.outcome(position) is None:
         side = game.player_name(game.to_move(position))

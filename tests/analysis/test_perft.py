@@ -109,7 +109,11 @@ def test_tictactoe_has_the_well_known_counts() -> None:
     assert entry["games"] == 255_168
     assert (entry["x_wins"], entry["o_wins"], entry["draws"]) == (131_184, 77_904, 46_080)
     assert entry["games_by_length"] == {
-        "5": 1440, "6": 5328, "7": 47952, "8": 72576, "9": 127872,
+        "5": 1440,
+        "6": 5328,
+        "7": 47952,
+        "8": 72576,
+        "9": 127872,
     }
     assert entry["nodes"] == 549_946
     assert entry["positions"] == 5478

@@ -65,7 +65,7 @@ def article_minimax(board: tuple[str, ...], depth: int, is_max: bool, player: st
         return 0
     mover = player if is_max else opponent
     values = [
-        article_minimax(board[:i] + (mover,) + board[i + 1 :], depth + 1, not is_max, player)
+        article_minimax((*board[:i], mover, *board[i + 1 :]), depth + 1, not is_max, player)
         for i in range(9)
         if board[i] == "_"
     ]
@@ -79,7 +79,7 @@ def article_best_value(position: MNKPosition) -> int:
     )
     player = TTT.player_name(TTT.to_move(position))
     return max(
-        article_minimax(board[:i] + (player,) + board[i + 1 :], 0, False, player)
+        article_minimax((*board[:i], player, *board[i + 1 :]), 0, False, player)
         for i in range(9)
         if board[i] == "_"
     )

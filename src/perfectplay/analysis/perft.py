@@ -111,12 +111,32 @@ def perft(
             progress(depth, len(level), nodes)
         complete_level = expand or all(game.outcome(p) is not None for p, _ in level.values())
         if not expand:
-            return _counts(wins, draws, by_length, nodes, nodes_by_depth, positions,
-                           positions_by_depth, canonical, terminal, complete_level)
+            return _counts(
+                wins,
+                draws,
+                by_length,
+                nodes,
+                nodes_by_depth,
+                positions,
+                positions_by_depth,
+                canonical,
+                terminal,
+                complete_level,
+            )
         level = following
         depth += 1
-    return _counts(wins, draws, by_length, nodes, nodes_by_depth, positions, positions_by_depth,
-                   canonical, terminal, True)
+    return _counts(
+        wins,
+        draws,
+        by_length,
+        nodes,
+        nodes_by_depth,
+        positions,
+        positions_by_depth,
+        canonical,
+        terminal,
+        True,
+    )
 
 
 def _counts(

@@ -55,9 +55,7 @@ def windows(rows: int, cols: int, k: int) -> tuple[int, ...]:
 def windows_by_cell(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], ...]:
     """For every cell, the windows that contain it."""
     all_windows = windows(rows, cols, k)
-    return tuple(
-        tuple(w for w in all_windows if w >> cell & 1) for cell in range(rows * cols)
-    )
+    return tuple(tuple(w for w in all_windows if w >> cell & 1) for cell in range(rows * cols))
 
 
 @lru_cache(maxsize=256)
@@ -144,6 +142,9 @@ def centre_first_order(rows: int, cols: int) -> tuple[int, ...]:
 
     def distance(cell: int) -> tuple[float, int]:
         r, c = divmod(cell, cols)
-        return (max(abs(r - mid_r), abs(c - mid_c)) + 0.01 * (abs(r - mid_r) + abs(c - mid_c)), cell)
+        return (
+            max(abs(r - mid_r), abs(c - mid_c)) + 0.01 * (abs(r - mid_r) + abs(c - mid_c)),
+            cell,
+        )
 
     return tuple(sorted(range(rows * cols), key=distance))

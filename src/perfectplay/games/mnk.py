@@ -18,7 +18,7 @@ through the new stone.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -298,7 +298,7 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         return f"row {move[0]} col {move[1]}"
 
     def player_name(self, player: Player) -> str:
-        """"x" or "o"."""
+        """ "x" or "o"."""
         return "x" if player is Player.FIRST else "o"
 
     # -- construction from a board --------------------------------------------------------

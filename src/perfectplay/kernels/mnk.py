@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from perfectplay.errors import ParameterError
 from perfectplay.games.bitboard import (
     centre_first_order,
     inverse,
@@ -19,7 +20,6 @@ from perfectplay.games.bitboard import (
     windows,
     windows_by_cell,
 )
-from perfectplay.errors import ParameterError
 from perfectplay.games.mnk import Cell, MNKGame, MNKPosition, MNKSpec
 from perfectplay.kernels import KernelResult
 
@@ -75,7 +75,8 @@ class MNKKernel:
 
     def table_entries_hint(self) -> int:
         """Slots worth allocating: a power of two above 3 ** cells, at least 1024."""
-        return max(1024, 1 << min(40, (3**self.game.spec.cells).bit_length()))
+        states_bound: int = 3**self.game.spec.cells
+        return max(1024, 1 << min(40, states_bound.bit_length()))
 
     def context(self, symmetry: bool, table: bool, ordering: bool) -> tuple[Any, ...]:
         """The kernel's context tuple with the given switches."""
@@ -113,7 +114,10 @@ class MNKKernel:
         symmetry: bool = True,
         ordering: bool = True,
     ) -> KernelResult:
-        """One fixed-depth search of a running position (see :class:`~perfectplay.kernels.Kernel`)."""
+        """One fixed-depth search of a running position (see :class:`perfectplay.kernels.Kernel`).
+
+        ``table`` ``None`` searches without a table.
+        """
         from perfectplay.kernels import mnk_kernel
 
         use_table = table is not None
@@ -127,7 +131,9 @@ class MNKKernel:
         move = None if cell < 0 else self.game.cell(int(cell))
         return KernelResult(move, int(value), int(stats[0]), int(stats[1]), bool(stats[3]))
 
-    def principal_variation(self, position: MNKPosition, first: Cell | None, table: Any) -> tuple[Cell, ...]:
+    def principal_variation(
+        self, position: MNKPosition, first: Cell | None, table: Any
+    ) -> tuple[Cell, ...]:
         """``first`` and then the table's best moves until the game ends or the table is silent."""
         from perfectplay.kernels import mnk_kernel
 

@@ -59,8 +59,15 @@ TABLE_TYPE = types.Tuple(
 # Recursive kernels get an explicit signature: with inferred types numba compiles several
 # variants of a self-recursive function, and their on-disk cache crashes when reloaded.
 NEGAMAX_SIGNATURE = types.int64(
-    types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
-    CTX_TYPE, TABLE_TYPE, _I64_1D,
+    types.uint64,
+    types.uint64,
+    types.int64,
+    types.int64,
+    types.int64,
+    types.int64,
+    CTX_TYPE,
+    TABLE_TYPE,
+    _I64_1D,
 )
 EXACT_VALUES_SIGNATURE = types.int64(
     types.uint64, types.uint64, CTX_TYPE, _U64_1D, _U64_1D, _I64_1D, _I64_1D
@@ -231,11 +238,31 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
     horizon_before = stats[1]
     best, best_cell = -INF, -1
     if threats == 1:
-        best = -negamax(opp, cur | (ONE << np.uint64(threat_cell)), ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats)
+        best = -negamax(
+            opp,
+            cur | (ONE << np.uint64(threat_cell)),
+            ply + 1,
+            depth - 1,
+            -beta,
+            -alpha,
+            ctx,
+            tt,
+            stats,
+        )
         best_cell = threat_cell
     else:
         if table_move >= 0:
-            best = -negamax(opp, cur | (ONE << np.uint64(table_move)), ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats)
+            best = -negamax(
+                opp,
+                cur | (ONE << np.uint64(table_move)),
+                ply + 1,
+                depth - 1,
+                -beta,
+                -alpha,
+                ctx,
+                tt,
+                stats,
+            )
             best_cell = table_move
             if best > alpha:
                 alpha = best

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from perfectplay.search.limits import Deadline, Limit, SearchAborted
+from perfectplay.search.limits import EXACT, Deadline, Limit, SearchAborted
 from perfectplay.search.ordering import move_first
 from perfectplay.search.result import INFINITY, Score, SearchResult, is_decisive, loss_in
 from perfectplay.search.transposition import (
@@ -47,6 +47,9 @@ class Options:
     table: bool = True
     symmetry: bool = True
     ordering: bool = True
+
+
+DEFAULT_OPTIONS = Options()
 
 
 class _Search:
@@ -120,7 +123,9 @@ class _Search:
                         return value
 
         horizon_before = self.horizon
-        moves = game.ordered_moves(position) if self.options.ordering else game.legal_moves(position)
+        moves = (
+            game.ordered_moves(position) if self.options.ordering else game.legal_moves(position)
+        )
         if table_move is not None and self.options.ordering:
             moves = move_first(moves, table_move)
         best, best_move = -float(INFINITY), None
@@ -138,7 +143,9 @@ class _Search:
                 Bound.UPPER if best <= alpha_start else Bound.LOWER if best >= beta else Bound.EXACT
             )
             draft = FULL_DRAFT if self.horizon == horizon_before else depth
-            self.table.put(key, Entry(to_table(best, ply), bound, draft, self._map(best_move, symmetry)))
+            self.table.put(
+                key, Entry(to_table(best, ply), bound, draft, self._map(best_move, symmetry))
+            )
         return best
 
     def _map(self, move: Any, symmetry: int) -> Any:
@@ -206,8 +213,8 @@ def principal_variation(
 def alphabeta(
     game: Any,
     position: Any,
-    limit: Limit = Limit(),
-    options: Options = Options(),
+    limit: Limit = EXACT,
+    options: Options = DEFAULT_OPTIONS,
     table: TranspositionTable | None = None,
 ) -> SearchResult[Any]:
     """Best move and value of ``position`` by one alpha-beta search.

@@ -48,7 +48,9 @@ def make_limit(
         or not math.isfinite(time)
         or not 0 < time <= MAX_TIME
     ):
-        raise ParameterError(f"time={time!r}: must be a number of seconds above 0, at most {MAX_TIME:g}")
+        raise ParameterError(
+            f"time={time!r}: must be a number of seconds above 0, at most {MAX_TIME:g}"
+        )
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
         raise ParameterError(f"nodes={nodes!r}: must be a whole number of at least 1")
     return Limit(depth, None if time is None else float(time), nodes)
