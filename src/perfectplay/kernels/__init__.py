@@ -49,6 +49,10 @@ class Kernel(Protocol):
         """Search a running position ``depth`` plies deep, ``first`` move tried first."""
         ...
 
+    def table_move(self, position: Any, table: Any) -> Any:
+        """The table's best move for a running position, or ``None``."""
+        ...
+
     def principal_variation(self, position: Any, first: Any, table: Any) -> tuple[Any, ...]:
         """``first`` and the table's best moves after it."""
         ...

@@ -62,6 +62,7 @@ class MNKKernel:
                             mapped |= 1 << perm[cell]
                     sym_tables[s, chunk, byte] = mapped
         self.nsym = len(perms)
+        self._contexts: dict[tuple[bool, bool, bool], tuple[Any, ...]] = {}
         self._static = (
             cell_windows,
             window_count,
@@ -79,22 +80,30 @@ class MNKKernel:
         return max(1024, 1 << min(40, states_bound.bit_length()))
 
     def context(self, symmetry: bool, table: bool, ordering: bool) -> tuple[Any, ...]:
-        """The kernel's context tuple with the given switches."""
-        params = np.array(
-            [self.game.spec.cells, self.nsym if symmetry else 1, int(table), int(ordering)],
-            dtype=np.int64,
-        )
-        return (*self._static, params)
+        """The kernel's context tuple with the given switches (built once per combination)."""
+        switches = (symmetry, table, ordering)
+        found = self._contexts.get(switches)
+        if found is None:
+            params = np.array(
+                [self.game.spec.cells, self.nsym if symmetry else 1, int(table), int(ordering)],
+                dtype=np.int64,
+            )
+            found = self._contexts[switches] = (*self._static, params)
+        return found
 
     @staticmethod
     def new_table(entries: int) -> tuple[np.ndarray[Any, Any], ...]:
-        """A fresh table of ``entries`` slots (about 24 bytes each)."""
+        """A fresh table of ``entries`` slots (24 bytes each).
+
+        Only the move column needs initialising: a slot whose move is :data:`UNUSED_MOVE` is
+        empty whatever its other columns hold.
+        """
         return (
-            np.zeros(entries, dtype=np.uint64),
-            np.zeros(entries, dtype=np.uint64),
-            np.zeros(entries, dtype=np.int64),
-            np.zeros(entries, dtype=np.int8),
-            np.zeros(entries, dtype=np.int32),
+            np.empty(entries, dtype=np.uint64),
+            np.empty(entries, dtype=np.uint64),
+            np.empty(entries, dtype=np.int64),
+            np.empty(entries, dtype=np.int8),
+            np.empty(entries, dtype=np.int32),
             np.full(entries, UNUSED_MOVE, dtype=np.int16),
         )
 
@@ -130,6 +139,18 @@ class MNKKernel:
         cell, value = mnk_kernel.search_root(cur, opp, depth, first_cell, ctx, table, stats)
         move = None if cell < 0 else self.game.cell(int(cell))
         return KernelResult(move, int(value), int(stats[0]), int(stats[1]), bool(stats[3]))
+
+    def table_move(self, position: MNKPosition, table: Any) -> Cell | None:
+        """The table's best move for a running position, if it has one."""
+        from perfectplay.kernels import mnk_kernel
+
+        if table is None:
+            return None
+        cur, opp = self.boards(position)
+        cell = int(mnk_kernel.table_move(cur, opp, self.context(True, True, True), table))
+        if cell < 0 or (position.x | position.o) >> cell & 1:
+            return None
+        return self.game.cell(cell)
 
     def principal_variation(
         self, position: MNKPosition, first: Cell | None, table: Any

@@ -22,7 +22,8 @@ Context tuple ``ctx`` (built once per board size by :class:`MNKKernel`)::
 
 Table tuple ``tt``: ``key_a``, ``key_b`` (uint64 canonical boards), ``value`` (int64),
 ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32, FULL_DRAFT when no horizon was
-hit below), ``move`` (int16, in the canonical frame, -1 none). ``stats`` (int64[4]): nodes,
+hit below), ``move`` (int16, in the canonical frame; negative marks an empty slot, whose other
+columns are garbage). ``stats`` (int64[4]): nodes,
 horizon leaves, node budget, aborted flag.
 """
 
@@ -218,9 +219,8 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
         key_a, key_b, sym = canonical(cur, opp, ctx)
         size = tt[0].shape[0]
         slot = slot_of(key_a, key_b, size)
-        if tt[0][slot] == key_a and tt[1][slot] == key_b and tt[5][slot] != -2:
-            if tt[5][slot] >= 0:
-                table_move = ctx[5][sym, tt[5][slot]]
+        if tt[5][slot] >= 0 and tt[0][slot] == key_a and tt[1][slot] == key_b:
+            table_move = ctx[5][sym, tt[5][slot]]
             if tt[4][slot] >= depth:
                 value = from_table(tt[2][slot], ply)
                 if tt[4][slot] < FULL_DRAFT:
@@ -285,7 +285,7 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
         bound = UPPER if best <= alpha_start else LOWER if best >= beta else EXACT
         draft = FULL_DRAFT if stats[1] == horizon_before else depth
         stored_draft = tt[4][slot]
-        same = tt[0][slot] == key_a and tt[1][slot] == key_b
+        same = tt[5][slot] >= 0 and tt[0][slot] == key_a and tt[1][slot] == key_b
         if not same or draft >= stored_draft:
             tt[0][slot] = key_a
             tt[1][slot] = key_b
@@ -338,7 +338,7 @@ def table_move(cur, opp, ctx, tt):  # type: ignore[no-untyped-def]
     """The table's best cell for a position, or -1."""
     key_a, key_b, sym = canonical(cur, opp, ctx)
     slot = slot_of(key_a, key_b, tt[0].shape[0])
-    if tt[0][slot] == key_a and tt[1][slot] == key_b and tt[5][slot] >= 0:
+    if tt[5][slot] >= 0 and tt[0][slot] == key_a and tt[1][slot] == key_b:
         return ctx[5][sym, tt[5][slot]]
     return -1
 

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from perfectplay.search import alphabeta as generic
 from perfectplay.search.limits import EXACT, Deadline, Limit, SearchAborted
+from perfectplay.search.ordering import move_first
 from perfectplay.search.result import (
     WIN,
     MoveValue,
@@ -133,7 +134,7 @@ class _Searcher:
         target = score_after_move(Score(value, True)).value
         while game.outcome(current) is None:
             depth = self.proof_depth(current, target)
-            for candidate in game.ordered_moves(current):
+            for candidate in self.candidates(current):
                 if self.move_value(current, candidate, depth) == target:
                     line.append(candidate)
                     current = game.play(current, candidate)
@@ -142,6 +143,13 @@ class _Searcher:
             else:  # pragma: no cover - the search contradicting itself; keep what is proved
                 break
         return tuple(line)
+
+    def candidates(self, position: Any) -> list[Any]:
+        """Moves in search order, the table's best move first when the table knows one."""
+        moves = list(self.game.ordered_moves(position))
+        if self.kernel is not None:
+            return move_first(moves, self.kernel.table_move(position, self.table))
+        return moves
 
     def proof_depth(self, position: Any, value: float) -> int:
         """Plies enough to prove ``value`` again: the distance of a decisive one, else all."""
