@@ -346,15 +346,7 @@ def cmd_best(args: argparse.Namespace) -> int:
 
     game, position = _load(args)
     result = api.best(game, position, _limit(args), seed=args.seed)
-    if args.json:
-        _print_json(api.result_json(game, position, result))
-        return EXIT_OK
-    console = _console()
-    _say(console, _render(position))
-    _say(console, _summary(game, position, result))
-    if result.best_move is not None:
-        _say(console, _search_line(result))
-    return EXIT_OK
+    return _report(args, game, position, result, with_pv=False)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -363,6 +355,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     game, position = _load(args)
     result = api.solve(game, position, _limit(args))
+    return _report(args, game, position, result, with_pv=True)
+
+
+def _report(
+    args: argparse.Namespace, game: Any, position: Any, result: SearchResult[Any], with_pv: bool
+) -> int:
+    """Print a search result as JSON or as the board, the verdict and the search figures."""
+    from perfectplay import api
+
     if args.json:
         _print_json(api.result_json(game, position, result))
         return EXIT_OK
@@ -370,7 +371,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     _say(console, _render(position))
     _say(console, _summary(game, position, result))
     if result.best_move is not None:
-        _say(console, "principal variation: " + _pv_text(game, position, result.pv))
+        if with_pv:
+            _say(console, "principal variation: " + _pv_text(game, position, result.pv))
         _say(console, _search_line(result))
     return EXIT_OK
 

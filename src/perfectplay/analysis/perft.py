@@ -61,6 +61,46 @@ class PerftCounts:
         }
 
 
+@dataclass(slots=True)
+class _Tally:
+    """Running counts while the levels are walked."""
+
+    first_wins: int = 0
+    second_wins: int = 0
+    draws: int = 0
+    by_length: dict[int, int] = field(default_factory=dict)
+    nodes_by_depth: list[int] = field(default_factory=list)
+    positions_by_depth: list[int] = field(default_factory=list)
+    canonical: int = 0
+    terminal: int = 0
+
+    def finished(self, winner: Player | None, length: int, paths: int) -> None:
+        self.terminal += 1
+        self.by_length[length] = self.by_length.get(length, 0) + paths
+        if winner is None:
+            self.draws += paths
+        elif winner is Player.FIRST:
+            self.first_wins += paths
+        else:
+            self.second_wins += paths
+
+    def counts(self, complete: bool) -> PerftCounts:
+        return PerftCounts(
+            games=self.first_wins + self.second_wins + self.draws,
+            first_wins=self.first_wins,
+            second_wins=self.second_wins,
+            draws=self.draws,
+            games_by_length=dict(sorted(self.by_length.items())),
+            nodes=sum(self.nodes_by_depth),
+            nodes_by_depth=tuple(self.nodes_by_depth),
+            positions=sum(self.positions_by_depth),
+            positions_by_depth=tuple(self.positions_by_depth),
+            canonical_positions=self.canonical,
+            terminal_positions=self.terminal,
+            complete=complete,
+        )
+
+
 def perft(
     game: Any,
     position: Any = None,
@@ -75,93 +115,30 @@ def perft(
     """
     root = game.initial() if position is None else position
     level: dict[Any, tuple[Any, int]] = {game.key(root): (root, 1)}
-    wins = {Player.FIRST: 0, Player.SECOND: 0}
-    draws = nodes = positions = canonical = terminal = 0
-    by_length: dict[int, int] = {}
-    nodes_by_depth: list[int] = []
-    positions_by_depth: list[int] = []
+    tally = _Tally()
     depth = 0
-    while level:
-        level_nodes = sum(paths for _, paths in level.values())
-        nodes += level_nodes
-        nodes_by_depth.append(level_nodes)
-        positions += len(level)
-        positions_by_depth.append(len(level))
-        canonical += len({game.canonical_key(p) for p, _ in level.values()})
+    while True:
+        tally.nodes_by_depth.append(sum(paths for _, paths in level.values()))
+        tally.positions_by_depth.append(len(level))
+        tally.canonical += len({game.canonical_key(p) for p, _ in level.values()})
         expand = max_depth is None or depth < max_depth
         following: dict[Any, tuple[Any, int]] = {}
+        unfinished = False
         for current, paths in level.values():
             outcome = game.outcome(current)
             if outcome is not None:
-                terminal += 1
-                by_length[depth] = by_length.get(depth, 0) + paths
-                if outcome.winner is None:
-                    draws += paths
-                else:
-                    wins[outcome.winner] += paths
+                tally.finished(outcome.winner, depth, paths)
                 continue
-            if not expand:
-                continue
-            for move in game.legal_moves(current):
-                child = game.play(current, move)
-                key = game.key(child)
-                known = following.get(key)
-                following[key] = (child, paths if known is None else known[1] + paths)
+            unfinished = True
+            if expand:
+                for move in game.legal_moves(current):
+                    child = game.play(current, move)
+                    key = game.key(child)
+                    known = following.get(key)
+                    following[key] = (child, paths if known is None else known[1] + paths)
         if progress is not None:
-            progress(depth, len(level), nodes)
-        complete_level = expand or all(game.outcome(p) is not None for p, _ in level.values())
-        if not expand:
-            return _counts(
-                wins,
-                draws,
-                by_length,
-                nodes,
-                nodes_by_depth,
-                positions,
-                positions_by_depth,
-                canonical,
-                terminal,
-                complete_level,
-            )
+            progress(depth, len(level), sum(tally.nodes_by_depth))
+        if not following:
+            return tally.counts(complete=not unfinished or expand)
         level = following
         depth += 1
-    return _counts(
-        wins,
-        draws,
-        by_length,
-        nodes,
-        nodes_by_depth,
-        positions,
-        positions_by_depth,
-        canonical,
-        terminal,
-        True,
-    )
-
-
-def _counts(
-    wins: dict[Player, int],
-    draws: int,
-    by_length: dict[int, int],
-    nodes: int,
-    nodes_by_depth: list[int],
-    positions: int,
-    positions_by_depth: list[int],
-    canonical: int,
-    terminal: int,
-    complete: bool,
-) -> PerftCounts:
-    return PerftCounts(
-        games=wins[Player.FIRST] + wins[Player.SECOND] + draws,
-        first_wins=wins[Player.FIRST],
-        second_wins=wins[Player.SECOND],
-        draws=draws,
-        games_by_length=dict(sorted(by_length.items())),
-        nodes=nodes,
-        nodes_by_depth=tuple(nodes_by_depth),
-        positions=positions,
-        positions_by_depth=tuple(positions_by_depth),
-        canonical_positions=canonical,
-        terminal_positions=terminal,
-        complete=complete,
-    )

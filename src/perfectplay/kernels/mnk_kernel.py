@@ -237,48 +237,27 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
 
     horizon_before = stats[1]
     best, best_cell = -INF, -1
-    if threats == 1:
+    # A single threat must be blocked; otherwise the table's move goes first.
+    first = threat_cell if threats == 1 else table_move
+    if first >= 0:
+        best_cell = first
         best = -negamax(
-            opp,
-            cur | (ONE << np.uint64(threat_cell)),
-            ply + 1,
-            depth - 1,
-            -beta,
-            -alpha,
-            ctx,
-            tt,
-            stats,
+            opp, cur | (ONE << np.uint64(first)), ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats
         )
-        best_cell = threat_cell
-    else:
-        if table_move >= 0:
-            best = -negamax(
-                opp,
-                cur | (ONE << np.uint64(table_move)),
-                ply + 1,
-                depth - 1,
-                -beta,
-                -alpha,
-                ctx,
-                tt,
-                stats,
-            )
-            best_cell = table_move
-            if best > alpha:
-                alpha = best
-        if alpha < beta:
-            for i in range(cells):
-                cell = order[i] if ctx[8][3] else i
-                bit = ONE << np.uint64(cell)
-                if not empty & bit or cell == table_move:
-                    continue
-                value = -negamax(opp, cur | bit, ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats)
-                if value > best:
-                    best, best_cell = value, cell
-                    if value > alpha:
-                        alpha = value
-                        if alpha >= beta:
-                            break
+        alpha = max(alpha, best)
+    if threats != 1 and alpha < beta:
+        for i in range(cells):
+            cell = order[i] if ctx[8][3] else i
+            bit = ONE << np.uint64(cell)
+            if not empty & bit or cell == table_move:
+                continue
+            value = -negamax(opp, cur | bit, ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats)
+            if value > best:
+                best, best_cell = value, cell
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
     if stats[3]:
         return 0
     if use_table:

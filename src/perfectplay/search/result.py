@@ -41,6 +41,27 @@ def loss_in(plies: int) -> int:
     return -(WIN - plies)
 
 
+def _across_ply(value: float, plies: int) -> float:
+    """Negate a value for the other side, its decisive distance grown by ``plies`` (+1 or -1)."""
+    if not is_decisive(value):
+        return -value
+    return -value + (plies if value > 0 else -plies)
+
+
+def score_of_move(score: Score) -> Score:
+    """The mover's score for a move, given the score of the position it leads to.
+
+    A position lost in ``p`` plies for its side to move is a move that wins in ``p + 1``.
+    """
+    return Score(_across_ply(score.value, +1), score.exact)
+
+
+def score_after_move(score: Score) -> Score:
+    """The score of the position a move leads to, given the mover's score for the move
+    (the inverse of :func:`score_of_move`)."""
+    return Score(_across_ply(score.value, -1), score.exact)
+
+
 @dataclass(frozen=True, slots=True)
 class Score:
     """A search value with its meaning.

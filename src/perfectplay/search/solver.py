@@ -30,6 +30,8 @@ from perfectplay.search.result import (
     SearchResult,
     is_decisive,
     loss_in,
+    score_after_move,
+    score_of_move,
 )
 from perfectplay.search.transposition import TranspositionTable
 
@@ -269,27 +271,6 @@ def solve(
     table. Ties between equally good moves go to the first in the game's move order.
     """
     return _Searcher(game, engine, table_entries, options).run(position, limit, on_iteration)
-
-
-def score_of_move(score: Score) -> Score:
-    """The mover's score for a move, given the score of the position it leads to."""
-    value = score.value
-    if value > WIN - 10_000:
-        return Score(-value + 1, score.exact)
-    if value < -(WIN - 10_000):
-        return Score(-value - 1, score.exact)
-    return Score(-value, score.exact)
-
-
-def score_after_move(score: Score) -> Score:
-    """The value of the position a move leads to, given the mover's score for that move
-    (the inverse of :func:`score_of_move`)."""
-    value = score.value
-    if value > WIN - 10_000:
-        return Score(-value - 1, score.exact)
-    if value < -(WIN - 10_000):
-        return Score(-value + 1, score.exact)
-    return Score(-value, score.exact)
 
 
 def analyze(
