@@ -46,9 +46,10 @@ def game_names() -> list[str]:
 
 
 def _register_builtins() -> None:
-    from perfectplay.games import mnk
+    from perfectplay.games import connect4, mnk
 
     register("tictactoe", mnk.game, "mnk", "ttt", "tic-tac-toe")
+    register("connect4", connect4.game, "connect-four", "connectfour", "c4")
 
 
 _register_builtins()

@@ -75,9 +75,10 @@ class MNKKernel:
         )
 
     def table_entries_hint(self) -> int:
-        """Slots worth allocating: a power of two above 3 ** cells, at least 1024."""
+        """Slots worth allocating: a power of two above 3 ** cells, from 2**10 to 2**20
+        (24 MiB; pass ``table_entries`` to ``solve`` for more)."""
         states_bound: int = 3**self.game.spec.cells
-        return max(1024, 1 << min(40, states_bound.bit_length()))
+        return max(1 << 10, 1 << min(20, states_bound.bit_length()))
 
     def context(self, symmetry: bool, table: bool, ordering: bool) -> tuple[Any, ...]:
         """The kernel's context tuple with the given switches (built once per combination)."""

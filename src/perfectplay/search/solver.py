@@ -36,8 +36,6 @@ from perfectplay.search.result import (
 from perfectplay.search.transposition import TranspositionTable
 
 Engine = Literal["auto", "kernel", "python"]
-DEFAULT_TABLE_ENTRIES = 1 << 20
-"""Kernel table slots by default: 2**20 slots of 24 bytes, about 24 MiB."""
 KERNEL_START_RATE = 2_000_000
 """Assumed kernel nodes per second before the first iteration has been timed."""
 UNLIMITED_NODES = 1 << 62
@@ -66,7 +64,7 @@ class _Searcher:
         self,
         game: Any,
         engine: Engine,
-        table_entries: int,
+        table_entries: int | None,
         options: generic.Options,
     ) -> None:
         self.game = game
@@ -78,7 +76,8 @@ class _Searcher:
             raise ParameterError(f"engine 'kernel': {game!r} has no compiled kernel")
         self.kernel = kernel
         if kernel is not None:
-            entries = min(table_entries, kernel.table_entries_hint())
+            hint = kernel.table_entries_hint()
+            entries = hint if table_entries is None else min(table_entries, hint)
             self.table: Any = kernel.new_table(entries) if options.table else None
         else:
             self.table = TranspositionTable() if options.table else None
@@ -156,6 +155,8 @@ class _Searcher:
     def proof_depth(self, position: Any, value: float) -> int:
         """Plies enough to prove ``value`` again: the distance of a decisive one, else all."""
         full = int(self.game.plies_left_bound(position))
+        if getattr(self.kernel, "proves_with_full_depth", False):
+            return full
         plies = Score(value, True).plies
         return full if plies is None else min(full, plies)
 
@@ -260,15 +261,17 @@ def solve(
     limit: Limit = EXACT,
     *,
     engine: Engine = "auto",
-    table_entries: int = DEFAULT_TABLE_ENTRIES,
+    table_entries: int | None = None,
     options: generic.Options = generic.DEFAULT_OPTIONS,
     on_iteration: IterationCallback | None = None,
 ) -> SearchResult[Any]:
     """Best move, value and principal variation of ``position`` under ``limit``.
 
     ``engine`` forces the compiled kernel (``"kernel"``, :class:`ParameterError` if the game has
-    none) or the generic Python search (``"python"``). ``table_entries`` sizes the kernel's
-    table. Ties between equally good moves go to the first in the game's move order.
+    none) or the generic Python search (``"python"``). ``table_entries`` caps the kernel's
+    table (by default the kernel's own choice: up to 2**20 slots of 24 bytes for m,n,k boards,
+    2**23 slots of 16 bytes, 128 MiB, for Connect Four). Ties between equally good moves go to
+    the first in the game's move order.
     """
     return _Searcher(game, engine, table_entries, options).run(position, limit, on_iteration)
 
@@ -279,7 +282,7 @@ def analyze(
     limit: Limit = EXACT,
     *,
     engine: Engine = "auto",
-    table_entries: int = DEFAULT_TABLE_ENTRIES,
+    table_entries: int | None = None,
 ) -> list[MoveValue[Any]]:
     """The value of every legal move, for the side to move, in the game's legal order.
 

@@ -1,0 +1,432 @@
+"""Connect Four on any board whose bitboard fits 64 bits: ``width * (height + 1) <= 64``.
+
+Player 1 (``x``) moves first; a move drops a stone into a column, where it falls onto the
+lowest empty cell; ``k`` (4 by default) stones in a row across, up or diagonally win; a full
+board without a line is a draw.
+
+Bit layout (Pascal Pons' solver's): one column after another, ``height + 1`` bits per column,
+bit 0 of a column at the bottom, the top bit of every column always empty so that lines
+cannot wrap from one column into the next::
+
+    7 wide x 6 high:                     bit index = column * (height + 1) + row
+      .  .  .  .  .  .  .     <- sentinel row, always 0
+      5 12 19 26 33 40 47     row 5 (top)
+      4 11 18 25 32 39 46
+      3 10 17 24 31 38 45
+      2  9 16 23 30 37 44
+      1  8 15 22 29 36 43
+      0  7 14 21 28 35 42     row 0 (bottom)
+
+A position keeps one bitboard per player. A line of ``k`` is found with shifts: along a
+direction of step ``d`` (1 up, ``height + 1`` across, ``height`` and ``height + 2`` the
+diagonals), ``b & (b >> d) & (b >> 2d) ...`` is non-zero exactly when ``b`` has ``k`` aligned
+stones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from perfectplay.errors import (
+    GameOverError,
+    IllegalMoveError,
+    IllegalPositionError,
+    ParameterError,
+)
+from perfectplay.games.bitboard import bit_indices
+from perfectplay.games.protocol import BaseGame, Outcome, Player
+
+MIN_SIDE = 4
+MAX_BITS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Connect4Spec:
+    """Static facts of a Connect Four board. Construct through :func:`make_spec`."""
+
+    width: int
+    height: int
+    k: int = 4
+
+    @property
+    def cells(self) -> int:
+        """Number of cells."""
+        return self.width * self.height
+
+    @property
+    def stride(self) -> int:
+        """Bits per column (the column plus its sentinel bit)."""
+        return self.height + 1
+
+    @property
+    def label(self) -> str:
+        """Human label such as ``7x6``."""
+        return f"{self.width}x{self.height}" + ("" if self.k == 4 else f", k={self.k}")
+
+    @property
+    def max_score(self) -> int:
+        """The score of winning with one's first stone: ``(cells + 1) // 2 + 1 - 1``."""
+        return (self.cells + 1) // 2
+
+
+def make_spec(width: int = 7, height: int = 6, k: int = 4) -> Connect4Spec:
+    """A checked spec: sides from 4, ``width * (height + 1) <= 64``, ``k`` from 2 to the
+    larger side. Raises :class:`ParameterError` naming the bad value."""
+    for name, value in (("width", width), ("height", height), ("k", k)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ParameterError(f"{name}={value!r}: must be a whole number")
+    if width < MIN_SIDE or height < MIN_SIDE:
+        raise ParameterError(f"size {width}x{height}: width and height must be at least {MIN_SIDE}")
+    if width * (height + 1) > MAX_BITS:
+        raise ParameterError(
+            f"size {width}x{height}: too large, width * (height + 1) = {width * (height + 1)} "
+            f"must be at most {MAX_BITS}"
+        )
+    if not 2 <= k <= max(width, height):
+        raise ParameterError(f"k={k}: must be from 2 to {max(width, height)}")
+    return Connect4Spec(width, height, k)
+
+
+@dataclass(frozen=True, slots=True)
+class Connect4Position:
+    """An immutable Connect Four position: the spec and one bitboard per player.
+
+    Make positions with :class:`Connect4Game`; ``win_mask`` (the winning stones, 0 while
+    nobody has a line) is derived and ignored by equality and hashing.
+    """
+
+    spec: Connect4Spec
+    first: int
+    second: int
+    win_mask: int = field(default=0, compare=False)
+
+    @property
+    def mask(self) -> int:
+        """All stones."""
+        return self.first | self.second
+
+    @property
+    def plies(self) -> int:
+        """Stones on the board."""
+        return (self.first | self.second).bit_count()
+
+    def __str__(self) -> str:
+        from perfectplay.notation import format_connect4_picture
+
+        return format_connect4_picture(self)
+
+
+class Connect4Game(BaseGame[Connect4Position, int]):
+    """The rules of Connect Four on one board size. Moves are 0-based column indices
+    (notation and JSON show them 1-based)."""
+
+    name = "connect4"
+
+    def __init__(self, spec: Connect4Spec) -> None:
+        self._spec = spec
+        stride = spec.stride
+        self._bottom = sum(1 << (c * stride) for c in range(spec.width))
+        self._board = self._bottom * ((1 << spec.height) - 1)
+        self._column_masks = tuple(
+            ((1 << spec.height) - 1) << (c * stride) for c in range(spec.width)
+        )
+        self._top = tuple(1 << (spec.height - 1 + c * stride) for c in range(spec.width))
+        centre = (spec.width - 1) / 2
+        self._order = tuple(sorted(range(spec.width), key=lambda c: (abs(c - centre), c)))
+
+    def __repr__(self) -> str:
+        return f"Connect4Game({self._spec.label})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Connect4Game) and other._spec == self._spec
+
+    def __hash__(self) -> int:
+        return hash(("connect4", self._spec))
+
+    @property
+    def spec(self) -> Connect4Spec:
+        """The static facts of this board."""
+        return self._spec
+
+    # -- protocol ------------------------------------------------------------------------
+    def initial(self) -> Connect4Position:
+        """The empty board."""
+        return Connect4Position(self._spec, 0, 0)
+
+    def to_move(self, position: Connect4Position) -> Player:
+        """Player 1 after an even number of stones, else player 2."""
+        return Player.FIRST if position.plies % 2 == 0 else Player.SECOND
+
+    def ply(self, position: Connect4Position) -> int:
+        """Stones on the board."""
+        return position.plies
+
+    def plies_left_bound(self, position: Connect4Position) -> int:
+        """Empty cells, 0 once the game is over."""
+        return 0 if position.win_mask else self._spec.cells - position.plies
+
+    def can_play(self, position: Connect4Position, column: int) -> bool:
+        """True when ``column`` exists and is not full (ignores whether the game is over)."""
+        return 0 <= column < self._spec.width and not position.mask & self._top[column]
+
+    def legal_moves(self, position: Connect4Position) -> tuple[int, ...]:
+        """Columns that are not full, left to right; none once the game is over."""
+        if position.win_mask:
+            return ()
+        return tuple(c for c in range(self._spec.width) if not position.mask & self._top[c])
+
+    def ordered_moves(self, position: Connect4Position) -> tuple[int, ...]:
+        """Playable columns, centre first."""
+        if position.win_mask:
+            return ()
+        return tuple(c for c in self._order if not position.mask & self._top[c])
+
+    def play(self, position: Connect4Position, move: int) -> Connect4Position:
+        """Drop the side to move's stone in column ``move`` (0-based).
+
+        Raises :class:`GameOverError` after the end and :class:`IllegalMoveError` for a column
+        that does not exist or is full.
+        """
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise IllegalMoveError(f"move {move!r}: a column is a whole number")
+        outcome = self.outcome(position)
+        if outcome is not None:
+            raise GameOverError(
+                f"move column {move + 1}: the game is already over ({outcome.reason})"
+            )
+        if not 0 <= move < self._spec.width:
+            raise IllegalMoveError(
+                f"move column {move + 1}: no such column, the board has columns "
+                f"1-{self._spec.width}"
+            )
+        if position.mask & self._top[move]:
+            raise IllegalMoveError(f"move column {move + 1}: the column is full")
+        return self.play_column(position, move)
+
+    def play_column(self, position: Connect4Position, column: int) -> Connect4Position:
+        """Unchecked fast path of :meth:`play` for a playable column of a running game."""
+        mask = position.mask
+        stone = (mask + (1 << (column * self._spec.stride))) & self._column_masks[column]
+        if position.plies % 2 == 0:
+            first, second, mover = position.first | stone, position.second, position.first | stone
+        else:
+            first, second, mover = position.first, position.second | stone, position.second | stone
+        return Connect4Position(self._spec, first, second, self.line_through(mover, stone))
+
+    def line_through(self, stones: int, stone: int) -> int:
+        """The stones of a ``k``-line of ``stones`` that contains ``stone``, or 0."""
+        k = self._spec.k
+        for step in self._steps:
+            # Grow the run through ``stone`` both ways along the direction.
+            run = stone
+            probe = stone
+            for _ in range(k - 1):
+                probe = (probe << step) & stones
+                if not probe:
+                    break
+                run |= probe
+            probe = stone
+            for _ in range(k - 1):
+                probe = (probe >> step) & stones
+                if not probe:
+                    break
+                run |= probe
+            if run.bit_count() >= k:
+                return run
+        return 0
+
+    @cached_property
+    def _steps(self) -> tuple[int, ...]:
+        stride = self._spec.stride
+        return (1, stride, stride - 1, stride + 1)
+
+    def lines(self, stones: int) -> int:
+        """Mask of every stone of ``stones`` that lies on a ``k``-line (0 when none)."""
+        found = 0
+        k = self._spec.k
+        for step in self._steps:
+            starts = stones
+            for i in range(1, k):
+                starts &= stones >> (i * step)
+            for i in range(k):
+                found |= starts << (i * step)
+        return found
+
+    def outcome(self, position: Connect4Position) -> Outcome | None:
+        """Win for the owner of the line, draw on a full board, else ``None``."""
+        if position.win_mask:
+            winner = Player.FIRST if position.first & position.win_mask else Player.SECOND
+            cells = tuple(self.cell_of(bit) for bit in bit_indices(position.win_mask))
+            return Outcome(winner, f"player {int(winner)} connects {self._spec.k}", cells)
+        if position.plies == self._spec.cells:
+            return Outcome(None, "the board is full")
+        return None
+
+    def cell_of(self, bit: int) -> tuple[int, int]:
+        """``(column, row)`` of a bit index, both 0-based, row 0 at the bottom."""
+        return divmod(bit, self._spec.stride)
+
+    def key(self, position: Connect4Position) -> Hashable:
+        """``(first, second)`` bitboards."""
+        return (position.first, position.second)
+
+    def mirror(self, bits: int) -> int:
+        """A bitboard reflected left to right."""
+        stride, width = self._spec.stride, self._spec.width
+        column = (1 << stride) - 1
+        out = 0
+        for c in range(width):
+            out |= ((bits >> (c * stride)) & column) << ((width - 1 - c) * stride)
+        return out
+
+    def canonical_key(self, position: Connect4Position) -> Hashable:
+        """The smaller of the key and the mirrored key."""
+        return self.canonical_form(position)[0]
+
+    def canonical_form(self, position: Connect4Position) -> tuple[tuple[int, int], int]:
+        """The canonical key and the symmetry (0 identity, 1 mirror) that gives it."""
+        plain = (position.first, position.second)
+        mirrored = (self.mirror(position.first), self.mirror(position.second))
+        return (plain, 0) if plain <= mirrored else (mirrored, 1)
+
+    def map_move(self, move: int, symmetry: int) -> int:
+        """A column under the symmetry of :meth:`canonical_form`."""
+        return self._spec.width - 1 - move if symmetry else move
+
+    def unmap_move(self, move: int, symmetry: int) -> int:
+        """The inverse of :meth:`map_move` (the mirror is its own inverse)."""
+        return self.map_move(move, symmetry)
+
+    def evaluate(self, position: Connect4Position) -> float:
+        """Open windows of ``k`` weighted by the stones in them, for the side to move."""
+        mine, theirs = (
+            (position.first, position.second)
+            if self.to_move(position) is Player.FIRST
+            else (position.second, position.first)
+        )
+        score = 0
+        for window in self._windows:
+            a, b = mine & window, theirs & window
+            if a and not b:
+                score += 4 ** a.bit_count()
+            elif b and not a:
+                score -= 4 ** b.bit_count()
+        return float(max(-99_999, min(99_999, score)))
+
+    @cached_property
+    def _windows(self) -> tuple[int, ...]:
+        spec = self._spec
+        found = []
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            for c in range(spec.width):
+                for r in range(spec.height):
+                    end_c, end_r = c + dc * (spec.k - 1), r + dr * (spec.k - 1)
+                    if 0 <= end_c < spec.width and 0 <= end_r < spec.height:
+                        cells = ((c + dc * i) * spec.stride + r + dr * i for i in range(spec.k))
+                        found.append(sum(1 << bit for bit in cells))
+        return tuple(found)
+
+    def kernel(self) -> Any:
+        """The compiled Connect Four kernel driver (see :mod:`perfectplay.kernels.connect4`)."""
+        from perfectplay.kernels.connect4 import kernel_for
+
+        return kernel_for(self)
+
+    def move_to_json(self, move: int) -> dict[str, Any]:
+        """``{"column": c}``, 1-based."""
+        return {"column": move + 1}
+
+    def format_move(self, move: int) -> str:
+        """The 1-based column."""
+        return str(move + 1)
+
+    def player_name(self, player: Player) -> str:
+        """ "1" or "2"."""
+        return str(int(player))
+
+    # -- construction from a board --------------------------------------------------------
+    def from_bits(self, first: int, second: int) -> Connect4Position:
+        """A validated position from the two players' bitboards (in the layout above).
+
+        Raises :class:`IllegalPositionError` for boards that legal play cannot produce:
+        overlapping stones, stones off the board (or on the sentinel row), a stone floating
+        above an empty cell, impossible counts (player 1 must have as many stones as player 2
+        or one more), both players with a line, a winner who did not move last, or a won
+        board whose winner has no top stone lying on every one of its lines (with gravity
+        only a column's top stone can have been played last, and the game ends at the first
+        line). These checks are necessary, not sufficient: a board can pass them and still
+        be unreachable (player 2's stone under player 1's, alone on the board, for one).
+        """
+        for name, bits in (("first", first), ("second", second)):
+            if isinstance(bits, bool) or not isinstance(bits, int):
+                raise IllegalPositionError(f"{name}={bits!r}: a bitboard is a whole number")
+        if first & second:
+            raise IllegalPositionError("a cell holds stones of both players")
+        mask = first | second
+        if mask < 0 or mask & ~self._board:
+            raise IllegalPositionError("stones lie outside the board")
+        floating = (mask >> 1) & ~mask & self._board
+        if floating:
+            columns = sorted({self.cell_of(bit)[0] + 1 for bit in bit_indices(floating)})
+            named = ", ".join(str(c) for c in columns)
+            plural = "s" if len(columns) > 1 else ""
+            raise IllegalPositionError(
+                f"a stone floats above an empty cell in column{plural} {named}"
+            )
+        n_first, n_second = first.bit_count(), second.bit_count()
+        if not (n_first == n_second or n_first == n_second + 1):
+            raise IllegalPositionError(
+                f"impossible stone counts: player 1 (x) has {n_first} and player 2 (o) has "
+                f"{n_second}; player 1 moves first, so it must have as many stones as "
+                "player 2 or one more"
+            )
+        first_lines, second_lines = self.lines(first), self.lines(second)
+        if first_lines and second_lines:
+            raise IllegalPositionError("both players have a line; the game ends at the first line")
+        if first_lines and n_first != n_second + 1:
+            raise IllegalPositionError(
+                "player 1 (x) has a line but did not move last; the game ends at the first line"
+            )
+        if second_lines and n_first != n_second:
+            raise IllegalPositionError(
+                "player 2 (o) has a line but did not move last; the game ends at the first line"
+            )
+        if not (first_lines or second_lines):
+            return Connect4Position(self._spec, first, second)
+        winner, on_lines, number = (
+            (first, first_lines, 1) if first_lines else (second, second_lines, 2)
+        )
+        tops = mask & ~(mask >> 1)
+        for bit in bit_indices(tops & on_lines):
+            stone = 1 << bit
+            if not self.lines(winner & ~stone):
+                return Connect4Position(self._spec, first, second, self.line_through(winner, stone))
+        raise IllegalPositionError(
+            f"no legal game reaches this board: no top stone of player {number} lies on every "
+            f"one of its lines, so its last stone cannot have completed them all (the game "
+            "would have ended earlier)"
+        )
+
+    # -- conversions -----------------------------------------------------------------------
+    def score_of(self, position: Connect4Position, plies: int, win: bool) -> int:
+        """The standard score of a decisive result ``plies`` away for the side to move:
+        ``(cells + 1) // 2 + 1 - s`` where ``s`` counts the winner's stones at the end."""
+        stones_now = (position.plies + (0 if win else 1)) // 2
+        winner_stones = stones_now + (plies + 1) // 2
+        value = (self._spec.cells + 1) // 2 + 1 - winner_stones
+        return value if win else -value
+
+    def plies_of(self, position: Connect4Position, score: int) -> int:
+        """Plies until the end for a non-zero standard score (the inverse of :meth:`score_of`)."""
+        win = score > 0
+        winner_stones = (self._spec.cells + 1) // 2 + 1 - abs(score)
+        stones_now = (position.plies + (0 if win else 1)) // 2
+        return 2 * (winner_stones - stones_now) - (1 if win else 0)
+
+
+def game(width: int = 7, height: int = 6, k: int = 4) -> Connect4Game:
+    """The Connect Four game of that size; see :func:`make_spec` for the checks."""
+    return Connect4Game(make_spec(width, height, k))

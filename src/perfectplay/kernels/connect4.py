@@ -1,0 +1,257 @@
+"""The Connect Four kernel driver: tables, score conversions and root move choice around the
+compiled solver of :mod:`perfectplay.kernels.connect4_kernel`.
+
+Two scales meet here. The solver works in the standard Connect Four score (a win with the
+winner's ``s``-th stone is ``(cells + 1) // 2 + 1 - s``); the generic search layer works in
+``WIN - plies`` (:mod:`perfectplay.search.result`). :meth:`Connect4Kernel.search` converts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from perfectplay.games.connect4 import Connect4Game, Connect4Position
+from perfectplay.kernels import KernelResult
+from perfectplay.search.result import WIN
+
+DEFAULT_TABLE_BITS = 23
+"""2**23 slots of 16 bytes: 128 MiB, the default table of the exact solver."""
+UNLIMITED = 1 << 62
+
+
+class Connect4Table:
+    """A transposition table (two uint64 words a slot) with the search counters.
+
+    :meth:`clear` is O(1): it starts a new epoch, and slots of older epochs do not count.
+    """
+
+    __slots__ = ("slots", "stats")
+
+    def __init__(self, entries: int) -> None:
+        if entries < 2 or entries & (entries - 1):
+            from perfectplay.errors import ParameterError
+
+            raise ParameterError(f"table entries={entries}: must be a power of two, at least 2")
+        self.slots = np.zeros(2 * entries, dtype=np.uint64)
+        self.stats = np.array([0, UNLIMITED, 0, 1, 64 - entries.bit_length() + 1], dtype=np.int64)
+
+    @property
+    def entries(self) -> int:
+        """Number of slots."""
+        return int(self.slots.shape[0]) // 2
+
+    @property
+    def bytes(self) -> int:
+        """Memory used."""
+        return int(self.slots.nbytes)
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self.stats[3] += 1
+
+    def start(self, budget: int) -> np.ndarray[Any, Any]:
+        """Reset the counters for a search with a node budget; the stats array."""
+        self.stats[0] = 0
+        self.stats[1] = budget
+        self.stats[2] = 0
+        return self.stats
+
+
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """An exact (or weak) solve: the standard score, nodes searched, and whether the node
+    budget ran out first (then the score means nothing)."""
+
+    score: int
+    nodes: int
+    aborted: bool
+
+
+class Connect4Kernel:
+    """Compiled search for one Connect Four board size."""
+
+    def __init__(self, game: Connect4Game) -> None:
+        spec = game.spec
+        self.game = game
+        stride = spec.stride
+        bottom = sum(1 << (c * stride) for c in range(spec.width))
+        board = bottom * ((1 << spec.height) - 1)
+        centre = (spec.width - 1) / 2
+        order = sorted(range(spec.width), key=lambda c: (abs(c - centre), c))
+        columns = [((1 << spec.height) - 1) << (c * stride) for c in range(spec.width)]
+        header = [spec.width, spec.height, spec.k, spec.cells, bottom, board, *order, *columns]
+        scratch = (spec.cells + 1) * 2 * spec.width
+        self.work = np.array(header + [0] * scratch, dtype=np.uint64)
+
+    # -- tables ---------------------------------------------------------------------------
+    @staticmethod
+    def new_table(entries: int = 1 << DEFAULT_TABLE_BITS) -> Connect4Table:
+        """A fresh table (10 bytes a slot)."""
+        return Connect4Table(entries)
+
+    def table_entries_hint(self) -> int:
+        """The default table size."""
+        return 1 << DEFAULT_TABLE_BITS
+
+    proves_with_full_depth = True
+    """Exact lines must be re-proved by the exact solver, not by a depth-limited search."""
+
+    # -- positions ------------------------------------------------------------------------
+    def boards(self, position: Connect4Position) -> tuple[np.uint64, np.uint64, int]:
+        """``(current, mask, moves played)`` for the solver."""
+        current = position.first if position.plies % 2 == 0 else position.second
+        return np.uint64(current), np.uint64(position.mask), position.plies
+
+    # -- exact solving --------------------------------------------------------------------
+    def solve(
+        self,
+        position: Connect4Position,
+        table: Connect4Table,
+        weak: bool = False,
+        node_budget: int = UNLIMITED,
+    ) -> Solved:
+        """Standard score of a running position (weak: -1, 0 or 1)."""
+        from perfectplay.kernels import connect4_kernel as k
+
+        current, mask, played = self.boards(position)
+        stats = table.start(node_budget)
+        score = k.solve(current, mask, played, weak, self.work, table.slots, stats)
+        return Solved(int(score), int(stats[0]), bool(stats[0] > node_budget))
+
+    def move_scores(
+        self, position: Connect4Position, table: Connect4Table, weak: bool = False
+    ) -> dict[int, int]:
+        """Standard score, for the mover, of every playable column of a running position."""
+        scores: dict[int, int] = {}
+        for column in self.game.legal_moves(position):
+            child = self.game.play_column(position, column)
+            if child.win_mask:
+                scores[column] = 1 if weak else self.game.score_of(position, 1, True)
+            elif child.plies == self.game.spec.cells:
+                scores[column] = 0
+            else:
+                scores[column] = -self.solve(child, table, weak).score
+        return scores
+
+    def best_column(
+        self, position: Connect4Position, score: int, table: Connect4Table, budget: int
+    ) -> tuple[int | None, int]:
+        """The first column in centre-first order that achieves ``score``, and nodes used.
+
+        A move is optimal when its reply scores at most ``-score``: one null-window search
+        per candidate on the warm table.
+        """
+        from perfectplay.kernels import connect4_kernel as k
+
+        nodes = 0
+        for column in self.game.ordered_moves(position):
+            child = self.game.play_column(position, column)
+            if child.win_mask:
+                return column, nodes
+            if child.plies == self.game.spec.cells:
+                if score == 0:
+                    return column, nodes
+                continue
+            current, mask, played = self.boards(child)
+            if k.can_win_next(current, mask, self.work):
+                if -self.game.score_of(child, 1, True) == score:
+                    return column, nodes
+                continue
+            stats = table.start(budget)
+            reply = k.negamax(
+                current, mask, played, -score, -score + 1, self.work, table.slots, stats
+            )
+            nodes += int(stats[0])
+            if stats[0] > budget:
+                return None, nodes
+            if reply <= -score:
+                return column, nodes
+        return None, nodes
+
+    # -- the generic kernel protocol ------------------------------------------------------
+    def to_value(self, position: Connect4Position, score: int) -> int:
+        """A standard score as a ``WIN - plies`` value for the side to move."""
+        if score == 0:
+            return 0
+        plies = self.game.plies_of(position, score)
+        return WIN - plies if score > 0 else -(WIN - plies)
+
+    def search(
+        self,
+        position: Connect4Position,
+        depth: int,
+        first: int | None,
+        table: Connect4Table | None,
+        node_budget: int,
+        symmetry: bool = True,
+        ordering: bool = True,
+    ) -> KernelResult:
+        """Exact when ``depth`` covers the rest of the game, else depth-limited with the
+        heuristic; the move is the first optimal one in centre-first order (``first`` is only
+        a hint for the depth-limited search)."""
+        if table is None:
+            table = self.new_table(1 << 16)
+        if depth >= self.game.plies_left_bound(position):
+            return self._exact(position, table, node_budget)
+        return self._limited(position, depth, first, node_budget)
+
+    def _exact(self, position: Connect4Position, table: Connect4Table, budget: int) -> KernelResult:
+        solved = self.solve(position, table, node_budget=budget)
+        if solved.aborted:
+            return KernelResult(None, 0, solved.nodes, 0, True)
+        column, extra = self.best_column(position, solved.score, table, budget)
+        nodes = solved.nodes + extra
+        if column is None:
+            return KernelResult(None, 0, nodes, 0, True)
+        return KernelResult(column, self.to_value(position, solved.score), nodes, 0, nodes > budget)
+
+    def _limited(
+        self, position: Connect4Position, depth: int, first: int | None, budget: int
+    ) -> KernelResult:
+        from perfectplay.kernels import connect4_kernel as k
+
+        stats = np.array([0, budget, 0, 0, 63], dtype=np.int64)
+        columns = list(self.game.ordered_moves(position))
+        if first in columns:
+            columns.remove(first)
+            columns.insert(0, first)
+        best_column, alpha = None, -(WIN + 1)
+        for column in columns:
+            child = self.game.play_column(position, column)
+            if child.win_mask:
+                return KernelResult(column, WIN - 1, int(stats[0]) + 1, 0, False)
+            if child.plies == self.game.spec.cells:
+                value = 0
+            else:
+                c_cur, c_mask, c_played = self.boards(child)
+                if k.can_win_next(c_cur, c_mask, self.work):
+                    value = -(WIN - 2)
+                else:
+                    value = -k.negamax_depth(
+                        c_cur, c_mask, c_played, 1, depth - 1, -(WIN + 1), -alpha, self.work, stats
+                    )
+            if stats[0] > budget:
+                return KernelResult(best_column, alpha, int(stats[0]), int(stats[2]), True)
+            if value > alpha:
+                best_column, alpha = column, value
+        return KernelResult(best_column, int(alpha), int(stats[0]), int(stats[2]), False)
+
+    def table_move(self, position: Connect4Position, table: Any) -> int | None:
+        """No move is stored in this table (the solver re-derives moves on the warm table)."""
+        return None
+
+    def principal_variation(
+        self, position: Connect4Position, first: int | None, table: Any
+    ) -> tuple[int, ...]:
+        """Just ``first`` for a heuristic result (exact lines are re-proved by the caller)."""
+        return () if first is None else (first,)
+
+
+@lru_cache(maxsize=16)
+def kernel_for(game: Connect4Game) -> Connect4Kernel:
+    """The kernel of ``game``'s board size."""
+    return Connect4Kernel(game)

@@ -1,0 +1,326 @@
+"""Compiled exact Connect Four solver (the ideas of Pascal Pons' solver), numba.
+
+Import lazily: loading numba costs about half a second, the first compile several seconds
+(then cached on disk).
+
+Position: ``current`` (stones of the side to move) and ``mask`` (all stones), uint64 in the
+column-major layout drawn in :mod:`perfectplay.games.connect4` (``height + 1`` bits per
+column, bit 0 at the bottom, the top bit of each column a sentinel). Then::
+
+    possible moves  = (mask + bottom) & board     one bit per non-full column
+    key             = current + mask              unique thanks to the sentinel row
+    play(move)      : current ^= mask; mask |= move
+
+Scores are the standard ones for the side to move: a win with the winner's ``s``-th stone is
+``(cells + 1) // 2 + 1 - s``, a loss its negative, a draw 0. With ``n`` stones on the board
+the side to move has played ``n // 2`` stones and its opponent ``(n + 1) // 2``.
+
+Search: negamax alpha-beta on null windows (:func:`solve` narrows the score range by
+bisection), pruning every move that lets the opponent win at once (:func:`non_losing_moves`),
+bounds from the earliest possible win and loss, a transposition table of upper and lower
+bounds, and moves ordered by how many winning cells they create.
+
+Every recursive call passes three arrays only (fewer arguments make calls cheaper):
+
+``work`` (uint64)::
+
+    [0] width  [1] height  [2] k  [3] cells  [4] bottom mask  [5] board mask
+    [6 .. 6+w)        columns, centre first
+    [6+w .. 6+2w)     each column's playable cells
+    [SCRATCH + ply * 2w ...]  per ply: w sorted move bits, then w move scores
+
+``table`` (uint64, two words a slot): ``key``, then ``epoch << 16 | kind << 8 | score + 128``
+with kind 1 an upper bound, 2 a lower bound. A slot counts only in the current epoch, so
+clearing the table is ``epoch += 1``.
+
+``stats`` (int64): ``[0]`` nodes, ``[1]`` node budget (past it the search unwinds returning
+0; callers check), ``[2]`` horizon leaves of the depth-limited search, ``[3]`` the epoch,
+``[4]`` 64 - log2(slots): the hash's high bits pick the slot.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+UPPER, LOWER = 1, 2
+HASH = np.uint64(0x9E3779B97F4A7C15)
+WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, ORDER = 0, 1, 2, 3, 4, 5, 6
+WIN = 1_000_000
+
+_U64 = types.Array(types.uint64, 1, "C")
+_I64 = types.Array(types.int64, 1, "C")
+# Recursive kernels need an explicit signature: numba's cache of inferred self-recursive
+# functions crashes when reloaded.
+NEGAMAX_SIGNATURE = types.int64(
+    types.uint64, types.uint64, types.int64, types.int64, types.int64, _U64, _U64, _I64
+)
+DEPTH_SIGNATURE = types.int64(
+    types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
+    types.int64, _U64, _I64,
+)  # fmt: skip
+
+
+def scratch_start(width: int) -> int:
+    """Index of the first scratch word in ``work``."""
+    return ORDER + 2 * width
+
+
+@njit(cache=True, inline="always")
+def popcount(x):  # type: ignore[no-untyped-def]
+    """Set bits of a uint64 (SWAR)."""
+    x = x - ((x >> U1) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def _shift(bits, amount):  # type: ignore[no-untyped-def]
+    """``bits`` moved ``amount`` places up (negative: down), vacated places empty."""
+    if amount >= 0:
+        return bits << np.uint64(amount)
+    return bits >> np.uint64(-amount)
+
+
+@njit(cache=True, inline="always")
+def _winning_cells_4(p, h):  # type: ignore[no-untyped-def]
+    r = (p << U1) & (p << np.uint64(2)) & (p << np.uint64(3))
+    for step in (h + U1, h, h + np.uint64(2)):
+        s2 = step + step
+        s3 = s2 + step
+        pair = (p << step) & (p << s2)
+        r |= pair & (p << s3)
+        r |= pair & (p >> step)
+        pair = (p >> step) & (p >> s2)
+        r |= pair & (p << step)
+        r |= pair & (p >> s3)
+    return r
+
+
+@njit(cache=True)
+def _winning_cells_k(p, height, k):  # type: ignore[no-untyped-def]
+    result = U0
+    for step in (1, height + 1, height, height + 2):
+        for hole in range(k):
+            run = ~U0
+            for i in range(k):
+                if i != hole:
+                    run &= _shift(p, (hole - i) * step)
+            result |= run
+    return result
+
+
+@njit(cache=True, inline="always")
+def winning_cells(position, mask, work):  # type: ignore[no-untyped-def]
+    """Empty cells (playable now or later) that would complete a line of ``position``."""
+    if work[K] == 4:
+        r = _winning_cells_4(position, work[HEIGHT])
+    else:
+        r = _winning_cells_k(position, np.int64(work[HEIGHT]), np.int64(work[K]))
+    return r & (work[BOARD] ^ mask)
+
+
+@njit(cache=True, inline="always")
+def possible(mask, work):  # type: ignore[no-untyped-def]
+    """One bit per playable column: its lowest empty cell."""
+    return (mask + work[BOTTOM]) & work[BOARD]
+
+
+@njit(cache=True, inline="always")
+def non_losing_moves(current, mask, work):  # type: ignore[no-untyped-def]
+    """Moves that do not let the opponent win at once; 0 when every move loses.
+
+    Contract: the side to move cannot win with its next stone.
+    """
+    moves = possible(mask, work)
+    opponent_wins = winning_cells(current ^ mask, mask, work)
+    forced = moves & opponent_wins
+    if forced:
+        if forced & (forced - U1):
+            return U0
+        moves = forced
+    return moves & ~(opponent_wins >> U1)
+
+
+@njit(cache=True)
+def can_win_next(current, mask, work):  # type: ignore[no-untyped-def]
+    """True when the side to move wins with its next stone."""
+    return (winning_cells(current, mask, work) & possible(mask, work)) != U0
+
+
+@njit(cache=True, inline="always")
+def score_bounds(moves_played, cells):  # type: ignore[no-untyped-def]
+    """``(win_next, best, worst, lose_next)``: scores of winning at once, the best and worst
+    possible when neither side wins at once, and of losing to the opponent's next stone."""
+    top = (cells + 1) // 2 + 1
+    mine = moves_played // 2
+    theirs = (moves_played + 1) // 2
+    return top - (mine + 1), top - (mine + 2), -(top - (theirs + 2)), -(top - (theirs + 1))
+
+
+@njit(cache=True, inline="always")
+def _sorted_moves(current, mask, candidates, base, work):  # type: ignore[no-untyped-def]
+    """Write the candidate moves, most winning cells created first (stable among equals),
+    at ``work[base:]`` with their scores after them; return how many there are."""
+    width = np.int64(work[WIDTH])
+    count = 0
+    for i in range(width):
+        move = candidates & work[ORDER + width + np.int64(work[ORDER + i])]
+        if move:
+            score = np.uint64(popcount(winning_cells(current | move, mask, work)))
+            j = count
+            while j > 0 and work[base + width + j - 1] < score:
+                work[base + j] = work[base + j - 1]
+                work[base + width + j] = work[base + width + j - 1]
+                j -= 1
+            work[base + j] = move
+            work[base + width + j] = score
+            count += 1
+    return count
+
+
+@njit(NEGAMAX_SIGNATURE, cache=True)
+def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # type: ignore[no-untyped-def]
+    """Exact score within ``(alpha, beta)`` of a position whose side to move cannot win with
+    its next stone (fail-soft: outside the window the value is a bound)."""
+    stats[0] += 1
+    if stats[0] > stats[1]:
+        return 0
+    cells = np.int64(work[CELLS])
+    candidates = non_losing_moves(current, mask, work)
+    _, best_bound, worst_bound, lose_next = score_bounds(moves_played, cells)
+    if candidates == U0:
+        return lose_next
+    if moves_played >= cells - 2:
+        return 0
+    if alpha < worst_bound:
+        alpha = worst_bound
+        if alpha >= beta:
+            return alpha
+    if beta > best_bound:
+        beta = best_bound
+        if alpha >= beta:
+            return beta
+
+    key = current + mask
+    epoch = np.uint64(stats[3])
+    slot = np.int64((key * HASH) >> np.uint64(stats[4]))
+    if table[2 * slot] == key:
+        data = table[2 * slot + 1]
+        if data >> np.uint64(16) == epoch:
+            value = np.int64(data & np.uint64(0xFF)) - 128
+            if (data >> np.uint64(8)) & np.uint64(3) == UPPER:
+                if value < beta:
+                    beta = value
+                    if alpha >= beta:
+                        return beta
+            elif value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    return alpha
+
+    width = np.int64(work[WIDTH])
+    base = ORDER + 2 * width + moves_played * 2 * width
+    count = _sorted_moves(current, mask, candidates, base, work)
+    for i in range(count):
+        score = -negamax(
+            current ^ mask, mask | work[base + i], moves_played + 1, -beta, -alpha, work, table,
+            stats,
+        )  # fmt: skip
+        if stats[0] > stats[1]:
+            return 0
+        if score >= beta:
+            table[2 * slot] = key
+            table[2 * slot + 1] = (epoch << np.uint64(16)) | np.uint64(LOWER << 8 | (score + 128))
+            return score
+        if score > alpha:
+            alpha = score
+    table[2 * slot] = key
+    table[2 * slot + 1] = (epoch << np.uint64(16)) | np.uint64(UPPER << 8 | (alpha + 128))
+    return alpha
+
+
+@njit(cache=True)
+def solve(current, mask, moves_played, weak, work, table, stats):  # type: ignore[no-untyped-def]
+    """Exact score of a running position (weak: only its sign, as -1, 0 or 1).
+
+    Narrows the score range with null-window searches, probing near 0 first (the range starts
+    at losing to the opponent's next stone and winning with one's own, as Pons' solver does). Returns 0 with
+    ``stats[0] > stats[1]`` when the node budget ran out.
+    """
+    win_next, _, _, lose_next = score_bounds(moves_played, np.int64(work[CELLS]))
+    if can_win_next(current, mask, work):
+        stats[0] += 1
+        return 1 if weak else win_next
+    low, high = lose_next, win_next
+    if weak:
+        low, high = -1, 1
+    while low < high:
+        med = low + (high - low) // 2
+        if med <= 0 and low // 2 < med:
+            med = low // 2
+        elif med >= 0 and high // 2 > med:
+            med = high // 2
+        result = negamax(current, mask, moves_played, med, med + 1, work, table, stats)
+        if stats[0] > stats[1]:
+            return 0
+        if result <= med:
+            high = result
+        else:
+            low = result
+    if weak:
+        return 1 if low > 0 else -1 if low < 0 else 0
+    return low
+
+
+@njit(cache=True)
+def evaluate(current, mask, work):  # type: ignore[no-untyped-def]
+    """Heuristic value for the side to move: each side's winning cells (threats) and stones
+    in the central columns."""
+    opponent = current ^ mask
+    score = 8 * (
+        popcount(winning_cells(current, mask, work)) - popcount(winning_cells(opponent, mask, work))
+    )
+    width = np.int64(work[WIDTH])
+    for rank in range(width):
+        column = work[ORDER + width + np.int64(work[ORDER + rank])]
+        score += (width - rank) * (popcount(current & column) - popcount(opponent & column))
+    return score
+
+
+@njit(DEPTH_SIGNATURE, cache=True)
+def negamax_depth(current, mask, moves_played, ply, depth, alpha, beta, work, stats):  # type: ignore[no-untyped-def]
+    """Depth-limited negamax on the ``WIN - plies`` scale (root-relative ``ply``), heuristic at
+    the horizon; same contract as :func:`negamax`. Counts horizon leaves in ``stats[2]``."""
+    stats[0] += 1
+    if stats[0] > stats[1]:
+        return 0
+    candidates = non_losing_moves(current, mask, work)
+    if candidates == U0:
+        return -(WIN - (ply + 2))
+    if moves_played >= np.int64(work[CELLS]) - 2:
+        return 0
+    if depth <= 0:
+        stats[2] += 1
+        return evaluate(current, mask, work)
+    width = np.int64(work[WIDTH])
+    base = ORDER + 2 * width + moves_played * 2 * width
+    count = _sorted_moves(current, mask, candidates, base, work)
+    best = -WIN - 1
+    for i in range(count):
+        value = -negamax_depth(
+            current ^ mask, mask | work[base + i], moves_played + 1, ply + 1, depth - 1, -beta,
+            -alpha, work, stats,
+        )  # fmt: skip
+        if stats[0] > stats[1]:
+            return 0
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+    return best
