@@ -83,7 +83,8 @@ class Connect4Kernel:
         centre = (spec.width - 1) / 2
         order = sorted(range(spec.width), key=lambda c: (abs(c - centre), c))
         columns = [((1 << spec.height) - 1) << (c * stride) for c in range(spec.width)]
-        header = [spec.width, spec.height, spec.k, spec.cells, bottom, board, *order, *columns]
+        top = (spec.cells + 1) // 2 + 1
+        header = [spec.width, spec.height, spec.k, spec.cells, bottom, board, top, *order, *columns]
         scratch = (spec.cells + 1) * 2 * spec.width
         self.work = np.array(header + [0] * scratch, dtype=np.uint64)
 
