@@ -11,8 +11,10 @@ JSON contract of ``best``/``solve`` (tic-tac-toe)::
 
 ``outcome`` and ``plies`` are for the side to move (``plies`` counts the next move; 0 on a
 finished board, where ``outcome`` is ``loss`` for the side that would move, or ``draw``);
-``score`` follows the classic article: ``10 - (plies - 1)`` for a win, its negative for a loss,
-0 for a draw, and -10 on a board already lost. Heuristic (not exact) results have
+``score`` is the game's conventional score: for tic-tac-toe the classic article's
+``10 - (plies - 1)`` for a win, its negative for a loss, 0 for a draw, and -10 on a board
+already lost; for Connect Four the standard ``(cells + 1) // 2 + 1 - s`` (``s`` the winner's
+stones at the end), negative for a loss. Heuristic (not exact) results have
 ``outcome``/``plies`` ``null`` and the heuristic value as ``score``.
 """
 
@@ -29,7 +31,8 @@ from perfectplay.search.solver import analyze as _analyze
 from perfectplay.search.solver import best_move as _best_move
 from perfectplay.search.solver import solve as _solve
 
-ARTICLE_WIN = 10
+SIZE_PARAMETERS = {"tictactoe": ("rows", "cols"), "connect4": ("width", "height")}
+"""How each game reads ``--size AxB``: tic-tac-toe rows x columns, Connect Four width x height."""
 
 
 def load(
@@ -37,33 +40,65 @@ def load(
 ) -> tuple[Any, Any]:
     """The game and the validated position of ``text`` in the game's notation.
 
-    For tic-tac-toe the board size comes from the text; ``size`` (``ROWSxCOLS``), when given,
-    must agree with it, and ``k`` overrides the default ``min(rows, cols)``.
+    Tic-tac-toe: a board (``xox/oox/___``); its size comes from the text, ``size``
+    (``ROWSxCOLS``), when given, must agree, and ``k`` overrides the default
+    ``min(rows, cols)``. Connect Four: a move sequence (``4453``, ``10,3,4`` on wide boards,
+    empty for the empty board) on a ``size`` board (``WIDTHxHEIGHT``, default 7x6), or a
+    picture (rows top to bottom, ``.`` ``x`` ``o``, separated by ``/`` or new lines) whose
+    size is read from it.
     """
     name = canonical_name(game_name)
+    if not isinstance(text, str):
+        from perfectplay.errors import NotationError
+
+        raise NotationError(f"position {text!r}: expected text")
     if name == "tictactoe":
-        from perfectplay.notation import parse_mnk_board, parse_size
+        from perfectplay.notation import parse_mnk_board
 
         game, position = parse_mnk_board(text, k)
-        if size is not None:
-            rows, cols = parse_size(size)
-            if (rows, cols) != (game.spec.rows, game.spec.cols):
-                raise ParameterError(
-                    f"size {size!r}: the board given is {game.spec.rows}x{game.spec.cols}"
-                )
+        _check_size(size, name, (game.spec.rows, game.spec.cols))
         return game, position
+    if name == "connect4":
+        return _load_connect4(text, size, k)
     raise ParameterError(f"game {game_name!r}: no position notation yet")  # pragma: no cover
 
 
+def _load_connect4(text: str, size: str | None, k: int | None) -> tuple[Any, Any]:
+    from perfectplay.notation import parse_connect4_moves, parse_connect4_picture
+
+    if any(char in text for char in "/\n._-xXoO"):
+        game, position = parse_connect4_picture(text, 4 if k is None else k)
+        _check_size(size, "connect4", (game.spec.width, game.spec.height))
+        return game, position
+    game, _ = new_game("connect4", size=size, k=k)
+    position, _ = parse_connect4_moves(game, text)
+    return game, position
+
+
+def _check_size(size: str | None, name: str, actual: tuple[int, int]) -> None:
+    if size is None:
+        return
+    from perfectplay.notation import parse_size
+
+    if parse_size(size) != actual:
+        first, second = SIZE_PARAMETERS[name]
+        raise ParameterError(
+            f"size {size!r}: the board given is {actual[0]}x{actual[1]} ({first} x {second})"
+        )
+
+
 def new_game(game_name: str, *, size: str | None = None, k: int | None = None) -> tuple[Any, Any]:
-    """The game with the given size (``ROWSxCOLS``) and ``k``, and its initial position."""
+    """The game with the given size and ``k``, and its initial position.
+
+    ``size`` is ``AxB`` in the game's own order (see :data:`SIZE_PARAMETERS`).
+    """
     name = canonical_name(game_name)
     params: dict[str, Any] = {}
     if size is not None:
         from perfectplay.notation import parse_size
 
-        rows, cols = parse_size(size)
-        params.update(rows=rows, cols=cols)
+        first, second = SIZE_PARAMETERS.get(name, ("rows", "cols"))
+        params.update(zip((first, second), parse_size(size), strict=True))
     if k is not None:
         params["k"] = k
     try:
@@ -98,25 +133,20 @@ def analyze(game: Any, position: Any, search_limit: Limit = EXACT) -> list[MoveV
 
 
 # -- JSON -------------------------------------------------------------------------------------
-def score_json(score: Score, draw_plies: int, finished: bool = False) -> dict[str, Any]:
-    """``outcome``, ``plies`` and the article's ``score`` of a :class:`Score`.
-
-    ``draw_plies`` is what a draw lasts (the empty cells: drawn games end on a full board).
+def score_json(game: Any, position: Any, score: Score, finished: bool = False) -> dict[str, Any]:
+    """``outcome``, ``plies`` and the game's conventional ``score`` of a :class:`Score` for the
+    side to move in ``position`` (tic-tac-toe: the article's ``10 - (plies - 1)``; Connect
+    Four: the standard ``(cells + 1) // 2 + 1 - s``). A draw lasts until the board is full.
     """
     outcome = score.outcome
     plies = score.plies
     if finished:
-        article = -ARTICLE_WIN if outcome == "loss" else 0
-        return {"outcome": outcome, "plies": 0, "score": article}
+        return {"outcome": outcome, "plies": 0, "score": game.finished_score(position)}
     if outcome in ("win", "loss") and plies is not None:
-        article = ARTICLE_WIN - (plies - 1)
-        return {
-            "outcome": outcome,
-            "plies": plies,
-            "score": article if outcome == "win" else -article,
-        }
+        conventional = game.conventional_score(position, outcome == "win", plies)
+        return {"outcome": outcome, "plies": plies, "score": conventional}
     if outcome == "draw":
-        return {"outcome": "draw", "plies": draw_plies, "score": 0}
+        return {"outcome": "draw", "plies": game.plies_left_bound(position), "score": 0}
     return {"outcome": None, "plies": None, "score": round(score.value, 3)}
 
 
@@ -124,7 +154,7 @@ def result_json(game: Any, position: Any, result: SearchResult[Any]) -> dict[str
     """The ``best``/``solve`` JSON object."""
     finished = game.outcome(position) is not None
     data: dict[str, Any] = {"to_move": game.player_name(game.to_move(position))}
-    data.update(score_json(result.score, game.plies_left_bound(position), finished))
+    data.update(score_json(game, position, result.score, finished))
     data.update(
         best_move=None if result.best_move is None else game.move_to_json(result.best_move),
         exact=result.exact,
@@ -144,10 +174,9 @@ def _finished_text(game: Any, position: Any) -> str:
 def analysis_json(game: Any, position: Any, values: list[MoveValue[Any]]) -> dict[str, Any]:
     """The ``analyze`` JSON object: every move with its mover's-view outcome and score."""
     moves = []
-    draw_plies = game.plies_left_bound(position)
     for entry in values:
         item = dict(game.move_to_json(entry.move))
-        item.update(score_json(entry.score, draw_plies))
+        item.update(score_json(game, position, entry.score))
         item["value"] = str(entry.score)
         item["exact"] = entry.score.exact
         moves.append(item)

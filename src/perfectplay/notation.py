@@ -339,7 +339,8 @@ def parse_connect4_moves(game: Connect4Game, text: str) -> tuple[Connect4Positio
     columns: list[int] = []
     for number, digits in enumerate(tokens, start=1):
         column = int(digits)
-        where = f"moves {_quote(text)}: move {number} (column {column})"
+        label = str(column) if column < 10**6 else f"{str(column)[:6]}..."
+        where = f"moves {_quote(text)}: move {number} (column {label})"
         outcome = game.outcome(position)
         if outcome is not None:
             raise GameOverError(f"{where}: the game is already over ({outcome.reason})")

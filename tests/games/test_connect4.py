@@ -315,9 +315,9 @@ def test_from_bits_messages() -> None:
     o_column = sum(bit(h, 0, r) for r in range(4))
     x_stones = bit(h, 1, 0) | bit(h, 2, 0) | bit(h, 3, 0) | bit(h, 1, 1) | bit(h, 2, 1)
     rejects(x_stones, o_column, "player 2 (o) has a line but did not move last")
-    # x's bottom row is complete under o stones: the game ended before those were played
-    buried = x_row | bit(h, 0, 2) | bit(h, 2, 1)
-    o_over = bit(h, 0, 1) | bit(h, 1, 1) | bit(h, 3, 1) | bit(h, 1, 2)
+    # x's bottom row is covered by o stones: the game ended before those were played
+    buried = x_row | bit(h, 2, 1)
+    o_over = bit(h, 0, 1) | bit(h, 1, 1) | bit(h, 3, 1) | bit(h, 2, 2)
     rejects(buried, o_over, "no legal game reaches this board", "player 1")
     for bad in (True, 1.0, "1"):
         with pytest.raises(IllegalPositionError, match="whole number"):

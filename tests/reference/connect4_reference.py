@@ -127,14 +127,27 @@ def lines_of(board: Board, stone: str) -> list[tuple[tuple[int, int], ...]]:
     return found
 
 
+def has_line(board: Board, stone: str) -> bool:
+    """True when ``stone`` fills every cell of at least one line of the board."""
+    for line in all_lines(board.width, board.height, board.k):
+        full = True
+        for c, r in line:
+            if board.cells[r][c] != stone:
+                full = False
+                break
+        if full:
+            return True
+    return False
+
+
 def winner(board: Board) -> str | None:
     """``"x"`` or ``"o"`` if that side has a line, else ``None``.
 
     Boards reached by legal play never have lines for both sides; if asked about such a board
     anyway, this raises instead of guessing.
     """
-    x_line = len(lines_of(board, X)) > 0
-    o_line = len(lines_of(board, O)) > 0
+    x_line = has_line(board, X)
+    o_line = has_line(board, O)
     if x_line and o_line:
         raise ValueError("both sides have a line")
     if x_line:

@@ -86,7 +86,7 @@ def article_best_value(position: MNKPosition) -> int:
 
 
 def article_score(score: Score) -> int:
-    return int(api.score_json(score, 0)["score"])
+    return int(api.score_json(TTT, TTT.initial(), score)["score"])
 
 
 def move_value(position: MNKPosition, move: Any) -> int:

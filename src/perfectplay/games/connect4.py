@@ -411,6 +411,17 @@ class Connect4Game(BaseGame[Connect4Position, int]):
         )
 
     # -- conversions -----------------------------------------------------------------------
+    def conventional_score(self, position: Connect4Position, win: bool, plies: int) -> int:
+        """The standard score of a decisive result ``plies`` away (see :meth:`score_of`)."""
+        return self.score_of(position, plies, win)
+
+    def finished_score(self, position: Connect4Position) -> int:
+        """A finished board's standard score for the side to move: minus the winner's, 0."""
+        if not position.win_mask:
+            return 0
+        winner = position.first if position.first & position.win_mask else position.second
+        return -((self._spec.cells + 1) // 2 + 1 - winner.bit_count())
+
     def score_of(self, position: Connect4Position, plies: int, win: bool) -> int:
         """The standard score of a decisive result ``plies`` away for the side to move:
         ``(cells + 1) // 2 + 1 - s`` where ``s`` counts the winner's stones at the end."""

@@ -39,6 +39,9 @@ from perfectplay.games.protocol import BaseGame, Outcome, Player
 MAX_SIZE = 15
 """Largest number of rows or columns."""
 
+ARTICLE_WIN = 10
+"""The classic tic-tac-toe article's value of a win, from which its scores count down."""
+
 HEURISTIC_LIMIT = 99_999.0
 """Heuristic values stay strictly inside (-1e5, 1e5), far from exact scores."""
 
@@ -288,6 +291,15 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         from perfectplay.kernels.mnk import kernel_for
 
         return kernel_for(self)
+
+    def conventional_score(self, position: MNKPosition, win: bool, plies: int) -> int:
+        """The classic article's score of a win (``10 - (plies - 1)``) or loss (its negative)."""
+        value = ARTICLE_WIN - (plies - 1)
+        return value if win else -value
+
+    def finished_score(self, position: MNKPosition) -> int:
+        """The article's ``evaluate`` of a finished board for the side to move: -10 or 0."""
+        return -ARTICLE_WIN if position.win_mask else 0
 
     def move_to_json(self, move: Cell) -> dict[str, Any]:
         """``{"row": r, "col": c}``, 0-based."""

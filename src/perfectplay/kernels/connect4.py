@@ -8,6 +8,8 @@ winner's ``s``-th stone is ``(cells + 1) // 2 + 1 - s``); the generic search lay
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -21,6 +23,9 @@ from perfectplay.search.result import WIN
 DEFAULT_TABLE_BITS = 23
 """2**23 slots of 16 bytes: 128 MiB, the default table of the exact solver."""
 UNLIMITED = 1 << 62
+
+ProgressCallback = Callable[[int, int, int, float], None]
+"""Called with (low, high, nodes, seconds) as the exact score's range narrows."""
 
 
 class Connect4Table:
@@ -98,6 +103,9 @@ class Connect4Kernel:
         """The default table size."""
         return 1 << DEFAULT_TABLE_BITS
 
+    solves_exactly_first = True
+    """Under a time limit, try the exact solver before the depth-limited search."""
+
     proves_with_full_depth = True
     """Exact lines must be re-proved by the exact solver, not by a depth-limited search."""
 
@@ -114,14 +122,46 @@ class Connect4Kernel:
         table: Connect4Table,
         weak: bool = False,
         node_budget: int = UNLIMITED,
+        progress: ProgressCallback | None = None,
     ) -> Solved:
-        """Standard score of a running position (weak: -1, 0 or 1)."""
+        """Standard score of a running position (weak: -1, 0 or 1).
+
+        ``progress(low, high, nodes, seconds)`` is called after every null-window probe; the
+        score range narrows until ``low == high``. Without it the whole bisection runs compiled.
+        """
         from perfectplay.kernels import connect4_kernel as k
 
         current, mask, played = self.boards(position)
-        stats = table.start(node_budget)
-        score = k.solve(current, mask, played, weak, self.work, table.slots, stats)
-        return Solved(int(score), int(stats[0]), bool(stats[0] > node_budget))
+        if progress is None:
+            stats = table.start(node_budget)
+            score = k.solve(current, mask, played, weak, self.work, table.slots, stats)
+            return Solved(int(score), int(stats[0]), bool(stats[0] > node_budget))
+        top = (self.game.spec.cells + 1) // 2 + 1
+        win_next, lose_next = top - (played // 2 + 1), -(top - ((played + 1) // 2 + 1))
+        if k.can_win_next(current, mask, self.work):
+            return Solved(1 if weak else win_next, 1, False)
+        low, high = (-1, 1) if weak else (lose_next, win_next)
+        started, nodes = time.perf_counter(), 0
+        while low < high:
+            med = low + (high - low) // 2
+            if med <= 0 and low // 2 < med:
+                med = low // 2
+            elif med >= 0 and high // 2 > med:
+                med = high // 2
+            stats = table.start(node_budget - nodes)
+            result = int(
+                k.negamax(current, mask, played, med, med + 1, self.work, table.slots, stats)
+            )
+            nodes += int(stats[0])
+            if stats[0] > stats[1]:
+                return Solved(0, nodes, True)
+            if result <= med:
+                high = result
+            else:
+                low = result
+            progress(low, high, nodes, time.perf_counter() - started)
+        score = ((low > 0) - (low < 0)) if weak else low
+        return Solved(score, nodes, False)
 
     def move_scores(
         self, position: Connect4Position, table: Connect4Table, weak: bool = False
@@ -240,6 +280,26 @@ class Connect4Kernel:
             if value > alpha:
                 best_column, alpha = column, value
         return KernelResult(best_column, int(alpha), int(stats[0]), int(stats[2]), False)
+
+    def exact_line(
+        self, position: Connect4Position, first: int, value: float, table: Connect4Table
+    ) -> tuple[int, ...]:
+        """A principal variation of an exactly solved position, ``first`` (worth ``value``)
+        first: after each move the reply is the first optimal column in centre-first order,
+        found by null-window searches on the warm table (standard scores just change sign
+        from one side to the other)."""
+        score = self.game.score_of(position, int(WIN - abs(value)), value > 0) if value else 0
+        line = [first]
+        current = self.game.play_column(position, first)
+        score = -score
+        while self.game.outcome(current) is None:
+            column, _ = self.best_column(current, score, table, UNLIMITED)
+            if column is None:  # pragma: no cover - the solver contradicting itself
+                break
+            line.append(column)
+            current = self.game.play_column(current, column)
+            score = -score
+        return tuple(line)
 
     def table_move(self, position: Connect4Position, table: Any) -> int | None:
         """No move is stored in this table (the solver re-derives moves on the warm table)."""

@@ -129,6 +129,9 @@ class _Searcher:
             if self.kernel is not None:
                 return tuple(self.kernel.principal_variation(position, move, self.table))
             return generic.principal_variation(self.game, position, move, self.table, self.options)
+        exact_line = getattr(self.kernel, "exact_line", None)
+        if exact_line is not None:
+            return tuple(exact_line(position, move, value, self.table))
         game = self.game
         line = [move]
         current = game.play(position, move)
@@ -210,6 +213,16 @@ class _Searcher:
         total_nodes, rate = 0, float(KERNEL_START_RATE)
         best: _Iteration | None = None
         reached = 0
+        if getattr(self.kernel, "solves_exactly_first", False) and limit.depth is None:
+            # An exact solve often finishes quickly; give it half the budget before deepening.
+            share = budget // 2
+            if limit.time is not None:
+                share = min(share, int(rate * deadline.remaining() * 0.5))
+            it = self.fixed_depth(position, full_depth, None, deadline, max(1_000, share))
+            total_nodes += it.nodes
+            if not it.aborted and it.move is not None:
+                found = _Iteration(it.move, it.value, total_nodes, it.exact, False)
+                return self._result(position, found, full_depth, started, with_pv)
         for depth in range(1, max_depth + 1):
             nodes_left = budget - total_nodes
             if self.kernel is not None and limit.time is not None:

@@ -1,0 +1,129 @@
+"""The Connect Four solver against the public benchmark positions, known board values and a
+brute-force search on small boards."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from perfectplay import api
+from perfectplay.games.connect4 import Connect4Game, Connect4Position, game
+from perfectplay.notation import parse_connect4_moves
+from perfectplay.search.alphabeta import alphabeta
+from perfectplay.search.limits import Limit
+from perfectplay.search.result import Score
+from perfectplay.search.solver import analyze, solve
+
+DATA = Path(__file__).parent.parent / "data"
+SETS = sorted((DATA / "connect4_sets").glob("*.txt"))
+C4 = game()
+KERNEL = C4.kernel()
+TABLE = KERNEL.new_table(1 << 20)
+
+
+def lines(path: Path) -> list[tuple[str, int]]:
+    return [(m, int(s)) for m, s in (line.split() for line in path.read_text().splitlines())]
+
+
+def standard(g: Connect4Game, position: Connect4Position, value: float) -> int:
+    """A WIN - plies value for the side to move as a standard Connect Four score."""
+    score = api.score_json(g, position, Score(value, True))["score"]
+    return int(score)
+
+
+@pytest.mark.parametrize("path", SETS, ids=lambda p: p.stem)
+def test_benchmark_positions_have_the_listed_scores(path: Path) -> None:
+    for moves, expected in lines(path):
+        position, _ = parse_connect4_moves(C4, moves)
+        TABLE.clear()
+        assert KERNEL.solve(position, TABLE).score == expected, moves
+        TABLE.clear()
+        weak = KERNEL.solve(position, TABLE, weak=True).score
+        assert weak == (expected > 0) - (expected < 0), moves
+
+
+def test_the_two_worked_examples_through_the_public_api() -> None:
+    for moves, expected in (("4455", 18), ("44455554221", -15)):
+        g, position = api.load("connect4", moves)
+        data = api.result_json(g, position, api.solve(g, position))
+        assert data["score"] == expected
+        assert data["outcome"] == ("win" if expected > 0 else "loss")
+        # The principal variation replays to a finished game with that score.
+        current = position
+        for move in data["pv"]:
+            current = g.play(current, move["column"] - 1)
+        assert g.outcome(current) is not None
+        assert g.finished_score(current) == (expected if len(data["pv"]) % 2 == 0 else -expected)
+
+
+def test_progress_reports_a_narrowing_window_and_the_same_score() -> None:
+    position, _ = parse_connect4_moves(
+        C4, lines(DATA / "connect4_sets" / "middle-medium.txt")[0][0]
+    )
+    seen: list[tuple[int, int]] = []
+    TABLE.clear()
+    quiet = KERNEL.solve(position, TABLE).score
+    TABLE.clear()
+    loud = KERNEL.solve(position, TABLE, progress=lambda lo, hi, n, t: seen.append((lo, hi))).score
+    assert quiet == loud and seen[-1] == (loud, loud)
+    assert all(hi - lo >= h2 - l2 for (lo, hi), (l2, h2) in zip(seen, seen[1:], strict=False))
+
+
+@pytest.mark.parametrize(
+    "entry",
+    json.loads((DATA / "connect4_values.json").read_text()),
+    ids=lambda e: f"{e['width']}x{e['height']}",
+)
+def test_board_size_values(entry: dict[str, int]) -> None:
+    g = game(entry["width"], entry["height"])
+    kernel = g.kernel()
+    assert kernel.solve(g.initial(), kernel.new_table(1 << 20)).score == entry["score"]
+
+
+def test_4x4_scores_equal_a_brute_force_search() -> None:
+    g = game(4, 4)
+    kernel = g.kernel()
+    table = kernel.new_table(1 << 16)
+    brute = alphabeta(g, g.initial())
+    assert standard(g, g.initial(), brute.score.value) == kernel.solve(g.initial(), table).score
+    rng = random.Random(44)
+    for _ in range(60):
+        position = g.initial()
+        for _ in range(rng.randint(2, 11)):
+            moves = g.legal_moves(position)
+            if not moves:
+                break
+            position = g.play(position, rng.choice(moves))
+        if g.outcome(position) is not None:
+            continue
+        table.clear()
+        expected = standard(g, position, alphabeta(g, position).score.value)
+        assert kernel.solve(position, table).score == expected, str(position)
+
+
+def test_every_move_value_and_the_best_move_agree() -> None:
+    moves = "4453443"
+    position, _ = parse_connect4_moves(C4, moves)
+    values = {v.move: standard(C4, position, v.score.value) for v in analyze(C4, position)}
+    TABLE.clear()
+    assert values == KERNEL.move_scores(position, TABLE)
+    result = solve(C4, position)
+    assert values[result.best_move] == max(values.values())
+
+
+def test_time_limited_play_returns_a_legal_move_and_is_exact_when_easy() -> None:
+    early, _ = parse_connect4_moves(C4, "44")
+    quick = solve(C4, early, Limit(time=0.5))
+    assert quick.best_move in C4.legal_moves(early) and quick.depth >= 1
+    late, _ = parse_connect4_moves(C4, lines(DATA / "connect4_sets" / "end-easy.txt")[0][0])
+    exact = solve(C4, late, Limit(time=5.0))
+    assert exact.exact
+
+
+def test_depth_limited_search_finds_a_forced_win() -> None:
+    position, _ = parse_connect4_moves(C4, "4455")
+    result = solve(C4, position, Limit(depth=5))
+    assert result.score.outcome == "win" and result.exact and result.best_move in (2, 5)
