@@ -119,7 +119,8 @@ def main() -> None:
         f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}"
     )
     print(
-        f"Table: 2^{args.table_bits} slots, {table.bytes / 2**20:.0f} MiB; mode: {'weak' if args.weak else 'strong'}\n"
+        f"Table: 2^{args.table_bits} slots, {table.bytes / 2**20:.0f} MiB; "
+        f"mode: {'weak' if args.weak else 'strong'}\n"
     )
     print("| set | n | mismatches | mean | median | mean nodes | nodes/s | mean vs reference |")
     print("|---|---|---|---|---|---|---|---|")
@@ -139,7 +140,8 @@ def main() -> None:
         start = time.perf_counter()
         solved = driver.solve(g.initial(), table, weak=args.weak)
         print(
-            f"\nempty 7x6 board: score {solved.score}, {solved.nodes:,} nodes, {fmt(time.perf_counter() - start)}"
+            f"\nempty 7x6 board: score {solved.score}, {solved.nodes:,} nodes, "
+            f"{fmt(time.perf_counter() - start)}"
         )
 
 

@@ -3,6 +3,7 @@ brute-force search on small boards."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -69,7 +70,7 @@ def test_progress_reports_a_narrowing_window_and_the_same_score() -> None:
     TABLE.clear()
     loud = KERNEL.solve(position, TABLE, progress=lambda lo, hi, n, t: seen.append((lo, hi))).score
     assert quiet == loud and seen[-1] == (loud, loud)
-    assert all(hi - lo >= h2 - l2 for (lo, hi), (l2, h2) in zip(seen, seen[1:], strict=False))
+    assert all(hi - lo >= h2 - l2 for (lo, hi), (l2, h2) in itertools.pairwise(seen))
 
 
 @pytest.mark.parametrize(

@@ -86,7 +86,7 @@ def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def popcount(x):  # type: ignore[no-untyped-def]
     """Set bits of a uint64."""
-    return np.int64(_ctpop(x))
+    return np.int64(_ctpop(x))  # type: ignore[call-arg]
 
 
 @njit(cache=True, inline="always")
@@ -260,8 +260,8 @@ def solve(current, mask, moves_played, weak, work, table, stats):  # type: ignor
     """Exact score of a running position (weak: only its sign, as -1, 0 or 1).
 
     Narrows the score range with null-window searches, probing near 0 first (the range starts
-    at losing to the opponent's next stone and winning with one's own, as Pons' solver does). Returns 0 with
-    ``stats[0] > stats[1]`` when the node budget ran out.
+    at losing to the opponent's next stone and winning with one's own, as Pons' solver does).
+    Returns 0 with ``stats[0] > stats[1]`` when the node budget ran out.
     """
     win_next, _, _, lose_next = score_bounds(moves_played, np.int64(work[TOP]))
     if can_win_next(current, mask, work):
