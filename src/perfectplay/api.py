@@ -44,8 +44,8 @@ def load(
     (``ROWSxCOLS``), when given, must agree, and ``k`` overrides the default
     ``min(rows, cols)``. Connect Four: a move sequence (``4453``, ``10,3,4`` on wide boards,
     empty for the empty board) on a ``size`` board (``WIDTHxHEIGHT``, default 7x6), or a
-    picture (rows top to bottom, ``.`` ``x`` ``o``, separated by ``/`` or new lines) whose
-    size is read from it.
+    picture (rows top to bottom, ``.`` ``x`` ``o``, separated by ``/`` or new lines: text with
+    either is read as a picture) whose size is read from it.
     """
     name = canonical_name(game_name)
     if not isinstance(text, str):
@@ -66,7 +66,7 @@ def load(
 def _load_connect4(text: str, size: str | None, k: int | None) -> tuple[Any, Any]:
     from perfectplay.notation import parse_connect4_moves, parse_connect4_picture
 
-    if any(char in text for char in "/\n._-xXoO"):
+    if "/" in text or "\n" in text:  # a picture has several rows; moves never contain these
         game, position = parse_connect4_picture(text, 4 if k is None else k)
         _check_size(size, "connect4", (game.spec.width, game.spec.height))
         return game, position

@@ -1,5 +1,8 @@
 """The ``perfectplay`` command line: best move, solve, analyze, play and perft.
 
+Games: tic-tac-toe (m,n,k boards) here, Connect Four in :mod:`perfectplay.cli_connect4`
+(its handlers are called from here once the game name resolves to ``connect4``).
+
 Contracts shared by every subcommand:
 
 * ``--json`` prints exactly one JSON document on stdout (the shapes of :mod:`perfectplay.api`)
@@ -25,7 +28,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from perfectplay.search.limits import Limit
-    from perfectplay.search.result import SearchResult
+    from perfectplay.search.result import Score, SearchResult
 
 PROG = "perfectplay"
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -41,9 +44,16 @@ examples:
   perfectplay analyze tictactoe 'xo_/_x_/__o'
   perfectplay play tictactoe --size 4x4 --k 3 --time 1
   perfectplay perft tictactoe --size 3x3
+  perfectplay solve connect4 4455
+  perfectplay solve connect4 - --weak < positions.txt
+  perfectplay play connect4
 
-boards are rows from top to bottom separated by '/', cells x, o and _ (or . -),
-or a JSON matrix of 1 (x), -1 (o) and 0: '[[1,-1,1],[-1,-1,1],[0,0,0]]'.
+games: tictactoe (ttt, mnk, tic-tac-toe) and connect4 (c4, connect-four).
+tic-tac-toe boards are rows from top to bottom separated by '/', cells x, o and _
+(or . -), or a JSON matrix of 1 (x), -1 (o) and 0: '[[1,-1,1],[-1,-1,1],[0,0,0]]'.
+connect4 positions are the 1-based columns played from the empty board ('4453';
+'10,3,4' on boards wider than 9; '' for the empty board) on a --size WIDTHxHEIGHT
+board (default 7x6), or a picture of rows from the top: '......./......./...x...'.
 exit status: 0 ok, 2 bad input, 130 interrupted, 1 internal error."""
 
 BEST_EPILOG = """\
@@ -52,13 +62,28 @@ examples:
   perfectplay best tictactoe 'xox/oox/___' --json     the same as JSON
   perfectplay best tictactoe '____/____/____/____' --time 2
   perfectplay best tictactoe '___/___/___' --seed 7   random choice among equal moves
-  perfectplay best tictactoe 'x____/_____/_____/_____/_____' --k 4 --depth 4"""
+  perfectplay best tictactoe 'x____/_____/_____/_____/_____' --k 4 --depth 4
+  perfectplay best connect4 4455                      column 3: win with the 4th stone
+  perfectplay best connect4 '' --time 2               the empty 7x6 board, 2 s"""
 
 SOLVE_EPILOG = """\
 examples:
   perfectplay solve tictactoe '___/___/___'           the empty board is a draw
   perfectplay solve tictactoe 'x__/_o_/__x' --json
-  perfectplay solve tictactoe '____/____/____/____' --k 3 --time 5"""
+  perfectplay solve tictactoe '____/____/____/____' --k 3 --time 5
+  perfectplay solve connect4 4455 --json              score 18 (standard Connect Four score)
+  perfectplay solve connect4 44455554221 --weak       -1: player 2 to move loses
+  perfectplay solve connect4 '333/444' --size 6x5     a move sequence on a 6x5 board
+  perfectplay solve connect4 - < Test_L3_R1           batch: 'moves [score]' lines
+
+batch mode (BOARD '-', connect4): reads one position per line from stdin, 'moves' or
+'moves score' (an empty line is the empty board; a line of a space and a score is the
+empty board with that score), and writes 'moves score' for each, in order, flushed line
+by line (with --weak the score is -1, 0 or 1, compared by sign with the expected one).
+Mismatches with the expected scores are reported on stderr with a summary at the end;
+they do not change the exit status. The first bad line stops the batch with exit 2.
+connect4 scores: (cells + 1) // 2 + 1 - s when the side to move wins with its s-th
+stone, 0 for a draw, negative when the opponent wins (7x6: 22 - s)."""
 
 ANALYZE_EPILOG = """\
 examples:
@@ -68,7 +93,10 @@ examples:
 
 in the board drawing each empty cell shows the value of playing there for the side
 to move: W3 wins with the 3rd ply from now, L4 loses at the 4th ply, D draws,
-+12 is a heuristic score (depth- or time-limited search)."""
++12 is a heuristic score (depth- or time-limited search).
+
+  perfectplay analyze connect4 4455                   every column's standard score
+  perfectplay analyze connect4 4455 --weak --json     win (1), draw (0) or loss (-1) only"""
 
 PLAY_EPILOG = """\
 examples:
@@ -77,15 +105,24 @@ examples:
   perfectplay play tictactoe --size 4x4 --k 3 --time 1
   perfectplay play tictactoe --self --seed 3          engine against engine
 
-during the game type a move as b3 (column letter, row number) or '3 2' (row, column),
-'hint' for the engine's suggestion, 'help', or 'quit' (q). End of input also quits."""
+  perfectplay play connect4                           you are player 1 (x) on 7x6
+  perfectplay play connect4 --size 8x7 --engine-first --time 5
+
+during the game type a move as b3 (column letter, row number) or '3 2' (row, column)
+in tic-tac-toe, a column number (1 at the left) in connect4; 'hint' for the engine's
+suggestion, 'help', or 'quit' (q). End of input also quits. The engine has 3 seconds a
+move by default: it plays perfectly when it can solve the position in time."""
 
 PERFT_EPILOG = """\
 examples:
   perfectplay perft tictactoe                         the whole 3x3 game tree
   perfectplay perft tictactoe --json
   perfectplay perft tictactoe --size 4x4 --depth 5    the first 5 plies only
-  perfectplay perft tictactoe --size 3x4 --k 3"""
+  perfectplay perft tictactoe --size 3x4 --k 3
+  perfectplay perft connect4 --depth 8                7x6: 5,673,234 nodes at ply 8
+  perfectplay perft connect4 --size 4x4               the whole 4x4 game tree
+
+connect4 boards larger than 4x4 need --depth (their whole tree is far too large)."""
 
 
 # -- argument parsing ------------------------------------------------------------------------
@@ -119,16 +156,35 @@ def _subparser(
     )
     sub.set_defaults(handler=handler)
     sub.add_argument(
-        "game", metavar="GAME", help="game name, e.g. tictactoe (aliases: ttt, mnk, tic-tac-toe)"
+        "game",
+        metavar="GAME",
+        help="tictactoe (aliases ttt, mnk, tic-tac-toe) or connect4 (c4, connect-four)",
     )
     return sub
 
 
+SIZE_HELP = "board size: tictactoe ROWSxCOLS (default 3x3), connect4 WIDTHxHEIGHT (default 7x6)"
+
+
 def _add_board_options(sub: argparse.ArgumentParser) -> None:
-    """BOARD, --k and --json, shared by best, solve and analyze."""
-    sub.add_argument("board", metavar="BOARD", help="the position, e.g. 'xox/oox/___'")
-    sub.add_argument("--k", type=int, help="stones in a row to win (default: the smaller side)")
+    """BOARD, --size, --k and --json, shared by best, solve and analyze."""
+    sub.add_argument(
+        "board",
+        metavar="BOARD",
+        help="the position: a board such as 'xox/oox/___', or connect4 moves such as 4453",
+    )
+    sub.add_argument("--size", metavar="AxB", help=SIZE_HELP + "; must agree with a board")
+    sub.add_argument(
+        "--k", type=int, help="stones in a row to win (default: the smaller side; connect4 4)"
+    )
     sub.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def _add_weak(sub: argparse.ArgumentParser) -> None:
+    """--weak (connect4): win, draw or loss only."""
+    sub.add_argument(
+        "--weak", action="store_true", help="connect4: win/draw/loss only (score 1, 0 or -1)"
+    )
 
 
 def _add_limits(sub: argparse.ArgumentParser, exclusive: bool) -> None:
@@ -150,6 +206,7 @@ def _add_solve(commands: Any) -> None:
     sub = _subparser(commands, "solve", summary, SOLVE_EPILOG, cmd_solve)
     _add_board_options(sub)
     _add_limits(sub, exclusive=False)
+    _add_weak(sub)
 
 
 def _add_analyze(commands: Any) -> None:
@@ -157,12 +214,13 @@ def _add_analyze(commands: Any) -> None:
     sub = _subparser(commands, "analyze", summary, ANALYZE_EPILOG, cmd_analyze)
     _add_board_options(sub)
     _add_limits(sub, exclusive=False)
+    _add_weak(sub)
 
 
 def _add_play(commands: Any) -> None:
     summary = "play against the engine in the terminal"
     sub = _subparser(commands, "play", summary, PLAY_EPILOG, cmd_play)
-    sub.add_argument("--size", metavar="RxC", help="board size such as 4x4 (default 3x3)")
+    sub.add_argument("--size", metavar="AxB", help=SIZE_HELP)
     sub.add_argument("--k", type=int, help="stones in a row to win (default: the smaller side)")
     sub.add_argument("--engine-first", action="store_true", help="the engine plays x and opens")
     _add_limits(sub, exclusive=True)
@@ -173,7 +231,7 @@ def _add_play(commands: Any) -> None:
 def _add_perft(commands: Any) -> None:
     summary = "count the game tree (games, wins, draws, positions)"
     sub = _subparser(commands, "perft", summary, PERFT_EPILOG, cmd_perft)
-    sub.add_argument("--size", metavar="RxC", help="board size such as 4x4 (default 3x3)")
+    sub.add_argument("--size", metavar="AxB", help=SIZE_HELP)
     sub.add_argument("--k", type=int, help="stones in a row to win (default: the smaller side)")
     sub.add_argument("--depth", type=int, metavar="D", help="expand only the first D plies")
     sub.add_argument("--json", action="store_true", help="print the counts as JSON")
@@ -263,11 +321,32 @@ def _limit(args: argparse.Namespace) -> Limit:
 
 
 def _load(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The game and validated position of ``GAME BOARD [--k K]``."""
+    """The game and validated position of ``GAME BOARD [--size AxB] [--k K]``."""
     from perfectplay import api
+
+    return api.load(_game_name(args), args.board, size=args.size, k=args.k)
+
+
+def _game_name(args: argparse.Namespace) -> str:
+    """The registered name of ``GAME`` (:class:`UnknownGameError` naming the known games)."""
     from perfectplay.games.registry import canonical_name
 
-    return api.load(canonical_name(args.game), args.board, k=args.k)
+    return canonical_name(args.game)
+
+
+def _is_connect4(args: argparse.Namespace) -> bool:
+    """Whether ``GAME`` is Connect Four (its handlers live in :mod:`perfectplay.cli_connect4`)."""
+    return _game_name(args) == "connect4"
+
+
+def _check_tictactoe_options(args: argparse.Namespace) -> None:
+    """Reject the options only Connect Four has (``--weak``, BOARD ``-``)."""
+    from perfectplay.errors import ParameterError
+
+    if getattr(args, "weak", False):
+        raise ParameterError("--weak: only connect4 has a weak (win/draw/loss) solver")
+    if args.board == "-":
+        raise ParameterError("BOARD '-' (positions from stdin): only connect4 has batch mode")
 
 
 def _render(position: Any) -> str:
@@ -344,6 +423,11 @@ def cmd_best(args: argparse.Namespace) -> int:
     """``best``: the best move (``api.result_json`` with ``--json``)."""
     from perfectplay import api
 
+    if _is_connect4(args):
+        from perfectplay import cli_connect4
+
+        return cli_connect4.cmd_best(args)
+    _check_tictactoe_options(args)
     game, position = _load(args)
     result = api.best(game, position, _limit(args), seed=args.seed)
     return _report(args, game, position, result, with_pv=False)
@@ -353,6 +437,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     """``solve``: value, best move and principal variation (``api.result_json`` as JSON)."""
     from perfectplay import api
 
+    if _is_connect4(args):
+        from perfectplay import cli_connect4
+
+        return cli_connect4.cmd_solve(args)
+    _check_tictactoe_options(args)
     game, position = _load(args)
     result = api.solve(game, position, _limit(args))
     return _report(args, game, position, result, with_pv=True)
@@ -391,6 +480,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     """``analyze``: every legal move's value (``api.analysis_json`` with ``--json``)."""
     from perfectplay import api
 
+    if _is_connect4(args):
+        from perfectplay import cli_connect4
+
+        return cli_connect4.cmd_analyze(args)
+    _check_tictactoe_options(args)
     game, position = _load(args)
     values = api.analyze(game, position, _limit(args))
     data = api.analysis_json(game, position, values)
@@ -451,6 +545,23 @@ def _value_board(position: Any, moves: list[dict[str, Any]]) -> str:
 
 
 # -- play ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayText:
+    """How ``play`` shows and reads one game: its board, moves, sides and values.
+
+    ``read(game, position, text)`` returns the move typed and the position after it, or raises
+    a :class:`~perfectplay.errors.PerfectplayError` saying why the input is not a legal move.
+    """
+
+    show_board: Callable[[Console, Any], None]
+    move: Callable[[Any], str]
+    side: Callable[[str], str]
+    value: Callable[[Score], str]
+    read: Callable[[Any, Any, str], tuple[Any, Any]]
+    entry: Callable[[Any], str]
+    help: Callable[[Any], str]
+
+
 @dataclass
 class _Match:
     """One terminal game: the rules, the engine's settings and which sides it plays."""
@@ -460,6 +571,7 @@ class _Match:
     seed: int | None
     engine_sides: frozenset[str]
     console: Console
+    text: PlayText
 
 
 PLAY_DEFAULT_TIME = 3.0
@@ -472,9 +584,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     Reads moves with :func:`input`; ``quit`` or end of input abandons the game (status 0).
     """
     from perfectplay import api
-    from perfectplay.games.registry import canonical_name
 
-    game, position = api.new_game(canonical_name(args.game), size=args.size, k=args.k)
+    game, position = api.new_game(_game_name(args), size=args.size, k=args.k)
     first, second = _side_names(game)
     if args.self:
         engine = frozenset({first, second})
@@ -483,25 +594,59 @@ def cmd_play(args: argparse.Namespace) -> int:
     limit = _limit(args)
     if limit.unlimited:  # perfect play where it is fast, a bounded wait elsewhere
         limit = api.limit(time=PLAY_DEFAULT_TIME)
-    match = _Match(game, limit, args.seed, engine, _console())
+    match = _Match(game, limit, args.seed, engine, _console(), _play_text(game))
     _say(match.console, _intro(match, first, second))
     while game.outcome(position) is None:
         side = game.player_name(game.to_move(position))
         if side in match.engine_sides:
             position = _engine_turn(match, position, side)
         else:
-            _say(match.console, _render(position))
+            match.text.show_board(match.console, position)
             following = _person_turn(match, position, side)
             if following is None:
                 return EXIT_OK
             position = following
-    _say(match.console, _render(position))
+    match.text.show_board(match.console, position)
     _say(match.console, _result_text(match, position))
     return EXIT_OK
 
 
+def _play_text(game: Any) -> PlayText:
+    """The :class:`PlayText` of ``game`` (Connect Four's from :mod:`perfectplay.cli_connect4`)."""
+    if game.name == "connect4":
+        from perfectplay import cli_connect4
+
+        return cli_connect4.play_text()
+    return PlayText(
+        show_board=_show_mnk_board,
+        move=_cell_label,
+        side=str,
+        value=str,
+        read=_read_mnk_move,
+        entry=lambda game: "a move such as b2 or '2 2'",
+        help=_mnk_play_help,
+    )
+
+
+def _show_mnk_board(console: Console, position: Any) -> None:
+    """Print the tic-tac-toe board with its column letters and row numbers."""
+    _say(console, _render(position))
+
+
+def _read_mnk_move(game: Any, position: Any, text: str) -> tuple[Any, Any]:
+    """The cell typed (``b3`` or ``3 2``) and the position after it; errors name the cell."""
+    from perfectplay.errors import PerfectplayError
+    from perfectplay.notation import parse_mnk_move
+
+    move = parse_mnk_move(game, text)
+    try:
+        return move, game.play(position, move)
+    except PerfectplayError as exc:
+        raise type(exc)(f"{_cell_label(move)} — {exc}") from None
+
+
 def _side_names(game: Any) -> tuple[str, str]:
-    """The names of the first and second player (``x``, ``o``)."""
+    """The names of the first and second player (``x``, ``o``; ``1``, ``2`` in Connect Four)."""
     from perfectplay.games.protocol import Player
 
     return game.player_name(Player.FIRST), game.player_name(Player.SECOND)
@@ -514,17 +659,19 @@ def _intro(match: _Match, first: str, second: str) -> str:
         return f"{label}: the engine plays both sides"
     you = second if first in match.engine_sides else first
     engine = first if you == second else second
+    side = match.text.side
     return (
-        f"{label}: you are {you}, the engine is {engine}. "
-        "Enter a move such as b2 or '2 2'; also hint, help, quit."
+        f"{label}: you are {side(you)}, the engine is {side(engine)}. "
+        f"Enter {match.text.entry(match.game)}; also hint, help, quit."
     )
 
 
 def _engine_turn(match: _Match, position: Any, side: str) -> Any:
     """Search, announce (``engine plays b2 (draw)``) and play the engine's move."""
     result = _engine_search(match, position)
-    who = side if len(match.engine_sides) == 2 else "engine"
-    _say(match.console, f"{who} plays {_cell_label(result.best_move)} ({result.score})")
+    who = match.text.side(side) if len(match.engine_sides) == 2 else "engine"
+    move, value = match.text.move(result.best_move), match.text.value(result.score)
+    _say(match.console, f"{who} plays {move} ({value})")
     return match.game.play(position, result.best_move)
 
 
@@ -538,11 +685,10 @@ def _engine_search(match: _Match, position: Any) -> SearchResult[Any]:
 def _person_turn(match: _Match, position: Any, side: str) -> Any | None:
     """Ask until a legal move is entered; the new position, or ``None`` on quit/end of input."""
     from perfectplay.errors import PerfectplayError
-    from perfectplay.notation import parse_mnk_move
 
     while True:
         try:
-            text = input(f"{side} to move> ")
+            text = input(f"{match.text.side(side)} to move> ")
         except EOFError:
             _say(match.console, "\nend of input: game abandoned")
             return None
@@ -556,30 +702,30 @@ def _person_turn(match: _Match, position: Any, side: str) -> Any | None:
             _say(match.console, _hint(match, position) if word == "hint" else _play_help(match))
             continue
         try:
-            move = parse_mnk_move(match.game, text)
+            move, following = match.text.read(match.game, position, text)
         except PerfectplayError as exc:
             _say(match.console, f"illegal: {exc}; try again")
             continue
-        try:
-            following = match.game.play(position, move)
-        except PerfectplayError as exc:
-            _say(match.console, f"illegal: {_cell_label(move)} — {exc}; try again")
-            continue
-        _say(match.console, f"you play {_cell_label(move)}")
+        _say(match.console, f"you play {match.text.move(move)}")
         return following
 
 
 def _hint(match: _Match, position: Any) -> str:
     """``hint: b2 (draw)``: the engine's best move for the person and its value."""
     result = _engine_search(match, position)
-    return f"hint: {_cell_label(result.best_move)} ({result.score})"
+    return f"hint: {match.text.move(result.best_move)} ({match.text.value(result.score)})"
 
 
 def _play_help(match: _Match) -> str:
     """The commands understood at the prompt."""
-    spec = match.game.spec
+    return match.text.help(match.game)
+
+
+def _mnk_play_help(game: Any) -> str:
+    """The tic-tac-toe prompt's commands."""
     from perfectplay.notation import column_letters
 
+    spec = game.spec
     return (
         f"moves: a cell as column letter and row number (a1 .. "
         f"{column_letters(spec.cols)[-1]}{spec.rows}) or row and column from 1 ('2 3')\n"
@@ -598,28 +744,54 @@ def _result_text(match: _Match, position: Any) -> str:
         who = ""
     else:
         who = " (the engine wins)" if winner in match.engine_sides else " (you win)"
-    return f"result: {winner} wins{who} — {outcome.reason}"
+    return f"result: {match.text.side(winner)} wins{who} — {outcome.reason}"
 
 
 # -- perft -----------------------------------------------------------------------------------
+PERFT_NAMES = {"connect4": (("first", "second"), ("player 1 (x)", "player 2 (o)"))}
+"""JSON key prefixes and table labels of the winners, where they are not the player names."""
+WHOLE_TREE_CELLS = {"connect4": 16}
+"""Largest board (in cells) whose whole tree ``perft`` counts without --depth."""
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
-    """``perft``: game-tree counts (``PerftCounts.as_dict(x, o)`` with ``--json``)."""
+    """``perft``: game-tree counts (``PerftCounts.as_dict`` with ``--json``; the winners are
+    ``x_wins``/``o_wins`` in tic-tac-toe, ``first_wins``/``second_wins`` in Connect Four)."""
     from perfectplay import api
     from perfectplay.analysis.perft import perft
-    from perfectplay.games.registry import canonical_name
 
-    game, _ = api.new_game(canonical_name(args.game), size=args.size, k=args.k)
+    game, _ = api.new_game(_game_name(args), size=args.size, k=args.k)
     if args.depth is not None:
         api.limit(depth=args.depth)  # the same range check as a search depth
+    else:
+        _check_whole_tree(game)
     with _perft_progress(game, args.depth) as progress:
         counts = perft(game, None, args.depth, progress)
-    first, second = _side_names(game)
-    data = counts.as_dict(first, second)
+    keys, labels = _perft_names(game)
+    data = counts.as_dict(*keys)
     if args.json:
         _print_json(data)
         return EXIT_OK
-    _console().print(_perft_table(game, data, first, second))
+    _console().print(_perft_table(game, data, keys, labels))
     return EXIT_OK
+
+
+def _perft_names(game: Any) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The winners' JSON key prefixes and table labels (``x``/``o`` in tic-tac-toe)."""
+    names = _side_names(game)
+    return PERFT_NAMES.get(game.name, (names, names))
+
+
+def _check_whole_tree(game: Any) -> None:
+    """Refuse to count a whole tree that is far too large (Connect Four beyond 4x4)."""
+    from perfectplay.errors import ParameterError
+
+    limit = WHOLE_TREE_CELLS.get(game.name)
+    if limit is not None and game.spec.cells > limit:
+        raise ParameterError(
+            f"perft {game.name} {game.spec.label}: the whole game tree is far too large to "
+            "count; give --depth D (such as --depth 8)"
+        )
 
 
 @contextmanager
@@ -646,7 +818,9 @@ def _perft_progress(
         yield update
 
 
-def _perft_table(game: Any, data: dict[str, Any], first: str, second: str) -> Any:
+def _perft_table(
+    game: Any, data: dict[str, Any], keys: tuple[str, str], labels: tuple[str, str]
+) -> Any:
     """The counts as a two-column rich table."""
     from rich.table import Table
 
@@ -658,14 +832,15 @@ def _perft_table(game: Any, data: dict[str, Any], first: str, second: str) -> An
     table.add_column("value", justify="right")
     rows: list[tuple[str, int | None]] = [
         ("games", data["games"]),
-        (f"{first} wins", data[f"{first}_wins"]),
-        (f"{second} wins", data[f"{second}_wins"]),
+        (f"{labels[0]} wins", data[f"{keys[0]}_wins"]),
+        (f"{labels[1]} wins", data[f"{keys[1]}_wins"]),
         ("draws", data["draws"]),
         ("games by length", None),
     ]
     rows += [(f"  {n} plies", v) for n, v in data["games_by_length"].items()]
     rows += [
         ("nodes", data["nodes"]),
+        (f"nodes at ply {len(data['nodes_by_depth']) - 1}", data["nodes_by_depth"][-1]),
         ("positions", data["positions"]),
         ("canonical positions", data["canonical_positions"]),
         ("terminal positions", data["terminal_positions"]),

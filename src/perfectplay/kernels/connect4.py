@@ -18,6 +18,7 @@ import numpy as np
 
 from perfectplay.games.connect4 import Connect4Game, Connect4Position
 from perfectplay.kernels import KernelResult
+from perfectplay.kernels.connect4_kernel import STATS_SIZE, work_size
 from perfectplay.search.result import WIN
 
 DEFAULT_TABLE_BITS = 23
@@ -42,7 +43,8 @@ class Connect4Table:
 
             raise ParameterError(f"table entries={entries}: must be a power of two, at least 2")
         self.slots = np.zeros(2 * entries, dtype=np.uint64)
-        self.stats = np.array([0, UNLIMITED, 0, 1, 64 - entries.bit_length() + 1], dtype=np.int64)
+        self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        self.stats[:5] = [0, UNLIMITED, 0, 1, 64 - entries.bit_length() + 1]
 
     @property
     def entries(self) -> int:
@@ -90,8 +92,8 @@ class Connect4Kernel:
         columns = [((1 << spec.height) - 1) << (c * stride) for c in range(spec.width)]
         top = (spec.cells + 1) // 2 + 1
         header = [spec.width, spec.height, spec.k, spec.cells, bottom, board, top, *order, *columns]
-        scratch = (spec.cells + 1) * 2 * spec.width
-        self.work = np.array(header + [0] * scratch, dtype=np.uint64)
+        self.work = np.zeros(work_size(spec.width, spec.cells), dtype=np.uint64)
+        self.work[: len(header)] = header
 
     # -- tables ---------------------------------------------------------------------------
     @staticmethod
@@ -255,7 +257,8 @@ class Connect4Kernel:
     ) -> KernelResult:
         from perfectplay.kernels import connect4_kernel as k
 
-        stats = np.array([0, budget, 0, 0, 63], dtype=np.int64)
+        stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        stats[1] = budget
         columns = list(self.game.ordered_moves(position))
         if first in columns:
             columns.remove(first)

@@ -20,7 +20,7 @@ bisection), pruning every move that lets the opponent win at once (:func:`non_lo
 bounds from the earliest possible win and loss, a transposition table of upper and lower
 bounds, and moves ordered by how many winning cells they create.
 
-Every recursive call passes three arrays only (fewer arguments make calls cheaper):
+The kernels share three arrays:
 
 ``work`` (uint64)::
 
@@ -28,15 +28,17 @@ Every recursive call passes three arrays only (fewer arguments make calls cheape
     [6] (cells + 1) // 2 + 1: the score of a win with a 0th stone
     [7 .. 7+w)        columns, centre first
     [7+w .. 7+2w)     each column's playable cells
-    [SCRATCH + ply * 2w ...]  per ply: w sorted move bits, then w move scores
+    [7+2w + ply * 2w ...]     per ply (cells + 1 of them): w sorted move bits, w move scores
+    then 3 * MAX_FRAMES       the stack of :func:`negamax`: boards, masks, keys
 
 ``table`` (uint64, two words a slot): ``key``, then ``epoch << 16 | kind << 8 | score + 128``
 with kind 1 an upper bound, 2 a lower bound. A slot counts only in the current epoch, so
 clearing the table is ``epoch += 1``.
 
-``stats`` (int64): ``[0]`` nodes, ``[1]`` node budget (past it the search unwinds returning
-0; callers check), ``[2]`` horizon leaves of the depth-limited search, ``[3]`` the epoch,
-``[4]`` 64 - log2(slots): the hash's high bits pick the slot.
+``stats`` (int64, :data:`STATS_SIZE` long): ``[0]`` nodes, ``[1]`` node budget (past it the
+search unwinds returning 0; callers check), ``[2]`` horizon leaves of the depth-limited
+search, ``[3]`` the epoch, ``[4]`` 64 - log2(slots): the hash's high bits pick the slot;
+from ``[8]`` the integer stack of :func:`negamax` (windows, slots, move counters).
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ UPPER, LOWER = 1, 2
 HASH = np.uint64(0x9E3779B97F4A7C15)
 WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, TOP, ORDER = 0, 1, 2, 3, 4, 5, 6, 7
 WIN = 1_000_000
+MAX_FRAMES = 66
+"""Stack frames of the iterative negamax: one per ply, at most 64 cells plus two."""
+FRAMES = 8
+"""Where the integer stack frames start in ``stats``."""
+STATS_SIZE = FRAMES + 5 * MAX_FRAMES
 
 _U64 = types.Array(types.uint64, 1, "C")
 _I64 = types.Array(types.int64, 1, "C")
@@ -66,9 +73,9 @@ DEPTH_SIGNATURE = types.int64(
 )  # fmt: skip
 
 
-def scratch_start(width: int) -> int:
-    """Index of the first scratch word in ``work``."""
-    return ORDER + 2 * width
+def work_size(width: int, cells: int) -> int:
+    """Length of the ``work`` array of a board."""
+    return ORDER + 2 * width + (cells + 1) * 2 * width + 3 * MAX_FRAMES
 
 
 @intrinsic
@@ -194,65 +201,118 @@ def _sorted_moves(current, mask, candidates, base, work):  # type: ignore[no-unt
     return count
 
 
+@njit(cache=True, inline="always")
+def _store(table, slot, key, epoch, kind, score):  # type: ignore[no-untyped-def]
+    table[2 * slot] = key
+    table[2 * slot + 1] = (epoch << np.uint64(16)) | np.uint64(kind << 8 | (score + 128))
+
+
 @njit(NEGAMAX_SIGNATURE, cache=True, error_model="numpy")
 def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # type: ignore[no-untyped-def]
     """Exact score within ``(alpha, beta)`` of a position whose side to move cannot win with
-    its next stone (fail-soft: outside the window the value is a bound)."""
-    stats[0] += 1
-    if stats[0] > stats[1]:
-        return 0
+    its next stone (fail-soft: outside the window the value is a bound).
+
+    The recursion runs on an explicit stack (one frame per ply below the root), which is
+    cheaper than compiled recursive calls. At each node: prune to the moves that do not lose
+    at once, tighten the window with the earliest possible win and loss and with the table,
+    then try the moves that create the most winning cells first.
+    """
     cells = np.int64(work[CELLS])
-    candidates = non_losing_moves(current, mask, work)
-    _, best_bound, worst_bound, lose_next = score_bounds(moves_played, np.int64(work[TOP]))
-    if candidates == U0:
-        return lose_next
-    if moves_played >= cells - 2:
-        return 0
-    if alpha < worst_bound:
-        alpha = worst_bound
-        if alpha >= beta:
-            return alpha
-    if beta > best_bound:
-        beta = best_bound
-        if alpha >= beta:
-            return beta
-
-    key = current + mask
-    epoch = np.uint64(stats[3])
-    slot = np.int64((key * HASH) >> np.uint64(stats[4]))
-    if table[2 * slot] == key:
-        data = table[2 * slot + 1]
-        if data >> np.uint64(16) == epoch:
-            value = np.int64(data & np.uint64(0xFF)) - 128
-            if (data >> np.uint64(8)) & np.uint64(3) == UPPER:
-                if value < beta:
-                    beta = value
-                    if alpha >= beta:
-                        return beta
-            elif value > alpha:
-                alpha = value
-                if alpha >= beta:
-                    return alpha
-
+    top = np.int64(work[TOP])
     width = np.int64(work[WIDTH])
-    base = ORDER + 2 * width + moves_played * 2 * width
-    count = _sorted_moves(current, mask, candidates, base, work)
-    for i in range(count):
-        score = -negamax(
-            current ^ mask, mask | work[base + i], moves_played + 1, -beta, -alpha, work, table,
-            stats,
-        )  # fmt: skip
-        if stats[0] > stats[1]:
-            return 0
-        if score >= beta:
-            table[2 * slot] = key
-            table[2 * slot + 1] = (epoch << np.uint64(16)) | np.uint64(LOWER << 8 | (score + 128))
-            return score
-        if score > alpha:
-            alpha = score
-    table[2 * slot] = key
-    table[2 * slot + 1] = (epoch << np.uint64(16)) | np.uint64(UPPER << 8 | (alpha + 128))
-    return alpha
+    epoch = np.uint64(stats[3])
+    shift = np.uint64(stats[4])
+    frames = cells - moves_played + 2
+    start = ORDER + 2 * width + (cells + 1) * 2 * width
+    f_cur = work[start : start + frames]
+    f_mask = work[start + MAX_FRAMES : start + MAX_FRAMES + frames]
+    f_key = work[start + 2 * MAX_FRAMES : start + 2 * MAX_FRAMES + frames]
+    f_alpha = stats[FRAMES : FRAMES + frames]
+    f_beta = stats[FRAMES + MAX_FRAMES : FRAMES + MAX_FRAMES + frames]
+    f_slot = stats[FRAMES + 2 * MAX_FRAMES : FRAMES + 2 * MAX_FRAMES + frames]
+    f_next = stats[FRAMES + 3 * MAX_FRAMES : FRAMES + 3 * MAX_FRAMES + frames]
+    f_count = stats[FRAMES + 4 * MAX_FRAMES : FRAMES + 4 * MAX_FRAMES + frames]
+    f_cur[0], f_mask[0], f_alpha[0], f_beta[0] = current, mask, alpha, beta
+    depth = 0
+    entering = True
+    result = 0
+    while True:
+        if entering:
+            stats[0] += 1
+            if stats[0] > stats[1]:
+                return 0
+            cur, msk, a, b = f_cur[depth], f_mask[depth], f_alpha[depth], f_beta[depth]
+            played = moves_played + depth
+            candidates = non_losing_moves(cur, msk, work)
+            _, best_bound, worst_bound, lose_next = score_bounds(played, top)
+            entering = False
+            if candidates == U0:
+                result = lose_next
+                continue
+            if played >= cells - 2:
+                result = 0
+                continue
+            if a < worst_bound:
+                a = worst_bound
+                if a >= b:
+                    result = a
+                    continue
+            if b > best_bound:
+                b = best_bound
+                if a >= b:
+                    result = b
+                    continue
+            key = cur + msk
+            slot = np.int64((key * HASH) >> shift)
+            if table[2 * slot] == key:
+                data = table[2 * slot + 1]
+                if data >> np.uint64(16) == epoch:
+                    value = np.int64(data & np.uint64(0xFF)) - 128
+                    if (data >> np.uint64(8)) & np.uint64(3) == UPPER:
+                        if value < b:
+                            b = value
+                            if a >= b:
+                                result = b
+                                continue
+                    elif value > a:
+                        a = value
+                        if a >= b:
+                            result = a
+                            continue
+            base = ORDER + 2 * width + played * 2 * width
+            f_count[depth] = _sorted_moves(cur, msk, candidates, base, work)
+            f_key[depth], f_slot[depth], f_next[depth] = key, slot, 0
+            f_alpha[depth], f_beta[depth] = a, b
+            f_cur[depth + 1], f_mask[depth + 1] = cur ^ msk, msk | work[base]
+            f_alpha[depth + 1], f_beta[depth + 1] = -b, -a
+            depth += 1
+            entering = True
+            continue
+        # ``result`` is the value of the node at ``depth``: hand it to its parent.
+        if depth == 0:
+            return result
+        depth -= 1
+        score = -result
+        a, b = f_alpha[depth], f_beta[depth]
+        if score >= b:
+            _store(table, f_slot[depth], f_key[depth], epoch, LOWER, score)
+            result = score
+            continue
+        if score > a:
+            a = score
+            f_alpha[depth] = a
+        following = f_next[depth] + 1
+        if following < f_count[depth]:
+            f_next[depth] = following
+            base = ORDER + 2 * width + (moves_played + depth) * 2 * width
+            f_cur[depth + 1] = f_cur[depth] ^ f_mask[depth]
+            f_mask[depth + 1] = f_mask[depth] | work[base + following]
+            f_alpha[depth + 1], f_beta[depth + 1] = -b, -a
+            depth += 1
+            entering = True
+            continue
+        _store(table, f_slot[depth], f_key[depth], epoch, UPPER, a)
+        result = a
 
 
 @njit(cache=True)
