@@ -267,7 +267,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # ty
             if table[2 * slot] == key:
                 data = table[2 * slot + 1]
                 if data >> np.uint64(16) == epoch:
-                    value = np.int64(data & np.uint64(0xFF)) - 128
+                    value = int(data & np.uint64(0xFF)) - 128
                     if (data >> np.uint64(8)) & np.uint64(3) == UPPER:
                         if value < b:
                             b = value
