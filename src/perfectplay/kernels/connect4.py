@@ -18,7 +18,8 @@ import numpy as np
 
 from perfectplay.games.connect4 import Connect4Game, Connect4Position
 from perfectplay.kernels import KernelResult
-from perfectplay.kernels.connect4_kernel import STATS_SIZE, work_size
+from perfectplay.kernels.connect4_book import OpeningBook
+from perfectplay.kernels.connect4_kernel import NO_BOOK, STATS_SIZE, work_size
 from perfectplay.search.result import WIN
 
 DEFAULT_TABLE_BITS = 23
@@ -91,9 +92,36 @@ class Connect4Kernel:
         order = sorted(range(spec.width), key=lambda c: (abs(c - centre), c))
         columns = [((1 << spec.height) - 1) << (c * stride) for c in range(spec.width)]
         top = (spec.cells + 1) // 2 + 1
-        header = [spec.width, spec.height, spec.k, spec.cells, bottom, board, top, *order, *columns]
+        book = [NO_BOOK, 0, 0]
+        header = [spec.width, spec.height, spec.k, spec.cells, bottom, board, top, *book]
+        header += [*order, *columns]
         self.work = np.zeros(work_size(spec.width, spec.cells), dtype=np.uint64)
         self.work[: len(header)] = header
+        self.book: OpeningBook | None = None
+
+    def use_book(self, book: OpeningBook | None) -> None:
+        """Consult ``book`` (or none) in every later search of this board size.
+
+        Raises :class:`ParameterError` when the book is for another board.
+        """
+        from perfectplay.kernels.connect4_kernel import BOOK_COUNT, BOOK_DEPTH, BOOK_START
+
+        spec = self.game.spec
+        base = self.work[: work_size(spec.width, spec.cells)].copy()
+        if book is None:
+            base[BOOK_DEPTH], base[BOOK_COUNT] = NO_BOOK, 0
+            self.work, self.book = base, None
+            return
+        if (book.width, book.height, book.k) != (spec.width, spec.height, spec.k):
+            from perfectplay.errors import ParameterError
+
+            raise ParameterError(
+                f"opening book for {book.width}x{book.height}: this board is {spec.label}"
+            )
+        base[BOOK_DEPTH], base[BOOK_START], base[BOOK_COUNT] = book.depth, len(base), len(book.keys)
+        scores = (book.scores.astype(np.int64) + 128).astype(np.uint64)
+        self.work = np.concatenate([base, book.keys.astype(np.uint64), scores])
+        self.book = book
 
     # -- tables ---------------------------------------------------------------------------
     @staticmethod

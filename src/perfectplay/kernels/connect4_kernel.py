@@ -26,10 +26,12 @@ The kernels share three arrays:
 
     [0] width  [1] height  [2] k  [3] cells  [4] bottom mask  [5] board mask
     [6] (cells + 1) // 2 + 1: the score of a win with a 0th stone
-    [7 .. 7+w)        columns, centre first
-    [7+w .. 7+2w)     each column's playable cells
-    [7+2w + ply * 2w ...]     per ply (cells + 1 of them): w sorted move bits, w move scores
+    [7] the opening book's depth (NO_BOOK without one)  [8] where its keys start  [9] how many
+    [10 .. 10+w)      columns, centre first
+    [10+w .. 10+2w)   each column's playable cells
+    [10+2w + ply * 2w ...]    per ply (cells + 1 of them): w sorted move bits, w move scores
     then 3 * MAX_FRAMES       the stack of :func:`negamax`: boards, masks, keys
+    then the book             sorted canonical keys, then their scores + 128
 
 ``table`` (uint64, two words a slot): ``key``, then ``epoch << 16 | kind << 8 | score + 128``
 with kind 1 an upper bound, 2 a lower bound. A slot counts only in the current epoch, so
@@ -52,7 +54,10 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 UPPER, LOWER = 1, 2
 HASH = np.uint64(0x9E3779B97F4A7C15)
-WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, TOP, ORDER = 0, 1, 2, 3, 4, 5, 6, 7
+WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, TOP = 0, 1, 2, 3, 4, 5, 6
+BOOK_DEPTH, BOOK_START, BOOK_COUNT, ORDER = 7, 8, 9, 10
+NO_BOOK = 1 << 20
+"""``work[BOOK_DEPTH]`` when no opening book is loaded."""
 WIN = 1_000_000
 MAX_FRAMES = 66
 """Stack frames of the iterative negamax: one per ply, at most 64 cells plus two."""
@@ -74,8 +79,41 @@ DEPTH_SIGNATURE = types.int64(
 
 
 def work_size(width: int, cells: int) -> int:
-    """Length of the ``work`` array of a board."""
+    """Length of the ``work`` array of a board, without a book."""
     return ORDER + 2 * width + (cells + 1) * 2 * width + 3 * MAX_FRAMES
+
+
+@njit(cache=True)
+def mirror(bits, work):  # type: ignore[no-untyped-def]
+    """A bitboard (or key) reflected left to right: columns are independent blocks."""
+    width = np.int64(work[WIDTH])
+    stride = np.uint64(work[HEIGHT] + U1)
+    column = (U1 << stride) - U1
+    out = U0
+    for c in range(width):
+        block = (bits >> (np.uint64(c) * stride)) & column
+        out |= block << (np.uint64(width - 1 - c) * stride)
+    return out
+
+
+@njit(cache=True)
+def book_score(key, work):  # type: ignore[no-untyped-def]
+    """The book's score of a position key (mirror images share an entry), or ``NO_BOOK``."""
+    count = np.int64(work[BOOK_COUNT])
+    if count == 0:
+        return NO_BOOK
+    mirrored = mirror(key, work)
+    wanted = key if key < mirrored else mirrored
+    low, high = np.int64(work[BOOK_START]), np.int64(work[BOOK_START]) + count
+    while low < high:
+        middle = (low + high) >> 1
+        if work[middle] < wanted:
+            low = middle + 1
+        else:
+            high = middle
+    if low < np.int64(work[BOOK_START]) + count and work[low] == wanted:
+        return np.int64(work[low + count]) - 128
+    return NO_BOOK
 
 
 @intrinsic
@@ -222,6 +260,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # ty
     width = np.int64(work[WIDTH])
     epoch = np.uint64(stats[3])
     shift = np.uint64(stats[4])
+    book_depth = np.int64(work[BOOK_DEPTH])
     frames = cells - moves_played + 2
     start = ORDER + 2 * width + (cells + 1) * 2 * width
     f_cur = work[start : start + frames]
@@ -243,9 +282,14 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # ty
                 return 0
             cur, msk, a, b = f_cur[depth], f_mask[depth], f_alpha[depth], f_beta[depth]
             played = moves_played + depth
+            entering = False
+            if played == book_depth:
+                known = book_score(cur + msk, work)
+                if known != NO_BOOK:
+                    result = known
+                    continue
             candidates = non_losing_moves(cur, msk, work)
             _, best_bound, worst_bound, lose_next = score_bounds(played, top)
-            entering = False
             if candidates == U0:
                 result = lose_next
                 continue

@@ -1,0 +1,80 @@
+"""Opening books: built by the solver, consulted by it, never changing a score."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from perfectplay.errors import ParameterError
+from perfectplay.games.connect4 import Connect4Game, game
+from perfectplay.kernels.connect4_book import OpeningBook, build_book, positions_at
+
+SMALL = game(5, 4)
+
+
+@pytest.fixture
+def book() -> Iterator[OpeningBook]:
+    built = build_book(SMALL, 3)
+    yield built
+    SMALL.kernel().use_book(None)
+
+
+def random_positions(g: Connect4Game, count: int, seed: int) -> list[object]:
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position = g.initial()
+        for _ in range(rng.randint(0, 9)):
+            moves = g.legal_moves(position)
+            if not moves:
+                break
+            position = g.play(position, rng.choice(moves))
+        if g.outcome(position) is None:
+            found.append(position)
+    return found
+
+
+def test_book_holds_one_entry_per_mirror_pair(book: OpeningBook) -> None:
+    every = {SMALL.key(p) for p in positions_at(SMALL, 3)}
+    assert len(book) == len(every) == len(positions_at(SMALL, 3))
+    assert np.all(book.keys[1:] > book.keys[:-1])
+
+
+def test_scores_are_the_same_with_and_without_the_book(book: OpeningBook) -> None:
+    kernel = SMALL.kernel()
+    table = kernel.new_table(1 << 16)
+    for position in random_positions(SMALL, 40, seed=3):
+        kernel.use_book(None)
+        table.clear()
+        plain = kernel.solve(position, table)
+        kernel.use_book(book)
+        table.clear()
+        booked = kernel.solve(position, table)
+        assert plain.score == booked.score, str(position)
+    table.clear()
+    assert kernel.solve(SMALL.initial(), table).nodes < 1_000  # the book cuts the tree
+
+
+def test_save_and_load_round_trip(book: OpeningBook, tmp_path: Path) -> None:
+    path = tmp_path / "book.npz"
+    book.save(path)
+    loaded = OpeningBook.load(path)
+    assert (loaded.width, loaded.height, loaded.k, loaded.depth) == (5, 4, 4, 3)
+    assert np.array_equal(loaded.keys, book.keys) and np.array_equal(loaded.scores, book.scores)
+
+
+def test_bad_books_are_refused(book: OpeningBook, tmp_path: Path) -> None:
+    with pytest.raises(ParameterError, match="not readable"):
+        OpeningBook.load(tmp_path / "missing.npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a book")
+    with pytest.raises(ParameterError, match="junk.npz"):
+        OpeningBook.load(junk)
+    with pytest.raises(ParameterError, match="5x4"):
+        game(6, 4).kernel().use_book(book)
+    with pytest.raises(ParameterError, match="depth"):
+        build_book(SMALL, 99)
