@@ -72,7 +72,7 @@ def test_bad_books_are_refused(book: OpeningBook, tmp_path: Path) -> None:
         OpeningBook.load(tmp_path / "missing.npz")
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"not a book")
-    with pytest.raises(ParameterError, match="junk.npz"):
+    with pytest.raises(ParameterError, match=r"junk\.npz"):
         OpeningBook.load(junk)
     with pytest.raises(ParameterError, match="5x4"):
         game(6, 4).kernel().use_book(book)

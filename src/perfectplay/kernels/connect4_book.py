@@ -64,12 +64,12 @@ class OpeningBook:
             with np.load(path) as data:
                 keys = data["keys"].astype(np.uint64)
                 scores = data["scores"].astype(np.int8)
-                sizes = [int(data[name]) for name in ("width", "height", "k", "depth")]
+                width, height, k, depth = (int(data[n]) for n in ("width", "height", "k", "depth"))
         except (OSError, KeyError, ValueError) as exc:
             raise ParameterError(f"opening book {str(path)!r}: not readable ({exc})") from None
         if len(keys) != len(scores) or np.any(keys[1:] <= keys[:-1]):
             raise ParameterError(f"opening book {str(path)!r}: keys must be sorted and unique")
-        return cls(*sizes, keys=keys, scores=scores)
+        return cls(width, height, k, depth, keys, scores)
 
 
 def solver_key(game: Connect4Game, position: Connect4Position) -> int:
