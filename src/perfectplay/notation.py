@@ -127,6 +127,16 @@ def _grid_from_json(text: str) -> list[list[int]]:
     return grid
 
 
+def _check_rectangular(text: str, grid: list[list[int]]) -> None:
+    """Raise :class:`NotationError` when the rows of a parsed board differ in length."""
+    for r, row in enumerate(grid, start=1):
+        if len(row) != len(grid[0]):
+            raise NotationError(
+                f"board {_quote(text)}: ragged rows, row {r} has {len(row)} cells but row 1 has "
+                f"{len(grid[0])}"
+            )
+
+
 def parse_mnk_board(text: str, k: int | None = None) -> tuple[MNKGame, MNKPosition]:
     """The game (size from the board, ``k`` or its default) and the validated position.
 
@@ -142,14 +152,8 @@ def parse_mnk_board(text: str, k: int | None = None) -> tuple[MNKGame, MNKPositi
         raise NotationError(f"board {_quote(text)}: empty text; write rows such as xox/oox/___")
     is_json = text.lstrip().startswith("[")
     grid = _grid_from_json(text) if is_json else _grid_from_text(text)
-    widths = [len(row) for row in grid]
-    for r, width in enumerate(widths, start=1):
-        if width != widths[0]:
-            raise NotationError(
-                f"board {_quote(text)}: ragged rows, row {r} has {width} cells but row 1 has "
-                f"{widths[0]}"
-            )
-    rows, cols = len(grid), widths[0]
+    _check_rectangular(text, grid)
+    rows, cols = len(grid), len(grid[0])
     if rows > MAX_SIZE or cols > MAX_SIZE:
         raise ParameterError(
             f"board {_quote(text)}: {rows}x{cols} is too large; at most {MAX_SIZE}x{MAX_SIZE}"
@@ -408,15 +412,9 @@ def parse_connect4_picture(text: str, k: int = 4) -> tuple[Connect4Game, Connect
             "......./......./......./......./......./...x..."
         )
     grid = _grid_from_text(text)
-    widths = [len(row) for row in grid]
-    for r, width in enumerate(widths, start=1):
-        if width != widths[0]:
-            raise NotationError(
-                f"board {_quote(text)}: ragged rows, row {r} has {width} cells but row 1 has "
-                f"{widths[0]}"
-            )
+    _check_rectangular(text, grid)
     try:
-        game = Connect4Game(make_connect4_spec(widths[0], len(grid), k))
+        game = Connect4Game(make_connect4_spec(len(grid[0]), len(grid), k))
     except ParameterError as exc:
         raise ParameterError(f"board {_quote(text)}: {exc}") from None
     height, stride = len(grid), game.spec.stride

@@ -173,11 +173,7 @@ class Connect4Kernel:
         low, high = (-1, 1) if weak else (lose_next, win_next)
         started, nodes = time.perf_counter(), 0
         while low < high:
-            med = low + (high - low) // 2
-            if med <= 0 and low // 2 < med:
-                med = low // 2
-            elif med >= 0 and high // 2 > med:
-                med = high // 2
+            med = int(k.next_probe(low, high))
             stats = table.start(node_budget - nodes)
             result = int(
                 k.negamax(current, mask, played, med, med + 1, self.work, table.slots, stats)

@@ -360,6 +360,18 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # ty
 
 
 @njit(cache=True)
+def next_probe(low, high):  # type: ignore[no-untyped-def]
+    """The score to test next while the exact score lies in ``[low, high]``: the middle,
+    pulled towards 0 where most scores are, so that early probes settle win, draw or loss."""
+    med = low + (high - low) // 2
+    if med <= 0 and low // 2 < med:
+        return low // 2
+    if med >= 0 and high // 2 > med:
+        return high // 2
+    return med
+
+
+@njit(cache=True)
 def solve(current, mask, moves_played, weak, work, table, stats):  # type: ignore[no-untyped-def]
     """Exact score of a running position (weak: only its sign, as -1, 0 or 1).
 
@@ -375,11 +387,7 @@ def solve(current, mask, moves_played, weak, work, table, stats):  # type: ignor
     if weak:
         low, high = -1, 1
     while low < high:
-        med = low + (high - low) // 2
-        if med <= 0 and low // 2 < med:
-            med = low // 2
-        elif med >= 0 and high // 2 > med:
-            med = high // 2
+        med = next_probe(low, high)
         result = negamax(current, mask, moves_played, med, med + 1, work, table, stats)
         if stats[0] > stats[1]:
             return 0
