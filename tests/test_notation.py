@@ -464,4 +464,4 @@ def test_parse_size_rejects(text: str) -> None:
     with pytest.raises(ParameterError) as info:
         parse_size(text)
     assert repr(text) in str(info.value)
-    assert "expected ROWSxCOLS" in str(info.value)
+    assert "expected a size such as 4x4" in str(info.value)

@@ -101,11 +101,7 @@ def new_game(game_name: str, *, size: str | None = None, k: int | None = None) -
         params.update(zip((first, second), parse_size(size), strict=True))
     if k is not None:
         params["k"] = k
-    try:
-        game = get_game(name, **params)
-    except ParameterError as exc:
-        where = f"size {size!r}" if size is not None else f"k={k!r}"
-        raise ParameterError(f"{where}: {exc}") from None
+    game = get_game(name, **params)
     return game, game.initial()
 
 

@@ -73,7 +73,8 @@ examples:
   perfectplay solve tictactoe '____/____/____/____' --k 3 --time 5
   perfectplay solve connect4 4455 --json              score 18 (standard Connect Four score)
   perfectplay solve connect4 44455554221 --weak       -1: player 2 to move loses
-  perfectplay solve connect4 '333/444' --size 6x5     a move sequence on a 6x5 board
+  perfectplay solve connect4 33434 --size 6x5        a move sequence on a 6x5 board
+  perfectplay solve connect4 '....../....../....../..o.../..x...'   a picture (6x5)
   perfectplay solve connect4 - < Test_L3_R1           batch: 'moves [score]' lines
 
 batch mode (BOARD '-', connect4): reads one position per line from stdin, 'moves' or

@@ -127,6 +127,9 @@ def exact_result(
     started = time.perf_counter()
     with status_line(sys.stderr.isatty()) as status:
         solved = kernel.solve(position, table, progress=_callback(status))
+        if status is not None:
+            found = "best move and principal variation" if with_pv else "best move"
+            status.phase(f"score {solved.score}: {found}")
         column, extra = kernel.best_column(position, solved.score, table, UNLIMITED)
         if column is None:  # pragma: no cover - the solver contradicting itself
             raise RuntimeError(f"no column achieves the solved score {solved.score}")
@@ -455,6 +458,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
         )
     game, _ = api.new_game("connect4", size=args.size, k=args.k)
     kernel, table = _solver(game)
+    # Touch every page of the table now: otherwise the first positions pay for the memory's
+    # first use (milliseconds each) and the mean time says more about the kernel than the solver.
+    table.touch()
     tally = BatchTally()
     show = sys.stderr.isatty() and not sys.stdout.isatty()
     with status_line(show) as status:
@@ -504,13 +510,13 @@ def parse_batch_line(game: Connect4Game, text: str, number: int) -> BatchLine:
 
 def _parse_batch_line(game: Connect4Game, text: str) -> BatchLine:
     """:func:`parse_batch_line` without the line number."""
+    _check_fields(text)
     empty, scored = EMPTY_SCORED_LINE.fullmatch(text), SCORED_LINE.fullmatch(text)
     if empty:
         moves, expected = "", empty.group(1)
     elif scored:
         moves, expected = scored.group(1), scored.group(2)
     else:
-        _check_fields(text)
         moves, expected = text, None
     position, columns = parse_connect4_moves(game, moves)
     score = None if expected is None else _expected_score(game, expected)
@@ -518,9 +524,9 @@ def _parse_batch_line(game: Connect4Game, text: str) -> BatchLine:
 
 
 def _check_fields(text: str) -> None:
-    """Name the problem of a line with more fields than ``moves score``."""
+    """Name the problem of a line that is not ``moves`` or ``moves score``."""
     fields = re.sub(r"\s*,\s*", ",", text.strip()).split()
-    if len(fields) == 2:
+    if len(fields) == 2 and not re.fullmatch(r"[+-]?\d+", fields[1]):
         raise NotationError(
             f"score {fields[1]!r}: not a whole number (a line is 'moves' or 'moves score')"
         )
@@ -580,6 +586,12 @@ class StatusLine:
             redirect_stderr=False,
         )
         self._live.start()
+
+    def phase(self, text: str) -> None:
+        """Say what follows the solve (shown only if the status line is already up)."""
+        self.label = text
+        if self._spinner is not None:
+            self._spinner.update(text=f"{text} ...")
 
     def print(self, message: str) -> None:
         """A line on the status line's console, above the status."""

@@ -17,7 +17,8 @@ m,n,k moves
     1-based numbers ``3 2`` / ``3,2`` (row, column).
 
 Sizes
-    ``ROWSxCOLS`` such as ``4x4``, or a single number for a square board.
+    ``AxB`` such as ``4x4`` (rows x columns for tic-tac-toe, width x height for Connect Four),
+    or a single number for a square board.
 
 Connect Four move sequences
     The 1-based columns played, in order, from the empty board. Up to 9 columns wide the
@@ -73,7 +74,7 @@ def parse_size(text: str) -> tuple[int, int]:
     pattern = r"\s*(\d{1,3})\s*(?:[x\u00d7*]\s*(\d{1,3}))?\s*"  # \u00d7 is the sign "times"
     match = re.fullmatch(pattern, text, flags=re.IGNORECASE)
     if not match:
-        raise ParameterError(f"size {_quote(text)}: expected ROWSxCOLS such as 4x4, or one number")
+        raise ParameterError(f"size {_quote(text)}: expected a size such as 4x4, or one number")
     rows = int(match.group(1))
     cols = int(match.group(2)) if match.group(2) else rows
     return rows, cols

@@ -80,7 +80,10 @@ def make_spec(rows: int = 3, cols: int | None = None, k: int | None = None) -> M
     cols = rows if cols is None else cols
     for name, value in (("rows", rows), ("cols", cols)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIZE:
-            raise ParameterError(f"{name}={value!r}: must be a whole number from 1 to {MAX_SIZE}")
+            raise ParameterError(
+                f"size {rows!r}x{cols!r}: {name}={value!r} must be a whole number from 1 to "
+                f"{MAX_SIZE}"
+            )
     k = min(rows, cols) if k is None else k
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= max(rows, cols):
         raise ParameterError(

@@ -61,6 +61,11 @@ class Connect4Table:
         """Forget every entry."""
         self.stats[3] += 1
 
+    def touch(self) -> None:
+        """Write every page of the table once, so that later searches do not pay for the
+        operating system handing out fresh memory (about 0.1 s for 128 MiB)."""
+        self.slots.fill(0)
+
     def start(self, budget: int) -> np.ndarray[Any, Any]:
         """Reset the counters for a search with a node budget; the stats array."""
         self.stats[0] = 0
