@@ -369,3 +369,47 @@ def test_help_shows_connect4(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert "perfectplay solve connect4 4455 --json" in out
     assert "--weak" in out
+
+
+# -- opening books ---------------------------------------------------------------------------
+def test_book_is_built_and_consulted(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from perfectplay.games.connect4 import game
+
+    book = tmp_path / "c4-5x4.npz"
+    code, out, err = run(
+        capsys, "book", "connect4", "--size", "5x4", "--depth", "3", "--out", str(book)
+    )
+    assert code == 0, err
+    assert "49 positions" in out and book.exists()
+    try:
+        plain = run_json(capsys, "solve", "connect4", "", "--size", "5x4")
+        booked = run_json(capsys, "solve", "connect4", "", "--size", "5x4", "--book", str(book))
+        assert booked["score"] == plain["score"] == 0
+        assert booked["nodes"] < plain["nodes"]
+        middle = run_json(capsys, "solve", "connect4", "3322", "--size", "5x4", "--book", str(book))
+        game(5, 4).kernel().use_book(None)
+        assert (
+            middle["score"]
+            == run_json(capsys, "solve", "connect4", "3322", "--size", "5x4")["score"]
+        )
+    finally:
+        game(5, 4).kernel().use_book(None)
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["book", "tictactoe", "--depth", "2", "--out", "x.npz"], "opening books are for connect4"),
+        (["book", "connect4", "--depth", "99", "--out", "x.npz"], "--depth 99"),
+        (["book", "connect4", "--depth", "1", "--out", "/no/such/dir/x.npz"], "no such folder"),
+        (["solve", "connect4", "44", "--book", "/no/such/book.npz"], "not readable"),
+        (["solve", "connect4", "44", "--table-bits", "40"], "--table-bits 40"),
+        (["solve", "tictactoe", "x________", "--table-bits", "20"], "only connect4"),
+    ],
+)
+def test_book_and_table_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("perfectplay: error: ") and fragment in err and "Traceback" not in err

@@ -141,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_analyze(commands)
     _add_play(commands)
     _add_perft(commands)
+    _add_book(commands)
     return parser
 
 
@@ -179,6 +180,20 @@ def _add_board_options(sub: argparse.ArgumentParser) -> None:
         "--k", type=int, help="stones in a row to win (default: the smaller side; connect4 4)"
     )
     sub.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_solver_options(sub)
+
+
+def _add_solver_options(sub: argparse.ArgumentParser) -> None:
+    """--table-bits and --book (connect4's exact solver)."""
+    sub.add_argument(
+        "--table-bits",
+        type=int,
+        metavar="N",
+        help="connect4: 2**N transposition-table slots of 16 bytes (default 23: 128 MiB)",
+    )
+    sub.add_argument(
+        "--book", metavar="FILE", help="connect4: consult an opening book built by 'book'"
+    )
 
 
 def _add_weak(sub: argparse.ArgumentParser) -> None:
@@ -227,6 +242,36 @@ def _add_play(commands: Any) -> None:
     _add_limits(sub, exclusive=True)
     sub.add_argument("--self", action="store_true", help="the engine plays both sides")
     sub.add_argument("--seed", type=int, help="engine chooses randomly among equal moves")
+
+
+BOOK_EPILOG = """examples:
+  perfectplay book connect4 --size 6x5 --depth 4 --out c4-6x5.npz
+  perfectplay solve connect4 '' --size 6x5 --book c4-6x5.npz
+
+Solves every position with DEPTH stones (one of each mirror pair) and writes their exact
+scores; a search that reaches that depth then reads the score instead of searching on."""
+
+
+def _add_book(commands: Any) -> None:
+    summary = "connect4: build an opening book of exact scores"
+    sub = _subparser(commands, "book", summary, BOOK_EPILOG, cmd_book)
+    sub.add_argument("--size", metavar="WxH", help="board size (default 7x6)")
+    sub.add_argument("--k", type=int, help="stones in a row to win (default 4)")
+    sub.add_argument("--depth", type=int, required=True, help="stones on the book's positions")
+    sub.add_argument("--out", required=True, metavar="FILE", help="where to write the book")
+    _add_solver_options(sub)
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    """``book``: an opening book (Connect Four only)."""
+    from perfectplay.errors import ParameterError
+    from perfectplay.games.registry import canonical_name
+
+    if canonical_name(args.game) != "connect4":
+        raise ParameterError(f"book {args.game}: opening books are for connect4")
+    from perfectplay import cli_connect4
+
+    return cli_connect4.cmd_book(args)
 
 
 def _add_perft(commands: Any) -> None:
@@ -348,6 +393,9 @@ def _check_tictactoe_options(args: argparse.Namespace) -> None:
         raise ParameterError("--weak: only connect4 has a weak (win/draw/loss) solver")
     if args.board == "-":
         raise ParameterError("BOARD '-' (positions from stdin): only connect4 has batch mode")
+    for option, value in (("--book", args.book), ("--table-bits", args.table_bits)):
+        if value is not None:
+            raise ParameterError(f"{option}: only connect4's solver takes it")
 
 
 def _render(position: Any) -> str:

@@ -62,6 +62,8 @@ Progress = Callable[[int, int, int, float], None]
 """The solver's progress callback: (low, high, nodes, seconds) after each null-window probe."""
 
 UNLIMITED = 1 << 62
+DEFAULT_TABLE_BITS = 23
+MIN_TABLE_BITS, MAX_TABLE_BITS = 10, 30
 PROGRESS_DELAY = 0.25
 """Seconds a solve runs before its status line appears (quick solves show nothing)."""
 ALGORITHM = "connect4-solver"
@@ -102,8 +104,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return _report(args, game, position, result, with_pv=True)
 
 
+_SETTINGS = {"table_bits": DEFAULT_TABLE_BITS}
+"""This process's solver table size (``--table-bits``)."""
+
+
 def _check_options(args: argparse.Namespace, command: str) -> None:
-    """Reject option combinations that mean nothing for Connect Four, naming them."""
+    """Reject option combinations that mean nothing for Connect Four, naming them, and apply
+    ``--table-bits`` and ``--book``."""
+    _apply_solver_options(args)
     if args.board == "-" and command != "solve":
         raise ParameterError(
             f"BOARD '-' (positions from stdin): batch mode is solve's, not {command}'s"
@@ -111,6 +119,26 @@ def _check_options(args: argparse.Namespace, command: str) -> None:
     limited = args.depth is not None or args.time is not None
     if getattr(args, "weak", False) and limited and args.board != "-":
         raise ParameterError("--weak: the weak solve is exact; it takes no --depth or --time")
+
+
+def _apply_solver_options(args: argparse.Namespace) -> None:
+    """``--table-bits`` sets this process's table size; ``--book`` loads an opening book into
+    the board size's kernel. Raises :class:`ParameterError` naming a bad value or file."""
+    bits = getattr(args, "table_bits", None)
+    if bits is not None:
+        if not MIN_TABLE_BITS <= bits <= MAX_TABLE_BITS:
+            raise ParameterError(
+                f"--table-bits {bits}: must be from {MIN_TABLE_BITS} to {MAX_TABLE_BITS} "
+                f"(2**N slots of 16 bytes; the default {DEFAULT_TABLE_BITS} is 128 MiB)"
+            )
+        _SETTINGS["table_bits"] = bits
+    if getattr(args, "book", None) is not None:
+        from pathlib import Path
+
+        from perfectplay.kernels.connect4_book import OpeningBook
+
+        game, _ = api.new_game("connect4", size=args.size, k=args.k)
+        game.kernel().use_book(OpeningBook.load(Path(args.book)))
 
 
 def exact_result(
@@ -147,10 +175,10 @@ def exact_result(
 
 
 def _solver(game: Connect4Game) -> tuple[Connect4Kernel, Connect4Table]:
-    """The game's kernel, loaded, and a fresh table of the default size."""
+    """The game's kernel, loaded, and a fresh table of the chosen size."""
     kernel: Connect4Kernel = game.kernel()
     _warm_up(kernel, game)
-    return kernel, kernel.new_table()
+    return kernel, kernel.new_table(1 << _SETTINGS["table_bits"])
 
 
 def _warm_up(kernel: Connect4Kernel, game: Connect4Game) -> None:
@@ -679,3 +707,36 @@ def _play_help(game: Connect4Game) -> str:
         "hint: show the engine's best move for you and its value\n"
         "quit (q): abandon the game"
     )
+
+
+# -- opening books ---------------------------------------------------------------------------
+def cmd_book(args: argparse.Namespace) -> int:
+    """``book connect4 --depth D --out FILE``: solve every position with D stones (one per
+    mirror pair) into an opening book that ``--book FILE`` makes the solver consult."""
+    from pathlib import Path
+
+    from perfectplay.kernels.connect4_book import build_book, positions_at
+
+    _apply_solver_options(args)
+    game, _ = api.new_game("connect4", size=args.size, k=args.k)
+    if not 0 <= args.depth < game.spec.cells:
+        raise ParameterError(f"--depth {args.depth}: must be from 0 to {game.spec.cells - 1}")
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise ParameterError(f"--out {args.out!r}: no such folder {str(out.parent)!r}")
+    total = len(positions_at(game, args.depth))
+    with status_line(sys.stderr.isatty()) as status:
+
+        def progress(done: int, count: int, seconds: float) -> None:
+            if status is not None:
+                status.phase(f"book: {done}/{count} positions solved, {seconds:.1f} s")
+
+        started = time.perf_counter()
+        book = build_book(game, args.depth, 1 << _SETTINGS["table_bits"], progress)
+    book.save(out)
+    _say(
+        _console(),
+        f"opening book {game.spec.label}, depth {args.depth}: {total} positions "
+        f"in {time.perf_counter() - started:.1f} s, written to {out}",
+    )
+    return EXIT_OK
