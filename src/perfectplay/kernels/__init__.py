@@ -3,6 +3,17 @@
 Kernel modules import numba; import them lazily (inside functions) so that the command line
 and the library start fast. A game offers its kernel through ``game.kernel()`` (``None`` when
 the board is too large for the kernel's representation).
+
+Optional attributes a kernel may have, read by :mod:`perfectplay.search.solver`:
+
+* ``exact_line(position, first, value, table)``: a principal variation of an exactly solved
+  position (else the solver re-proves each step through :meth:`Kernel.search`);
+* ``solves_exactly_first = True``: under a time limit, try an exact solve on half the budget
+  before deepening (Connect Four's exact solver is far better than its depth-limited search);
+* ``proves_with_full_depth = True``: re-prove exact values with full-depth searches only.
+
+Kernels keep scratch memory per board size and are not thread-safe: run one search at a
+time per board size in a process.
 """
 
 from __future__ import annotations
