@@ -5,8 +5,6 @@ Most tests call :func:`perfectplay.cli.main` in-process; two run the installed s
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import shutil
 import subprocess
@@ -15,26 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import run, run_json, with_stdin
 
 from perfectplay import cli
 from perfectplay.cli import main
 
 ARTICLE = "xox/oox/___"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """``main(argv)``: the exit status, stdout and stderr."""
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    """``main(argv + --json)``, checking that stdout is exactly one JSON document."""
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    assert err == ""
-    return json.loads(out)
 
 
 def play(
@@ -44,8 +28,7 @@ def play(
     *argv: str,
 ) -> tuple[int, str, str]:
     """``perfectplay play ...`` with ``stdin`` as the person's input."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    return run(capsys, "play", *argv)
+    return with_stdin(capsys, monkeypatch, stdin, "play", *argv)
 
 
 # -- best / solve / analyze ------------------------------------------------------------------

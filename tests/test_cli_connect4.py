@@ -8,16 +8,14 @@ batch mode and play. The empty 7x6 board is never solved here (it takes minutes)
 from __future__ import annotations
 
 import io
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from cli_support import run, run_json, with_stdin
 from rich.console import Console
 
 from perfectplay import cli_connect4
-from perfectplay.cli import main
 from perfectplay.games.connect4 import game as connect4_game
 
 DATA = Path(__file__).resolve().parent / "data" / "connect4_sets"
@@ -29,29 +27,6 @@ MIDDLE_EASY = (DATA / "middle-easy.txt", 10)
 def first_lines(source: tuple[Path, int]) -> str:
     path, count = source
     return "".join(line + "\n" for line in path.read_text().splitlines()[:count])
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """``main(argv)``: the exit status, stdout and stderr."""
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    """``main(argv + --json)``, checking that stdout is exactly one JSON document."""
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    assert err == ""
-    return json.loads(out)
-
-
-def with_stdin(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str, *argv: str
-) -> tuple[int, str, str]:
-    """``main(argv)`` reading ``stdin``."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    return run(capsys, *argv)
 
 
 # -- solve / best / analyze ------------------------------------------------------------------
