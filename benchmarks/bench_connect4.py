@@ -15,13 +15,13 @@ next to the repository (or ``--data DIR``).
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from common import fmt, machine
 
 from perfectplay.games.connect4 import game as connect4
 from perfectplay.kernels import connect4_kernel as kernel
@@ -37,14 +37,6 @@ SETS = {
 }
 """name -> (file, reference strong mean, strong median, mean nodes, weak mean) from
 shared/connect4/README.md (the C++ reference solver on this machine kind)."""
-
-
-def fmt(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.1f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds:.2f} s"
 
 
 def load(path: Path, limit: int | None) -> list[tuple[np.uint64, np.uint64, int, int]]:
@@ -115,9 +107,7 @@ def main() -> None:
     table.touch()  # every page once, outside the timings
     stats = table.start(1 << 62)
     driver.solve(g.initial(), table, node_budget=10)  # load the compiled code
-    print(
-        f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}"
-    )
+    print(f"Machine: {machine()}")
     print(
         f"Table: 2^{args.table_bits} slots, {table.bytes / 2**20:.0f} MiB; "
         f"mode: {'weak' if args.weak else 'strong'}\n"

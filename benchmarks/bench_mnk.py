@@ -11,39 +11,19 @@ compiled kernel. easyAI is measured too when it can be imported (``pip install e
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-import numba
+import common
 
 from perfectplay.analysis.table import value_table
 from perfectplay.games.mnk import game
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.minimax import minimax
 from perfectplay.search.solver import solve
-
-
-def machine() -> str:
-    """CPU model, cores and software versions."""
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    import os
-
-    return (
-        f"{model}, {os.cpu_count()} cores; Python {platform.python_version()}, "
-        f"numba {numba.__version__}, {platform.system()} {platform.release()}"
-    )
 
 
 def timed(run: Callable[[], Any], repeats: int) -> tuple[float, Any]:
@@ -58,11 +38,7 @@ def timed(run: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 
 
 def fmt(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds:.2f} s"
+    return common.fmt(seconds, micro_digits=0)
 
 
 def easyai_solve() -> Callable[[], Any] | None:
@@ -164,7 +140,7 @@ def main() -> None:
     parser.add_argument("--long", action="store_true", help="include the slow boards")
     parser.add_argument("--repeats", type=int, default=21)
     args = parser.parse_args()
-    print(f"Machine: {machine()}")
+    print(f"Machine: {common.machine()}")
     print(f"Command: python {' '.join(sys.argv)}")
     print(f"Date: {time.strftime('%Y-%m-%d')}\n")
     print("| what | median time | nodes | value |")

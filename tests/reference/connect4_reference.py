@@ -129,15 +129,7 @@ def lines_of(board: Board, stone: str) -> list[tuple[tuple[int, int], ...]]:
 
 def has_line(board: Board, stone: str) -> bool:
     """True when ``stone`` fills every cell of at least one line of the board."""
-    for line in all_lines(board.width, board.height, board.k):
-        full = True
-        for c, r in line:
-            if board.cells[r][c] != stone:
-                full = False
-                break
-        if full:
-            return True
-    return False
+    return bool(lines_of(board, stone))
 
 
 def winner(board: Board) -> str | None:

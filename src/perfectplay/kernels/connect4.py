@@ -171,8 +171,7 @@ class Connect4Kernel:
             stats = table.start(node_budget)
             score = k.solve(current, mask, played, weak, self.work, table.slots, stats)
             return Solved(int(score), int(stats[0]), bool(stats[0] > node_budget))
-        top = (self.game.spec.cells + 1) // 2 + 1
-        win_next, lose_next = top - (played // 2 + 1), -(top - ((played + 1) // 2 + 1))
+        win_next, _, _, lose_next = (int(v) for v in k.score_bounds(played, int(self.work[k.TOP])))
         if k.can_win_next(current, mask, self.work):
             return Solved(1 if weak else win_next, 1, False)
         low, high = (-1, 1) if weak else (lose_next, win_next)

@@ -1,0 +1,34 @@
+"""What the benchmark scripts share: the machine line and the time format."""
+
+from __future__ import annotations
+
+import os
+import platform
+
+import numba
+
+
+def machine() -> str:
+    """CPU model, cores and software versions."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (
+        f"{model}, {os.cpu_count()} cores; Python {platform.python_version()}, "
+        f"numba {numba.__version__}, {platform.system()} {platform.release()}"
+    )
+
+
+def fmt(seconds: float, micro_digits: int = 1) -> str:
+    """A duration in µs, ms or s."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.{micro_digits}f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
