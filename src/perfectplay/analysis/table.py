@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from perfectplay.search.result import WIN, Score
+from perfectplay.search.result import Score, finished_value
 from perfectplay.search.solver import score_of_move
 
 
@@ -40,7 +40,7 @@ def _fill(game: Any, position: Any, table: dict[Hashable, int]) -> int:
         return known
     outcome = game.outcome(position)
     if outcome is not None:
-        value = 0 if outcome.winner is None else -WIN
+        value = finished_value(game, position, outcome.winner)
     else:
         # A child already lost for its side to move (-WIN) becomes WIN - 1: the move wins.
         value = max(

@@ -4,30 +4,15 @@ Player 1 (``x``) moves first; a move drops a stone into a column, where it falls
 lowest empty cell; ``k`` (4 by default) stones in a row across, up or diagonally win; a full
 board without a line is a draw.
 
-Bit layout (Pascal Pons' solver's): one column after another, ``height + 1`` bits per column,
-bit 0 of a column at the bottom, the top bit of every column always empty so that lines
-cannot wrap from one column into the next::
-
-    7 wide x 6 high:                     bit index = column * (height + 1) + row
-      .  .  .  .  .  .  .     <- sentinel row, always 0
-      5 12 19 26 33 40 47     row 5 (top)
-      4 11 18 25 32 39 46
-      3 10 17 24 31 38 45
-      2  9 16 23 30 37 44
-      1  8 15 22 29 36 43
-      0  7 14 21 28 35 42     row 0 (bottom)
-
-A position keeps one bitboard per player. A line of ``k`` is found with shifts: along a
-direction of step ``d`` (1 up, ``height + 1`` across, ``height`` and ``height + 2`` the
-diagonals), ``b & (b >> d) & (b >> 2d) ...`` is non-zero exactly when ``b`` has ``k`` aligned
-stones.
+Bit layout: Pascal Pons' column layout, drawn in :mod:`perfectplay.games.gravity`
+(``bit = column * (height + 1) + row``, row 0 at the bottom, a sentinel bit above each column).
+A position keeps one bitboard per player.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from perfectplay.errors import (
@@ -36,7 +21,7 @@ from perfectplay.errors import (
     IllegalPositionError,
     ParameterError,
 )
-from perfectplay.games.bitboard import bit_indices
+from perfectplay.games.gravity import GravityLayout
 from perfectplay.games.protocol import BaseGame, Outcome, Player
 
 MIN_SIDE = 4
@@ -127,15 +112,11 @@ class Connect4Game(BaseGame[Connect4Position, int]):
 
     def __init__(self, spec: Connect4Spec) -> None:
         self._spec = spec
-        stride = spec.stride
-        self._bottom = sum(1 << (c * stride) for c in range(spec.width))
-        self._board = self._bottom * ((1 << spec.height) - 1)
-        self._column_masks = tuple(
-            ((1 << spec.height) - 1) << (c * stride) for c in range(spec.width)
-        )
-        self._top = tuple(1 << (spec.height - 1 + c * stride) for c in range(spec.width))
-        centre = (spec.width - 1) / 2
-        self._order = tuple(sorted(range(spec.width), key=lambda c: (abs(c - centre), c)))
+        self.layout = GravityLayout(spec.width, spec.height, spec.k)
+        layout = self.layout
+        self._board = layout.board
+        self._top = tuple(layout.top_cell(c) for c in range(spec.width))
+        self._order = layout.centre_first()
 
     def __repr__(self) -> str:
         return f"Connect4Game({self._spec.label})"
@@ -208,8 +189,7 @@ class Connect4Game(BaseGame[Connect4Position, int]):
 
     def play_column(self, position: Connect4Position, column: int) -> Connect4Position:
         """Unchecked fast path of :meth:`play` for a playable column of a running game."""
-        mask = position.mask
-        stone = (mask + (1 << (column * self._spec.stride))) & self._column_masks[column]
+        stone = self.layout.drop(position.mask, column)
         if position.plies % 2 == 0:
             first, second, mover = position.first | stone, position.second, position.first | stone
         else:
@@ -218,48 +198,17 @@ class Connect4Game(BaseGame[Connect4Position, int]):
 
     def line_through(self, stones: int, stone: int) -> int:
         """The stones of a ``k``-line of ``stones`` that contains ``stone``, or 0."""
-        k = self._spec.k
-        for step in self._steps:
-            # Grow the run through ``stone`` both ways along the direction.
-            run = stone
-            probe = stone
-            for _ in range(k - 1):
-                probe = (probe << step) & stones
-                if not probe:
-                    break
-                run |= probe
-            probe = stone
-            for _ in range(k - 1):
-                probe = (probe >> step) & stones
-                if not probe:
-                    break
-                run |= probe
-            if run.bit_count() >= k:
-                return run
-        return 0
-
-    @cached_property
-    def _steps(self) -> tuple[int, ...]:
-        stride = self._spec.stride
-        return (1, stride, stride - 1, stride + 1)
+        return self.layout.line_through(stones, stone)
 
     def lines(self, stones: int) -> int:
         """Mask of every stone of ``stones`` that lies on a ``k``-line (0 when none)."""
-        found = 0
-        k = self._spec.k
-        for step in self._steps:
-            starts = stones
-            for i in range(1, k):
-                starts &= stones >> (i * step)
-            for i in range(k):
-                found |= starts << (i * step)
-        return found
+        return self.layout.lines(stones)
 
     def outcome(self, position: Connect4Position) -> Outcome | None:
         """Win for the owner of the line, draw on a full board, else ``None``."""
         if position.win_mask:
             winner = Player.FIRST if position.first & position.win_mask else Player.SECOND
-            cells = tuple(self.cell_of(bit) for bit in bit_indices(position.win_mask))
+            cells = self.layout.cells_of(position.win_mask)
             return Outcome(winner, f"player {int(winner)} connects {self._spec.k}", cells)
         if position.plies == self._spec.cells:
             return Outcome(None, "the board is full")
@@ -267,7 +216,7 @@ class Connect4Game(BaseGame[Connect4Position, int]):
 
     def cell_of(self, bit: int) -> tuple[int, int]:
         """``(column, row)`` of a bit index, both 0-based, row 0 at the bottom."""
-        return divmod(bit, self._spec.stride)
+        return self.layout.cell_of(bit)
 
     def key(self, position: Connect4Position) -> Hashable:
         """``(first, second)`` bitboards."""
@@ -275,12 +224,7 @@ class Connect4Game(BaseGame[Connect4Position, int]):
 
     def mirror(self, bits: int) -> int:
         """A bitboard reflected left to right."""
-        stride, width = self._spec.stride, self._spec.width
-        column = (1 << stride) - 1
-        out = 0
-        for c in range(width):
-            out |= ((bits >> (c * stride)) & column) << ((width - 1 - c) * stride)
-        return out
+        return self.layout.mirror(bits)
 
     def canonical_key(self, position: Connect4Position) -> Hashable:
         """The smaller of the key and the mirrored key."""
@@ -308,26 +252,13 @@ class Connect4Game(BaseGame[Connect4Position, int]):
             else (position.second, position.first)
         )
         score = 0
-        for window in self._windows:
+        for window in self.layout.windows:
             a, b = mine & window, theirs & window
             if a and not b:
                 score += 4 ** a.bit_count()
             elif b and not a:
                 score -= 4 ** b.bit_count()
         return float(max(-99_999, min(99_999, score)))
-
-    @cached_property
-    def _windows(self) -> tuple[int, ...]:
-        spec = self._spec
-        found = []
-        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            for c in range(spec.width):
-                for r in range(spec.height):
-                    end_c, end_r = c + dc * (spec.k - 1), r + dr * (spec.k - 1)
-                    if 0 <= end_c < spec.width and 0 <= end_r < spec.height:
-                        cells = ((c + dc * i) * spec.stride + r + dr * i for i in range(spec.k))
-                        found.append(sum(1 << bit for bit in cells))
-        return tuple(found)
 
     def kernel(self) -> Any:
         """The compiled Connect Four kernel driver (see :mod:`perfectplay.kernels.connect4`)."""
@@ -368,9 +299,9 @@ class Connect4Game(BaseGame[Connect4Position, int]):
         mask = first | second
         if mask < 0 or mask & ~self._board:
             raise IllegalPositionError("stones lie outside the board")
-        floating = (mask >> 1) & ~mask & self._board
+        floating = self.layout.floating(mask)
         if floating:
-            columns = sorted({self.cell_of(bit)[0] + 1 for bit in bit_indices(floating)})
+            columns = sorted({column + 1 for column, _ in self.layout.cells_of(floating)})
             named = ", ".join(str(c) for c in columns)
             plural = "s" if len(columns) > 1 else ""
             raise IllegalPositionError(
@@ -399,9 +330,10 @@ class Connect4Game(BaseGame[Connect4Position, int]):
         winner, on_lines, number = (
             (first, first_lines, 1) if first_lines else (second, second_lines, 2)
         )
-        tops = mask & ~(mask >> 1)
-        for bit in bit_indices(tops & on_lines):
-            stone = 1 << bit
+        tops = self.layout.tops(mask) & on_lines
+        while tops:
+            stone = tops & -tops
+            tops ^= stone
             if not self.lines(winner & ~stone):
                 return Connect4Position(self._spec, first, second, self.line_through(winner, stone))
         raise IllegalPositionError(

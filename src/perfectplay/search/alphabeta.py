@@ -26,7 +26,13 @@ from typing import Any
 
 from perfectplay.search.limits import EXACT, Deadline, Limit, SearchAborted
 from perfectplay.search.ordering import move_first
-from perfectplay.search.result import INFINITY, Score, SearchResult, is_decisive, loss_in
+from perfectplay.search.result import (
+    INFINITY,
+    Score,
+    SearchResult,
+    finished_value,
+    is_decisive,
+)
 from perfectplay.search.transposition import (
     FULL_DRAFT,
     Bound,
@@ -96,7 +102,7 @@ class _Search:
         game = self.game
         outcome = game.outcome(position)
         if outcome is not None:
-            return 0 if outcome.winner is None else loss_in(ply)
+            return finished_value(game, position, outcome.winner, ply)
         if depth <= 0:
             self.horizon += 1
             return float(game.evaluate(position))

@@ -41,6 +41,18 @@ def loss_in(plies: int) -> int:
     return -(WIN - plies)
 
 
+def finished_value(game: Any, position: Any, winner: Any, plies: int = 0) -> int:
+    """The value of a finished ``position`` for its side to move, ``plies`` from the root.
+
+    ``winner`` is the outcome's winner (``None`` for a draw). In most games the player who
+    just moved won, so the side to move has lost; in the shape-and-color variant a move can
+    hand the win to the opponent, who is then the side to move and has won.
+    """
+    if winner is None:
+        return 0
+    return win_in(plies) if winner == game.to_move(position) else loss_in(plies)
+
+
 def _across_ply(value: float, plies: int) -> float:
     """Negate a value for the other side, its decisive distance grown by ``plies`` (+1 or -1)."""
     if not is_decisive(value):

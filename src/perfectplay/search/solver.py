@@ -24,10 +24,10 @@ from perfectplay.search import alphabeta as generic
 from perfectplay.search.limits import EXACT, Deadline, Limit, SearchAborted
 from perfectplay.search.ordering import move_first
 from perfectplay.search.result import (
-    WIN,
     MoveValue,
     Score,
     SearchResult,
+    finished_value,
     is_decisive,
     loss_in,
     score_after_move,
@@ -172,7 +172,7 @@ class _Searcher:
         child = self.game.play(position, move)
         outcome = self.game.outcome(child)
         if outcome is not None:
-            return 0 if outcome.winner is None else WIN - 1
+            return -finished_value(self.game, child, outcome.winner, 1)
         return score_of_move(Score(self.exact_value(child, max(1, depth - 1)), True)).value
 
     def run(
@@ -189,7 +189,7 @@ class _Searcher:
         game = self.game
         outcome = game.outcome(position)
         if outcome is not None:
-            value = 0 if outcome.winner is None else -WIN
+            value = finished_value(game, position, outcome.winner)
             return SearchResult(None, Score(value, True), (), 1, 0, 0.0, self.name)
         full_depth = game.plies_left_bound(position)
         if limit.time is None and limit.nodes is None:
@@ -313,8 +313,8 @@ def analyze(
         child = game.play(position, move)
         outcome = game.outcome(child)
         if outcome is not None:
-            won = outcome.winner is not None
-            values.append(MoveValue(move, Score(WIN - 1 if won else 0, True)))
+            value = -finished_value(game, child, outcome.winner, 1)
+            values.append(MoveValue(move, Score(value, True)))
             continue
         result = searcher.run(child, per_move, None, with_pv=False)
         values.append(MoveValue(move, score_of_move(result.score)))
