@@ -31,8 +31,13 @@ from perfectplay.search.solver import analyze as _analyze
 from perfectplay.search.solver import best_move as _best_move
 from perfectplay.search.solver import solve as _solve
 
-SIZE_PARAMETERS = {"tictactoe": ("rows", "cols"), "connect4": ("width", "height")}
-"""How each game reads ``--size AxB``: tic-tac-toe rows x columns, Connect Four width x height."""
+SIZE_PARAMETERS = {
+    "tictactoe": ("rows", "cols"),
+    "connect4": ("width", "height"),
+    "simplexity": ("rows", "cols"),
+}
+"""How each game reads ``--size AxB``: tic-tac-toe and the shape-and-color game rows x
+columns, Connect Four width x height."""
 
 
 def load(
@@ -45,7 +50,8 @@ def load(
     ``min(rows, cols)``. Connect Four: a move sequence (``4453``, ``10,3,4`` on wide boards,
     empty for the empty board) on a ``size`` board (``WIDTHxHEIGHT``, default 7x6), or a
     picture (rows top to bottom, ``.`` ``x`` ``o``, separated by ``/`` or new lines: text with
-    either is read as a picture) whose size is read from it.
+    either is read as a picture) whose size is read from it. Shape-and-color: a move sequence
+    (``4O 4X 3O`` or ``4O4X3O``) on a ``size`` board (``ROWSxCOLS``, default 6x7).
     """
     name = canonical_name(game_name)
     if not isinstance(text, str):
@@ -60,6 +66,8 @@ def load(
         return game, position
     if name == "connect4":
         return _load_connect4(text, size, k)
+    if name == "simplexity":
+        return _load_simplexity(text, size, k)
     raise ParameterError(f"game {game_name!r}: no position notation yet")  # pragma: no cover
 
 
@@ -72,6 +80,16 @@ def _load_connect4(text: str, size: str | None, k: int | None) -> tuple[Any, Any
         return game, position
     game, _ = new_game("connect4", size=size, k=k)
     position, _ = parse_connect4_moves(game, text)
+    return game, position
+
+
+def _load_simplexity(text: str, size: str | None, k: int | None) -> tuple[Any, Any]:
+    from perfectplay.notation import parse_simplexity_moves
+
+    if k is not None:
+        raise ParameterError(f"k={k}: the shape-and-color game always plays four in a row")
+    game, _ = new_game("simplexity", size=size)
+    position, _ = parse_simplexity_moves(game, text)
     return game, position
 
 

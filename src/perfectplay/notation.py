@@ -42,6 +42,13 @@ Connect Four pictures
     possible counts, at most one line and only the last mover's). :func:`format_connect4_picture`
     writes it (``str`` of a position) and :func:`parse_connect4_picture` reads it back.
     :func:`render_connect4_board` draws it for a terminal, with column numbers and colours.
+
+Shape-and-color moves and positions
+    A move is the 1-based column followed by the shape, ``4O`` or ``4x`` (case-insensitive); a
+    position is the moves played from the empty board, separated by spaces or commas or
+    written together: ``4O 4X 3O`` or ``4O4X3O``. :func:`parse_simplexity_moves` plays them and
+    :func:`format_simplexity_moves` writes them back (space-separated).
+    :func:`render_simplexity_board` draws the board as the course's engine prints it.
 """
 
 from __future__ import annotations
@@ -56,6 +63,7 @@ from perfectplay.games.connect4 import Connect4Game, Connect4Position
 from perfectplay.games.connect4 import make_spec as make_connect4_spec
 from perfectplay.games.mnk import MAX_SIZE, Cell, MNKGame, MNKPosition, make_spec
 from perfectplay.games.protocol import Player
+from perfectplay.games.simplexity import SimplexityMove
 
 EMPTY_CHARS = frozenset("_.-")
 X_CHARS = frozenset("xX")
@@ -451,3 +459,123 @@ def render_connect4_board(position: Connect4Position, color: bool = False) -> st
     for row in _connect4_rows(position):
         lines.append(" ".join(" " * (cell - 1) + paint[char] for char in row))
     return "\n".join(lines)
+
+
+SIMPLEXITY_MOVE = re.compile(r"\s*(\d+)\s*([A-Za-z])\s*,?")
+
+
+def _simplexity_tokens(text: str) -> list[tuple[str, str]]:
+    """``(digits, shape letter)`` pairs of a move sequence, with precise errors."""
+    tokens: list[tuple[str, str]] = []
+    index = 0
+    while index < len(text):
+        if text[index:].strip(" \t\n,") == "":
+            break
+        match = SIMPLEXITY_MOVE.match(text, index)
+        if match is None:
+            start = len(text) - len(text[index:].lstrip(" \t\n,"))
+            raise NotationError(
+                f"moves {_quote(text)}: move {len(tokens) + 1} at character {start + 1} "
+                f"({text[start]!r}): a move is a column number and a shape, such as 4O"
+            )
+        tokens.append((match.group(1), match.group(2)))
+        index = match.end()
+    return tokens
+
+
+def parse_simplexity_move(text: str, number: int = 1) -> tuple[int, str]:
+    """One move ``4O``: the 0-based column and the shape (``O`` or ``X``).
+
+    Raises :class:`NotationError` for text that is not one move, naming the move's ``number``.
+    """
+    tokens = _simplexity_tokens(text) if isinstance(text, str) else []
+    if len(tokens) != 1:
+        raise NotationError(
+            f"move {number} {_quote(str(text))}: a move is a column number and a shape, such as 4O"
+        )
+    digits, letter = tokens[0]
+    return _simplexity_move(text, number, digits, letter)
+
+
+def _simplexity_move(text: str, number: int, digits: str, letter: str) -> tuple[int, str]:
+    shape = letter.upper()
+    if shape not in ("O", "X"):
+        raise NotationError(
+            f"moves {_quote(text)}: move {number} ({digits}{letter}): the shape is O or X"
+        )
+    if len(digits) > 6:
+        label = f"{digits[:6]}...{letter}"
+        raise IllegalMoveError(f"moves {_quote(text)}: move {number} ({label}): no such column")
+    return int(digits) - 1, shape
+
+
+def parse_simplexity_moves(game: Any, text: str) -> tuple[Any, list[Any]]:
+    """Play a shape-and-color move sequence (``4O 4X 3O`` or ``4O4X3O``) from the empty board.
+
+    Returns the position reached and the moves played. Raises :class:`NotationError` for text
+    that is not a sequence of moves and :class:`IllegalMoveError` (a bad column, a full
+    column, a used-up shape) or :class:`GameOverError` (a move after the end); every message
+    names the move's 1-based number in the sequence and the move.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"moves {text!r}: expected text")
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"moves {_quote(text)}: longer than {MAX_TEXT} characters")
+    position = game.initial()
+    moves: list[Any] = []
+    for number, (digits, letter) in enumerate(_simplexity_tokens(text), start=1):
+        column, shape = _simplexity_move(text, number, digits, letter)
+        try:
+            position = game.play(position, (column, shape))
+        except ValueError as exc:
+            reason = str(exc).removeprefix(f"move {column + 1}{shape}: ")
+            where = f"moves {_quote(text)}: move {number} ({column + 1}{shape})"
+            raise type(exc)(f"{where}: {reason}") from None
+        moves.append(SimplexityMove(column, shape))
+    return position, moves
+
+
+def format_simplexity_moves(moves: Sequence[Any]) -> str:
+    """``4O 4X 3O``: the moves, 1-based columns, space-separated."""
+    return " ".join(f"{column + 1}{shape}" for column, shape in moves)
+
+
+SEPARATOR = ". -=- "
+BLUE = "\x1b[34m"
+
+
+def render_simplexity_board(position: Any, color: bool = False) -> str:
+    """The board as the course's engine prints it: the column numbers (1-based, as moves are
+    written), then every row from the top between ``. -=- .`` lines, cells ``|  O  |`` with
+    ``-`` for empty; with ``color`` red and blue pieces are painted (ANSI escape codes)."""
+    spec = position.spec
+    rows, cols = spec.rows, spec.cols
+    separator = SEPARATOR * cols + "."
+    lines = ["".join(f"{c:^6}" for c in range(1, cols + 1)).rstrip(), separator]
+    for row in range(rows - 1, -1, -1):
+        cells = []
+        for col in range(cols):
+            bit = 1 << (col * (rows + 1) + row)
+            cells.append(_simplexity_cell(position, bit, color))
+        lines.append("|" + "|".join(f"  {cell}  " for cell in cells) + "|")
+        lines.append(separator)
+    return "\n".join(lines)
+
+
+def _simplexity_cell(position: Any, bit: int, color: bool) -> str:
+    if not position.mask & bit:
+        return "-"
+    shape = "O" if position.circles & bit else "X"
+    if not color:
+        return shape
+    paint = RED if position.red & bit else BLUE
+    return f"{paint}{shape}{RESET}"
+
+
+def simplexity_quotas(game: Any, position: Any) -> str:
+    """Each player's pieces left per shape: ``player 1 (red): O 11, X 10 | player 2 ...``."""
+    parts = []
+    for player, color in ((Player.FIRST, "red"), (Player.SECOND, "blue")):
+        left = ", ".join(f"{s} {game.quota_left(position, player, s)}" for s in ("O", "X"))
+        parts.append(f"player {int(player)} ({color}): {left}")
+    return " | ".join(parts)

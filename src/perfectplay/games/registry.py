@@ -46,10 +46,11 @@ def game_names() -> list[str]:
 
 
 def _register_builtins() -> None:
-    from perfectplay.games import connect4, mnk
+    from perfectplay.games import connect4, mnk, simplexity
 
     register("tictactoe", mnk.game, "mnk", "ttt", "tic-tac-toe")
     register("connect4", connect4.game, "connect-four", "connectfour", "c4")
+    register("simplexity", simplexity.game, "shapecolor", "shape-color", "sc")
 
 
 _register_builtins()
