@@ -142,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(commands)
     _add_perft(commands)
     _add_book(commands)
+    _add_history(commands)
+    _add_tree(commands)
     return parser
 
 
@@ -281,6 +283,78 @@ def _add_perft(commands: Any) -> None:
     sub.add_argument("--k", type=int, help="stones in a row to win (default: the smaller side)")
     sub.add_argument("--depth", type=int, metavar="D", help="expand only the first D plies")
     sub.add_argument("--json", action="store_true", help="print the counts as JSON")
+
+
+HISTORY_EPILOG = """\
+examples:
+  perfectplay history tictactoe 'xox/xoo/oxx'         a drawn board: 222 optimal histories
+  perfectplay history tictactoe 'xo_/_x_/o_x' --json  no optimal history: move 4 lost
+  perfectplay history tictactoe 'xo_/_x_/o_x' --strict   quickest wins, slowest losses too
+  perfectplay history tictactoe 'xoox/ooox/oxxx/oxxo' --k 4
+  perfectplay history connect4 '...../...../..x../.xoo.'   a 5x4 picture
+
+A move is optimal when it keeps the mover's game-theoretic result (--outcome, the
+default) or, with --strict, also the quickest win or the slowest loss. When no history
+has only optimal moves, one with the fewest mistakes is shown, each mistake naming what
+it threw away ('move 5 turned a draw into a loss')."""
+
+TREE_EPILOG = """\
+examples:
+  perfectplay tree tictactoe 'xox/oox/___'            values -9, 0 and 10 for the 3 moves
+  perfectplay tree tictactoe 'x__/_o_/___' --depth 1  exact values, tree cut after 1 ply
+  perfectplay tree tictactoe 'xo_/_x_/___' --alphabeta   windows, cuts, nodes saved
+  perfectplay tree tictactoe 'x__/_o_/___' --depth 2 --heuristic --alphabeta
+  perfectplay tree tictactoe 'xox/oox/___' --svg tree.svg   a Graphviz picture
+  perfectplay tree connect4 '....x/...oo/xo.xo/xxxoo' --dot tree.dot
+
+Values are the root player's, depth-adjusted as in the classic tic-tac-toe article
+(a win with the d-th ply from the root is 10 - (d - 1), a loss its negative, a draw 0;
+connect4: the standard score). A bound reads '>= 3' or '<= -9'; the window is alpha-beta's
+[alpha, beta] on entering a node. Moves are tried in the game's move order."""
+
+
+def _add_history(commands: Any) -> None:
+    summary = "rebuild a board's history: optimal move orders, or the fewest mistakes"
+    sub = _subparser(commands, "history", summary, HISTORY_EPILOG, cmd_history)
+    sub.add_argument("board", metavar="BOARD", help="the board (connect4: a picture)")
+    notion = sub.add_mutually_exclusive_group()
+    notion.add_argument(
+        "--outcome", action="store_true", help="optimal keeps win/draw/loss (default)"
+    )
+    notion.add_argument("--strict", action="store_true", help="optimal also keeps the distance")
+    sub.add_argument("--size", metavar="AxB", help=SIZE_HELP + "; must agree with a board")
+    sub.add_argument("--k", type=int, help="stones in a row to win (default: the smaller side)")
+    sub.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def _add_tree(commands: Any) -> None:
+    summary = "the game tree with minimax values, or alpha-beta's windows and cuts"
+    sub = _subparser(commands, "tree", summary, TREE_EPILOG, cmd_tree)
+    sub.add_argument("board", metavar="BOARD", help="the position at the root")
+    sub.add_argument("--depth", type=int, metavar="D", help="cut the tree D plies deep")
+    sub.add_argument("--alphabeta", action="store_true", help="search it with alpha-beta")
+    sub.add_argument(
+        "--heuristic", action="store_true", help="value the cut by the evaluation, not exactly"
+    )
+    picture = sub.add_mutually_exclusive_group()
+    picture.add_argument("--svg", metavar="FILE", help="draw the tree as SVG (Graphviz)")
+    picture.add_argument("--dot", metavar="FILE", help="write the tree as Graphviz DOT source")
+    sub.add_argument("--size", metavar="AxB", help=SIZE_HELP + "; must agree with a board")
+    sub.add_argument("--k", type=int, help="stones in a row to win (default: the smaller side)")
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """``history``: see :mod:`perfectplay.cli_analysis`."""
+    from perfectplay import cli_analysis
+
+    return cli_analysis.cmd_history(args)
+
+
+def cmd_tree(args: argparse.Namespace) -> int:
+    """``tree``: see :mod:`perfectplay.cli_analysis`."""
+    from perfectplay import cli_analysis
+
+    return cli_analysis.cmd_tree(args)
 
 
 # -- entry point -----------------------------------------------------------------------------

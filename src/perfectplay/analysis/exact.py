@@ -1,0 +1,97 @@
+"""Exact values of many positions of one game, memoised, from the fastest engine it has.
+
+History reconstruction and the game tree ask for the exact value of thousands of related
+positions (every sub-board of a target board, every leaf of a cut tree). :class:`ExactValues`
+answers them one by one and keeps one transposition table for all of them, so that work
+done for one position speeds up the next:
+
+* m,n,k boards of up to 64 cells: the compiled kernel's full-depth search
+  (:meth:`perfectplay.kernels.mnk.MNKKernel.search`) on one shared table;
+* Connect Four: the compiled exact solver (:meth:`Connect4Kernel.solve`) on one shared table;
+* any other game: the generic exact :func:`perfectplay.search.solver.solve`.
+
+Values use the scale of :mod:`perfectplay.search.result`, for the side to move: ``WIN - p``
+for a win whose deciding stone is the ``p``-th ply from now, 0 for a draw, ``-(WIN - p)``
+for a loss. A finished position is worth 0 (draw), ``-WIN`` when the side to move has lost,
+``WIN`` in a game where a move can hand the win to the opponent (who then is the side to
+move).
+
+An instance is not thread-safe (the kernels are not): use one per thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from perfectplay.search.result import WIN, Score, score_of_move
+
+UNLIMITED_NODES = 1 << 62
+CONNECT4_TABLE_BITS = (16, 22)
+"""Connect Four table size: 2**cells slots, clamped to this range (16 bytes a slot)."""
+
+
+class ExactValues:
+    """Memoised exact values of positions of ``game`` (see the module docstring).
+
+    ``engine="python"`` skips the compiled kernel. Construction is cheap; the kernel is
+    loaded (about a second, once per process) on the first query that needs it.
+    """
+
+    def __init__(self, game: Any, engine: str = "auto") -> None:
+        self.game = game
+        self._memo: dict[Hashable, int] = {}
+        self._kernel: Any = None
+        self._table: Any = None
+        self._engine = engine
+        self._ready = False
+
+    def __len__(self) -> int:
+        """Positions valued so far."""
+        return len(self._memo)
+
+    def value(self, position: Any) -> int:
+        """The exact value of ``position`` for its side to move."""
+        key = self.game.key(position)
+        known = self._memo.get(key)
+        if known is None:
+            known = self._memo[key] = self._compute(position)
+        return known
+
+    def move_value(self, position: Any, move: Any) -> int:
+        """The exact value of ``move`` in ``position`` for the side playing it."""
+        child = self.game.play(position, move)
+        return int(score_of_move(Score(self.value(child), True)).value)
+
+    # -- engines --------------------------------------------------------------------------
+    def _compute(self, position: Any) -> int:
+        outcome = self.game.outcome(position)
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0
+            return WIN if outcome.winner == self.game.to_move(position) else -WIN
+        if not self._ready:
+            self._prepare()
+        if self._kernel is None:
+            from perfectplay.search.solver import solve
+
+            return int(solve(self.game, position, engine="python").score.value)
+        if hasattr(self._kernel, "to_value"):  # Connect Four's solver: standard scores
+            score = self._kernel.solve(position, self._table).score
+            return int(self._kernel.to_value(position, score))
+        depth = self.game.plies_left_bound(position)
+        return int(self._kernel.search(position, depth, None, self._table, UNLIMITED_NODES).value)
+
+    def _prepare(self) -> None:
+        """Load the kernel and allocate the shared table (once)."""
+        self._ready = True
+        game = self.game
+        kernel = game.kernel() if self._engine != "python" and hasattr(game, "kernel") else None
+        self._kernel = kernel
+        if kernel is None:
+            return
+        if hasattr(kernel, "to_value"):
+            low, high = CONNECT4_TABLE_BITS
+            self._table = kernel.new_table(1 << max(low, min(high, game.spec.cells)))
+        else:
+            self._table = kernel.new_table(kernel.table_entries_hint())

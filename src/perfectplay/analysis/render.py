@@ -1,0 +1,242 @@
+"""Pictures of a :class:`~perfectplay.analysis.tree.GameTree`: a nested terminal tree (rich)
+and a Graphviz drawing (DOT source, or SVG through the ``dot`` program).
+
+Both show, for every node, the move that led to it and who played it, the board (when asked
+for), the value in the game's conventional score (a bound is written ``>= 3`` or ``<= -9``),
+alpha-beta's window ``[alpha, beta]``, and mark the best line (highlighted) and the branches
+alpha-beta cut off (greyed, unvisited). rich and graphviz are imported inside the functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from html import escape
+from typing import Any
+
+from perfectplay.analysis.tree import GameTree, TreeNode
+from perfectplay.errors import ParameterError
+
+BEST_COLOUR = "#c0392b"
+PRUNED_COLOUR = "#9e9e9e"
+MAX_PICTURE_NODES = 2_000
+"""Most nodes a Graphviz picture may have (layout time grows fast beyond)."""
+
+
+# -- text shared by both pictures -------------------------------------------------------------
+def board_rows(position: Any) -> list[str]:
+    """The board as rows of ``x``, ``o`` and ``.`` from the top (any game whose ``str`` of a
+    position is rows separated by ``/`` or new lines)."""
+    text = str(position).replace("\n", "/")
+    return [row.replace("_", ".").replace("-", ".") for row in text.split("/")]
+
+
+def side_name(game: Any, player: Any) -> str:
+    """``x`` (tic-tac-toe) or ``player 1`` (games whose sides are numbers)."""
+    name = str(game.player_name(player))
+    return f"player {name}" if name.isdigit() else name
+
+
+def move_name(game: Any, move: Any) -> str:
+    """``row 2 col 0`` (tic-tac-toe) or ``column 3`` (games whose moves are numbers)."""
+    text = str(game.format_move(move))
+    return f"column {text}" if text.isdigit() else text
+
+
+def value_text(tree: GameTree, node: TreeNode) -> str:
+    """``10``, ``>= 3``, ``<= -9`` or ``pruned``."""
+    if node.pruned or node.value is None:
+        return "pruned"
+    shown = tree.display_value(node.value)
+    return {"lower": f">= {shown}", "upper": f"<= {shown}"}.get(node.bound, shown)
+
+
+def window_text(tree: GameTree, node: TreeNode) -> str:
+    """``[-inf, +inf]``: the alpha-beta window the node was entered with ('' without one)."""
+    if node.window is None:
+        return ""
+    alpha, beta = node.window
+    return f"[{tree.display_value(alpha)}, {tree.display_value(beta)}]"
+
+
+def move_text(tree: GameTree, node: TreeNode, mover: Any) -> str:
+    """``x plays row 2 col 0``, ``player 2 plays column 3`` (``x to move`` at the root)."""
+    game = tree.game
+    if node.move is None:
+        return f"{side_name(game, game.to_move(node.position))} to move"
+    return f"{side_name(game, mover)} plays {move_name(game, node.move)}"
+
+
+def note_text(tree: GameTree, node: TreeNode) -> str:
+    """Why a leaf is a leaf: the game's end, the depth limit, or alpha-beta's cut."""
+    if node.pruned:
+        return "cut off: alpha >= beta, not visited"
+    if node.terminal:
+        outcome = tree.game.outcome(node.position)
+        return "draw" if outcome.winner is None else str(outcome.reason)
+    if node.horizon:
+        return "heuristic at the depth limit" if tree.leaves == "heuristic" else "solved below"
+    return ""
+
+
+def summary_text(tree: GameTree) -> str:
+    """``alpha-beta visited 9 nodes, plain minimax 12 (3 saved, 25%); 2 branches cut off``."""
+    if not tree.alphabeta:
+        plural = "" if tree.visited == 1 else "s"
+        return f"plain minimax visited {tree.visited:,} node{plural}"
+    saved = tree.minimax_nodes - tree.visited
+    share = 100 * saved / tree.minimax_nodes if tree.minimax_nodes else 0.0
+    return (
+        f"alpha-beta visited {tree.visited:,} nodes, plain minimax {tree.minimax_nodes:,} "
+        f"({saved:,} saved, {share:.0f}%); {tree.pruned:,} branches cut off"
+    )
+
+
+def walk(tree: GameTree) -> Iterator[tuple[TreeNode, TreeNode | None, Any, bool]]:
+    """Every node depth-first as ``(node, parent, mover, on the best line)``."""
+    game = tree.game
+    stack: list[tuple[TreeNode, TreeNode | None, int]] = [(tree.root, None, 0)]
+    while stack:
+        node, parent, on_line = stack.pop()
+        mover = None if parent is None else game.to_move(parent.position)
+        best = on_line == node.depth and (
+            node.depth == 0 or tree.principal[node.depth - 1] == node.move
+        )
+        yield node, parent, mover, best
+        depth_on_line = node.depth + 1 if best and node.depth < len(tree.principal) else -1
+        for child in reversed(node.children):
+            stack.append((child, node, depth_on_line))
+
+
+# -- terminal ---------------------------------------------------------------------------------
+def rich_tree(tree: GameTree, boards: bool = True) -> Any:
+    """A :class:`rich.tree.Tree` of the game tree; ``boards`` draws each node's board."""
+    from rich.text import Text
+    from rich.tree import Tree
+
+    made: dict[int, Any] = {}
+    top: Any = None
+    for node, parent, mover, best in walk(tree):
+        label = Text(_line(tree, node, mover), style=_style(node, best))
+        if boards and not node.pruned:
+            label.append("\n" + "\n".join(" ".join(row) for row in board_rows(node.position)))
+        if parent is None:
+            top = made[id(node)] = Tree(label, guide_style="dim")
+        else:
+            made[id(node)] = made[id(parent)].add(label)
+    return top
+
+
+def _line(tree: GameTree, node: TreeNode, mover: Any) -> str:
+    parts = [move_text(tree, node, mover)]
+    value = value_text(tree, node)
+    parts.append(value if node.pruned else f"value {value}")
+    window = window_text(tree, node)
+    if window:
+        parts.append(f"window {window}")
+    note = note_text(tree, node)
+    if note:
+        parts.append(note)
+    return "  ".join(parts)
+
+
+def _style(node: TreeNode, best: bool) -> str:
+    if node.pruned:
+        return "dim strike"
+    return "bold green" if best else ""
+
+
+# -- Graphviz ---------------------------------------------------------------------------------
+def to_dot(tree: GameTree) -> str:
+    """The tree as Graphviz DOT source (boards drawn as tables in the nodes).
+
+    Raises :class:`ParameterError` above :data:`MAX_PICTURE_NODES` nodes.
+    """
+    return str(_digraph(tree).source)
+
+
+def to_svg(tree: GameTree) -> str:
+    """The tree drawn as SVG by Graphviz's ``dot`` program.
+
+    Raises :class:`ParameterError` when ``dot`` is not installed (Debian package
+    ``graphviz``) or the tree has more than :data:`MAX_PICTURE_NODES` nodes.
+    """
+    import graphviz
+
+    digraph = _digraph(tree)
+    try:
+        return str(digraph.pipe(format="svg", encoding="utf-8", quiet=True))
+    except graphviz.ExecutableNotFound:
+        raise ParameterError(
+            "--svg: Graphviz's 'dot' program is not installed (Debian/Ubuntu: apt-get install "
+            "graphviz); --dot FILE writes the DOT source without it"
+        ) from None
+
+
+def _digraph(tree: GameTree) -> Any:
+    import graphviz
+
+    count = tree.node_count()
+    if count > MAX_PICTURE_NODES:
+        raise ParameterError(
+            f"picture: the tree has {count:,} nodes, more than the {MAX_PICTURE_NODES:,} a "
+            "picture can show; pass a smaller --depth"
+        )
+    digraph = graphviz.Digraph("tree", format="svg")
+    digraph.attr(rankdir="TB", nodesep="0.15", ranksep="0.45")
+    digraph.attr("node", shape="plaintext", fontname="Helvetica", fontsize="10")
+    digraph.attr("edge", fontname="Helvetica", fontsize="9", arrowsize="0.6")
+    names: dict[int, str] = {}
+    for number, (node, parent, mover, best) in enumerate(walk(tree)):
+        name = names[id(node)] = f"n{number}"
+        digraph.node(name, label=_html_label(tree, node, mover, best))
+        if parent is not None:
+            digraph.edge(names[id(parent)], name, **_edge_style(node, best))
+    return digraph
+
+
+def _edge_style(node: TreeNode, best: bool) -> dict[str, str]:
+    if node.pruned:
+        return {"color": PRUNED_COLOUR, "style": "dashed"}
+    if best:
+        return {"color": BEST_COLOUR, "penwidth": "2.5"}
+    return {}
+
+
+def _html_label(tree: GameTree, node: TreeNode, mover: Any, best: bool) -> str:
+    """An HTML-like label: the move, the value (bold), the window, the note, the board."""
+    colour = PRUNED_COLOUR if node.pruned else BEST_COLOUR if best else "black"
+    lines = [escape(move_text(tree, node, mover)), f"<B>{escape(value_text(tree, node))}</B>"]
+    window = window_text(tree, node)
+    if window:
+        lines.append(escape(f"window {window}"))
+    note = note_text(tree, node)
+    if note and not node.pruned:
+        lines.append(f"<I>{escape(note)}</I>")
+    text = "".join(f'<TR><TD><FONT COLOR="{colour}">{line}</FONT></TD></TR>' for line in lines)
+    return (
+        f'<<TABLE BORDER="{2 if best else 1}" COLOR="{colour}" CELLBORDER="0" CELLSPACING="1">'
+        f"{text}<TR><TD>{_board_table(node)}</TD></TR></TABLE>>"
+    )
+
+
+def _board_table(node: TreeNode) -> str:
+    """The board as a table of fixed-size cells."""
+    rows = "".join(
+        "<TR>"
+        + "".join(
+            f'<TD WIDTH="16" HEIGHT="16" FIXEDSIZE="TRUE">{_stone(char, node.pruned)}</TD>'
+            for char in row
+        )
+        + "</TR>"
+        for row in board_rows(node.position)
+    )
+    return f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="0">{rows}</TABLE>'
+
+
+def _stone(char: str, pruned: bool) -> str:
+    if char == ".":
+        return " "
+    if pruned:
+        return f'<FONT COLOR="{PRUNED_COLOUR}">{char}</FONT>'
+    colour = "#1f4e9e" if char == "x" else "#c77c02"
+    return f'<FONT COLOR="{colour}"><B>{char}</B></FONT>'
