@@ -488,7 +488,10 @@ def parse_simplexity_move(text: str, number: int = 1) -> tuple[int, str]:
 
     Raises :class:`NotationError` for text that is not one move, naming the move's ``number``.
     """
-    tokens = _simplexity_tokens(text) if isinstance(text, str) else []
+    try:
+        tokens = _simplexity_tokens(text) if isinstance(text, str) else []
+    except NotationError:  # its message would count moves from 1; this one is ``number``
+        tokens = []
     if len(tokens) != 1:
         raise NotationError(
             f"move {number} {_quote(str(text))}: a move is a column number and a shape, such as 4O"
