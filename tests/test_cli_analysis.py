@@ -108,11 +108,11 @@ def test_history_notions_exclude_each_other(capsys: pytest.CaptureFixture[str]) 
 def test_tree_text_shows_the_article_values(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "tree", "tictactoe", ARTICLE)
     assert code == 0 and err == ""
-    assert "x to move  value 10" in out
+    assert out.startswith("x to move  xox/oox/...  value 10\n")
     for line in (
-        "x plays row 2 col 0  value -9",
-        "x plays row 2 col 1  value 0",
-        "x plays row 2 col 2  value 10  x has 3 in a row",
+        "x plays row 2 col 0  xox/oox/x..  value -9",
+        "x plays row 2 col 1  xox/oox/.x.  value 0",
+        "x plays row 2 col 2  xox/oox/..x  value 10  x has 3 in a row",
     ):
         assert line in out
     assert "plain minimax visited 11 nodes" in out
@@ -131,9 +131,9 @@ def test_tree_alphabeta_shows_windows_and_cuts(capsys: pytest.CaptureFixture[str
 
 def test_tree_depth_and_heuristic(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "tree", "tictactoe", "x__/_o_/___", "--depth", "1")
-    assert code == 0 and "solved below" in out and "plain minimax visited 8 nodes" in out
+    assert code == 0 and "solved past the cut" in out and "plain minimax visited 8 nodes" in out
     code, out, _ = run(capsys, "tree", "ttt", "x__/_o_/___", "--depth", "1", "--heuristic")
-    assert code == 0 and "heuristic at the depth limit" in out and "value ~" in out
+    assert code == 0 and "heuristic at the cut" in out and "value ~" in out
 
 
 def test_tree_svg_and_dot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -151,8 +151,8 @@ def test_tree_svg_and_dot(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
 def test_tree_connect4(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "tree", "connect4", "...../...../.o.../oxxxo", "--depth", "1")
     assert code == 0, err
-    assert "player 1 to move  value 0" in out
-    assert "player 1 plays column 5  value 0  solved below" in out
+    assert "player 1 to move  ...../...../.o.../oxxxo  value 0" in out
+    assert "player 1 plays column 5  ...../...../.o..x/oxxxo  value 0  solved past the cut" in out
     assert "best line: column" in out
 
 

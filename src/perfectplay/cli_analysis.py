@@ -26,11 +26,10 @@ from perfectplay.analysis.tree import GameTree, Leaves
 from perfectplay.cli import EXIT_OK, _console, _print_json, _say
 from perfectplay.errors import IllegalPositionError, ParameterError
 
-BOARD_CELLS = 20
-"""Boards up to this many cells are drawn in the terminal tree..."""
-BOARD_NODES = 400
-"""...when the tree has at most this many nodes."""
+BOARD_CELLS = 36
+"""Boards up to this many cells are shown in the terminal tree."""
 LINE_WIDTH = 78
+TREE_WIDTH = 1_000
 
 
 def _load(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -144,14 +143,15 @@ def cmd_tree(args: argparse.Namespace) -> int:
     else:
         from perfectplay.analysis.render import rich_tree
 
-        console.print(rich_tree(tree, boards=_show_boards(game, tree)))
+        console.width = TREE_WIDTH  # long lines are not cropped (a terminal wraps them)
+        console.print(rich_tree(tree, boards=_show_boards(game)))
     _say(console, _tree_footer(tree))
     return EXIT_OK
 
 
-def _show_boards(game: Any, tree: GameTree) -> bool:
-    """Draw boards in the terminal tree when boards and tree are both small."""
-    return bool(game.spec.cells <= BOARD_CELLS and tree.node_count() <= BOARD_NODES)
+def _show_boards(game: Any) -> bool:
+    """Show boards in the terminal tree when they are small."""
+    return bool(game.spec.cells <= BOARD_CELLS)
 
 
 def _tree_footer(tree: GameTree) -> str:

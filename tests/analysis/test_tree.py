@@ -112,11 +112,14 @@ def test_terminal_tree_shows_moves_values_and_boards() -> None:
     g, position = api.load("tictactoe", EXAMPLE)
     console = Console(width=100, record=True, color_system=None)
     console.print(rich_tree(build_tree(g, position)))
-    text = console.export_text()
-    assert "x to move  value 10" in text
-    assert "x plays row 2 col 0  value -9" in text
-    assert "o plays row 2 col 1  value -9  o has 3 in a row" in text
-    assert "x o x" in text and "x . x" not in text  # boards are drawn
+    lines = console.export_text().splitlines()
+    assert lines[0] == "x to move  xox/oox/...  value 10"
+    assert lines[1] == "├── x plays row 2 col 0  xox/oox/x..  value -9"
+    assert lines[2] == "│   ├── o plays row 2 col 1  xox/oox/xo.  value -9  o has 3 in a row"
+    assert lines[-1] == "└── x plays row 2 col 2  xox/oox/..x  value 10  x has 3 in a row"
+    assert len(lines) == 11
+    console.print(rich_tree(build_tree(g, position), boards=False))
+    assert console.export_text().splitlines()[0] == "x to move  value 10"
     assert summary_text(build_tree(g, position)) == "plain minimax visited 11 nodes"
 
 

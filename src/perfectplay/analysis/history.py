@@ -30,6 +30,7 @@ raises :class:`~perfectplay.errors.IllegalPositionError`; too many sub-boards ra
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from math import comb, prod
 from typing import Any, Literal
@@ -150,27 +151,28 @@ def _sign(value: int) -> int:
 
 
 # -- sub-boards -------------------------------------------------------------------------------
-class _SubBoards:
+class _SubBoards(ABC):
     """The target's sub-boards for one game: positions, removable stones, moves."""
 
     def __init__(self, game: Any, target: Any) -> None:
         self.game = game
         self.target_state: State = self.state_of(target)
 
-    def state_of(self, position: Any) -> State:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def state_of(self, position: Any) -> State:
+        """The two players' stones of ``position``."""
 
-    def removable(self, state: State) -> int:  # pragma: no cover - overridden
+    @abstractmethod
+    def removable(self, state: State) -> int:
         """Stones of the last mover that can have been its last stone."""
-        raise NotImplementedError
 
-    def move_of(self, stone: int) -> Any:  # pragma: no cover - overridden
+    @abstractmethod
+    def move_of(self, stone: int) -> Any:
         """The move that placed the single-bit ``stone``."""
-        raise NotImplementedError
 
-    def bound(self) -> int:  # pragma: no cover - overridden
+    @abstractmethod
+    def bound(self) -> int:
         """An upper bound on the number of sub-boards."""
-        raise NotImplementedError
 
     def position(self, state: State) -> Any:
         """The running position of ``state``, or ``None`` if no game passes through it

@@ -74,7 +74,7 @@ def note_text(tree: GameTree, node: TreeNode) -> str:
         outcome = tree.game.outcome(node.position)
         return "draw" if outcome.winner is None else str(outcome.reason)
     if node.horizon:
-        return "heuristic at the depth limit" if tree.leaves == "heuristic" else "solved below"
+        return "heuristic at the cut" if tree.leaves == "heuristic" else "solved past the cut"
     return ""
 
 
@@ -109,16 +109,16 @@ def walk(tree: GameTree) -> Iterator[tuple[TreeNode, TreeNode | None, Any, bool]
 
 # -- terminal ---------------------------------------------------------------------------------
 def rich_tree(tree: GameTree, boards: bool = True) -> Any:
-    """A :class:`rich.tree.Tree` of the game tree; ``boards`` draws each node's board."""
+    """A :class:`rich.tree.Tree` of the game tree, one line a node; ``boards`` adds each
+    node's board in one line (rows from the top separated by ``/``, ``.`` empty)."""
     from rich.text import Text
     from rich.tree import Tree
 
     made: dict[int, Any] = {}
     top: Any = None
     for node, parent, mover, best in walk(tree):
-        label = Text(_line(tree, node, mover), style=_style(node, best))
-        if boards and not node.pruned:
-            label.append("\n" + "\n".join(" ".join(row) for row in board_rows(node.position)))
+        board = "/".join(board_rows(node.position)) if boards and not node.pruned else None
+        label = Text(_line(tree, node, mover, board), style=_style(node, best))
         if parent is None:
             top = made[id(node)] = Tree(label, guide_style="dim")
         else:
@@ -126,8 +126,8 @@ def rich_tree(tree: GameTree, boards: bool = True) -> Any:
     return top
 
 
-def _line(tree: GameTree, node: TreeNode, mover: Any) -> str:
-    parts = [move_text(tree, node, mover)]
+def _line(tree: GameTree, node: TreeNode, mover: Any, board: str | None) -> str:
+    parts = [move_text(tree, node, mover)] + ([] if board is None else [board])
     value = value_text(tree, node)
     parts.append(value if node.pruned else f"value {value}")
     window = window_text(tree, node)
