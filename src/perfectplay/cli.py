@@ -47,6 +47,8 @@ examples:
   perfectplay solve connect4 4455
   perfectplay solve connect4 - --weak < positions.txt
   perfectplay play connect4
+  perfectplay history tictactoe 'xo_/_x_/o_x'
+  perfectplay tree tictactoe 'xox/oox/___' --alphabeta --svg tree.svg
 
 games: tictactoe (ttt, mnk, tic-tac-toe) and connect4 (c4, connect-four).
 tic-tac-toe boards are rows from top to bottom separated by '/', cells x, o and _

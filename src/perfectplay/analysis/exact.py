@@ -5,7 +5,10 @@ positions (every sub-board of a target board, every leaf of a cut tree). :class:
 answers them one by one and keeps one transposition table for all of them, so that work
 done for one position speeds up the next:
 
-* m,n,k boards of up to 64 cells: the compiled kernel's full-depth search
+* m,n,k boards of up to :data:`COMPLETE_TABLE_CELLS` cells (tic-tac-toe): the complete
+  value table of the game (:meth:`perfectplay.kernels.mnk.MNKKernel.exact_values`, about
+  15 ms for 3x3), built once per process and shared by every instance;
+* larger m,n,k boards of up to 64 cells: the compiled kernel's full-depth search
   (:meth:`perfectplay.kernels.mnk.MNKKernel.search`) on one shared table;
 * Connect Four: the compiled exact solver (:meth:`Connect4Kernel.solve`) on one shared table;
 * any other game: the generic exact :func:`perfectplay.search.solver.solve`.
@@ -21,12 +24,15 @@ An instance is not thread-safe (the kernels are not): use one per thread.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from perfectplay.search.result import WIN, Score, score_of_move
 
 UNLIMITED_NODES = 1 << 62
+COMPLETE_TABLE_CELLS = 9
+"""Boards up to this many cells are valued from their complete table (3**9 positions bound)."""
 CONNECT4_TABLE_BITS = (16, 22)
 """Connect Four table size: 2**cells slots, clamped to this range (16 bytes a slot)."""
 
@@ -45,6 +51,7 @@ class ExactValues:
         self._table: Any = None
         self._engine = engine
         self._ready = False
+        self._complete: Mapping[Hashable, int] | None = None
 
     def __len__(self) -> int:
         """Positions valued so far."""
@@ -72,6 +79,10 @@ class ExactValues:
             return WIN if outcome.winner == self.game.to_move(position) else -WIN
         if not self._ready:
             self._prepare()
+        if self._complete is not None:
+            known = self._complete.get(self.game.key(position))
+            if known is not None:
+                return known
         if self._kernel is None:
             from perfectplay.search.solver import solve
 
@@ -90,8 +101,17 @@ class ExactValues:
         self._kernel = kernel
         if kernel is None:
             return
+        if hasattr(kernel, "exact_values") and game.spec.cells <= COMPLETE_TABLE_CELLS:
+            self._complete = complete_table(game)
         if hasattr(kernel, "to_value"):
             low, high = CONNECT4_TABLE_BITS
             self._table = kernel.new_table(1 << max(low, min(high, game.spec.cells)))
         else:
             self._table = kernel.new_table(kernel.table_entries_hint())
+
+
+@lru_cache(maxsize=8)
+def complete_table(game: Any) -> Mapping[Hashable, int]:
+    """The exact value of every position of a small game, keyed by ``game.key`` (built once
+    per game and process; treat it as read-only)."""
+    return dict(game.kernel().exact_values(game.initial()))
