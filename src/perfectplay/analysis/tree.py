@@ -24,8 +24,10 @@ is exact only strictly inside that window (a lower bound at or above ``beta``, a
 at or below ``alpha``), and once ``alpha >= beta`` the remaining children are recorded as
 pruned, unvisited. Visited nodes are counted exactly as
 :func:`perfectplay.search.alphabeta.alphabeta` counts them with ``Options(table=False,
-symmetry=False, ordering=False)``, so the two agree on every tree; plain minimax visits
-every node of the same tree (:attr:`GameTree.minimax_nodes`).
+symmetry=False, ordering=False)``: the two agree on full trees and, with the same depth
+limit, on heuristic ones; plain minimax visits every node of the same tree
+(:attr:`GameTree.minimax_nodes`). With exact leaves the counts are those of the cut tree
+(the solver's own work below the cut is not counted).
 """
 
 from __future__ import annotations
@@ -154,7 +156,7 @@ def build_tree(
         raise ParameterError(f"depth={depth!r}: must be a whole number, 0 or more")
     if leaves not in ("exact", "heuristic"):
         raise ParameterError(f"leaves={leaves!r}: expected 'exact' or 'heuristic'")
-    builder = _Builder(game, position, depth, leaves, values, max_nodes)
+    builder = _Builder(game, position, depth, leaves, values, max_nodes, alphabeta)
     if alphabeta:
         root = builder.alphabeta(position, None, 0, -float(INFINITY), float(INFINITY))
         minimax_nodes = builder.count(position, 0, None)
@@ -178,8 +180,10 @@ class _Builder:
         leaves: Leaves,
         values: ExactValues | None,
         max_nodes: int,
+        pruning: bool,
     ) -> None:
         self.game = game
+        self.pruning = pruning
         self.root_player: Player = game.to_move(root)
         self.limit = depth
         self.leaves = leaves
@@ -202,10 +206,10 @@ class _Builder:
             where, advice = "to the end of the game", "pass --depth D"
         else:
             where, advice = f"to depth {self.limit}", "pass a smaller --depth"
-        raise ParameterError(
-            f"tree: more than {cap:,} nodes below this position {where}; "
-            f"{advice} (the values at the cut stay exact) or try --alphabeta"
-        )
+        advice += " (the values at the cut stay exact)"
+        if not self.pruning:
+            advice += ", or try --alphabeta"
+        raise ParameterError(f"tree: more than {cap:,} nodes below this position {where}; {advice}")
 
     def leaf(self, position: Any, move: Any, depth: int) -> TreeNode | None:
         """The node of a finished position or of one at the depth limit, else ``None``."""
