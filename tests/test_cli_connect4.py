@@ -229,7 +229,7 @@ def test_batch_rejects_search_options(
         (["solve", "connect4", "4455", "--size", "20x20"], ["size 20x20", "too large"]),
         (["play", "connect4", "--size", "3x3"], ["size 3x3"]),
         (["perft", "connect4", "--size", "20x20"], ["size 20x20"]),
-        (["solve", "connect5", "4455"], ["game 'connect5'", "connect4, tictactoe"]),
+        (["solve", "connect5", "4455"], ["game 'connect5'", "connect4, simplexity, tictactoe"]),
         (["solve", "connect4", "44", "--weak", "--depth", "3"], ["--weak"]),
         (["best", "connect4", "-"], ["BOARD '-'", "solve"]),
         (["solve", "tictactoe", "___/___/___", "--weak"], ["--weak", "only connect4"]),

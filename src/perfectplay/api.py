@@ -118,6 +118,8 @@ def new_game(game_name: str, *, size: str | None = None, k: int | None = None) -
         first, second = SIZE_PARAMETERS.get(name, ("rows", "cols"))
         params.update(zip((first, second), parse_size(size), strict=True))
     if k is not None:
+        if name == "simplexity":
+            raise ParameterError(f"k={k}: the shape-and-color game always plays four in a row")
         params["k"] = k
     game = get_game(name, **params)
     return game, game.initial()

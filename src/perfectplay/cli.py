@@ -47,15 +47,21 @@ examples:
   perfectplay solve connect4 4455
   perfectplay solve connect4 - --weak < positions.txt
   perfectplay play connect4
+  perfectplay best simplexity '4O 4X 3O' --time 2
+  perfectplay play simplexity
+  perfectplay arena simplexity --p1 engine --p2 engine:eval=neighbors,depth=3 --games 10
   perfectplay history tictactoe 'xo_/_x_/o_x'
   perfectplay tree tictactoe 'xox/oox/___' --alphabeta --svg tree.svg
 
-games: tictactoe (ttt, mnk, tic-tac-toe) and connect4 (c4, connect-four).
+games: tictactoe (ttt, mnk, tic-tac-toe), connect4 (c4, connect-four) and the
+shape-and-color Connect Four simplexity (shapecolor, shape-color, sc).
 tic-tac-toe boards are rows from top to bottom separated by '/', cells x, o and _
 (or . -), or a JSON matrix of 1 (x), -1 (o) and 0: '[[1,-1,1],[-1,-1,1],[0,0,0]]'.
 connect4 positions are the 1-based columns played from the empty board ('4453';
 '10,3,4' on boards wider than 9; '' for the empty board) on a --size WIDTHxHEIGHT
 board (default 7x6), or a picture of rows from the top: '......./......./...x...'.
+simplexity positions are the moves played, 1-based column and shape ('4O 4X 3O' or
+'4O4X3O'; '' for the empty board) on a --size ROWSxCOLS board (default 6x7).
 exit status: 0 ok, 2 bad input, 130 interrupted, 1 internal error."""
 
 BEST_EPILOG = """\
@@ -144,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(commands)
     _add_perft(commands)
     _add_book(commands)
+    _add_arena(commands)
     _add_history(commands)
     _add_tree(commands)
     return parser
@@ -164,12 +171,16 @@ def _subparser(
     sub.add_argument(
         "game",
         metavar="GAME",
-        help="tictactoe (aliases ttt, mnk, tic-tac-toe) or connect4 (c4, connect-four)",
+        help="tictactoe (aliases ttt, mnk, tic-tac-toe), connect4 (c4, connect-four) or "
+        "simplexity (shapecolor, shape-color, sc)",
     )
     return sub
 
 
-SIZE_HELP = "board size: tictactoe ROWSxCOLS (default 3x3), connect4 WIDTHxHEIGHT (default 7x6)"
+SIZE_HELP = (
+    "board size: tictactoe ROWSxCOLS (default 3x3), connect4 WIDTHxHEIGHT (default 7x6), "
+    "simplexity ROWSxCOLS (default 6x7)"
+)
 
 
 def _add_board_options(sub: argparse.ArgumentParser) -> None:
@@ -276,6 +287,45 @@ def cmd_book(args: argparse.Namespace) -> int:
     from perfectplay import cli_connect4
 
     return cli_connect4.cmd_book(args)
+
+
+ARENA_EPILOG = """\
+examples:
+  perfectplay arena simplexity --p1 engine --p2 engine:eval=neighbors,depth=3 --games 40 --time 3
+  perfectplay arena simplexity --p1 engine:time=0.5 --p2 random --games 10 --json
+  perfectplay arena simplexity --p1 engine --p2 engine:eval=neighbors --games 20 --opening-plies 2
+
+player specs: engine (the default evaluation, --time per move, 3 s without it), or
+engine:eval=windows|neighbors,depth=N,time=S in any combination; random, random:seed=N.
+An engine with a depth searches that deep (--time, when given, is then a hard cap); with
+its own time it uses the smaller of that and --time. Game i has --p1 moving first when i
+is even. With --opening-plies K both games of a pair start from the same K random plies."""
+
+
+def _add_arena(commands: Any) -> None:
+    summary = "simplexity: a match between two player specs, sides alternating"
+    sub = _subparser(commands, "arena", summary, ARENA_EPILOG, cmd_arena)
+    sub.add_argument("--p1", required=True, metavar="SPEC", help="player 1 (see below)")
+    sub.add_argument("--p2", required=True, metavar="SPEC", help="player 2 (see below)")
+    sub.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
+    sub.add_argument("--time", type=float, metavar="S", help="seconds per engine move")
+    sub.add_argument("--size", metavar="RxC", help="board size ROWSxCOLS (default 6x7)")
+    sub.add_argument("--seed", type=int, default=0, help="seed of random players and openings")
+    sub.add_argument(
+        "--opening-plies", type=int, default=0, metavar="K", help="random plies opening each pair"
+    )
+    sub.add_argument("--json", action="store_true", help="print the match as one JSON document")
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """``arena``: see :mod:`perfectplay.cli_simplexity` (the shape-and-color game only)."""
+    from perfectplay.errors import ParameterError
+
+    if not _is_simplexity(args):
+        raise ParameterError(f"arena {args.game}: only simplexity has an arena so far")
+    from perfectplay import cli_simplexity
+
+    return cli_simplexity.cmd_arena(args)
 
 
 def _add_perft(commands: Any) -> None:
@@ -461,6 +511,11 @@ def _is_connect4(args: argparse.Namespace) -> bool:
     return _game_name(args) == "connect4"
 
 
+def _is_simplexity(args: argparse.Namespace) -> bool:
+    """Whether ``GAME`` is the shape-and-color game (handlers in :mod:`.cli_simplexity`)."""
+    return _game_name(args) == "simplexity"
+
+
 def _check_tictactoe_options(args: argparse.Namespace) -> None:
     """Reject the options only Connect Four has (``--weak``, BOARD ``-``)."""
     from perfectplay.errors import ParameterError
@@ -552,6 +607,10 @@ def cmd_best(args: argparse.Namespace) -> int:
         from perfectplay import cli_connect4
 
         return cli_connect4.cmd_best(args)
+    if _is_simplexity(args):
+        from perfectplay import cli_simplexity
+
+        return cli_simplexity.cmd_best(args)
     _check_tictactoe_options(args)
     game, position = _load(args)
     result = api.best(game, position, _limit(args), seed=args.seed)
@@ -566,6 +625,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         from perfectplay import cli_connect4
 
         return cli_connect4.cmd_solve(args)
+    if _is_simplexity(args):
+        from perfectplay import cli_simplexity
+
+        return cli_simplexity.cmd_solve(args)
     _check_tictactoe_options(args)
     game, position = _load(args)
     result = api.solve(game, position, _limit(args))
@@ -609,6 +672,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         from perfectplay import cli_connect4
 
         return cli_connect4.cmd_analyze(args)
+    if _is_simplexity(args):
+        from perfectplay import cli_simplexity
+
+        return cli_simplexity.cmd_analyze(args)
     _check_tictactoe_options(args)
     game, position = _load(args)
     values = api.analyze(game, position, _limit(args))
@@ -742,6 +809,10 @@ def _play_text(game: Any) -> PlayText:
         from perfectplay import cli_connect4
 
         return cli_connect4.play_text()
+    if game.name == "simplexity":
+        from perfectplay import cli_simplexity
+
+        return cli_simplexity.play_text()
     return PlayText(
         show_board=_show_mnk_board,
         move=_cell_label,

@@ -58,7 +58,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from perfectplay.errors import GameOverError, IllegalMoveError, NotationError, ParameterError
+from perfectplay.errors import (
+    GameOverError,
+    IllegalMoveError,
+    NotationError,
+    ParameterError,
+    PerfectplayError,
+)
 from perfectplay.games.connect4 import Connect4Game, Connect4Position
 from perfectplay.games.connect4 import make_spec as make_connect4_spec
 from perfectplay.games.mnk import MAX_SIZE, Cell, MNKGame, MNKPosition, make_spec
@@ -497,7 +503,10 @@ def parse_simplexity_move(text: str, number: int = 1) -> tuple[int, str]:
             f"move {number} {_quote(str(text))}: a move is a column number and a shape, such as 4O"
         )
     digits, letter = tokens[0]
-    return _simplexity_move(text, number, digits, letter)
+    try:
+        return _simplexity_move(text, number, digits, letter)
+    except PerfectplayError as exc:  # one move: no need to quote a sequence
+        raise type(exc)(str(exc).removeprefix(f"moves {_quote(text)}: ")) from None
 
 
 def _simplexity_move(text: str, number: int, digits: str, letter: str) -> tuple[int, str]:
