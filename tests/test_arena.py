@@ -113,13 +113,16 @@ def test_random_openings_are_shared_by_pairs_and_do_not_end_games() -> None:
     g = game(4, 4)
     import random
 
-    opening = random_opening(g, 6, random.Random(1))
-    assert len(opening) == 6
-    position = g.initial()
-    for move in opening:
-        assert g.outcome(position) is None
-        position = g.play(position, move)
-    assert g.outcome(position) is None
+    for seed in range(20):
+        opening = random_opening(g, 6, random.Random(seed))
+        assert len(opening) == 6
+        position = g.initial()
+        for move in opening:
+            assert move.shape == "OX"[g.to_move(position) - 1]  # the mover's own shape
+            position = g.play(position, move)
+            assert g.outcome(position) is None
+            for reply in g.legal_moves(position):  # and no reply wins at once
+                assert g.outcome(g.play(position, reply)) is None
     result = run_arena(
         g, parse_player("random:seed=1"), parse_player("random:seed=2"), 4, opening_plies=3
     )

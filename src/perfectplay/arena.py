@@ -14,7 +14,8 @@ match's time. An engine with neither uses the match's time, :data:`DEFAULT_TIME`
 
 Game ``i`` (from 0) has player 1 moving first when ``i`` is even and second when it is odd. With
 ``opening_plies`` K > 0 both games of a pair (``2j``, ``2j + 1``) start from the same K random
-legal plies, so that deterministic engines play more than two distinct games.
+plies (see :func:`random_opening`), so that deterministic engines play more than two distinct
+games.
 
 :func:`run_arena` returns an :class:`ArenaResult` with the games and each player's figures:
 wins, losses and draws in all and per side, time per move (mean and maximum), the mean depth
@@ -432,20 +433,33 @@ def _check_match(game: Any, games: int, time_limit: float | None, opening_plies:
 
 
 def random_opening(game: Any, plies: int, rng: random.Random) -> list[Any]:
-    """``plies`` random legal moves that do not end the game (fewer if none is left)."""
+    """``plies`` random legal moves (fewer if the board runs out of them) that keep the game
+    open: none ends it or leaves the opponent a winning reply, and each mover plays its own
+    shape where it can (a random piece of the opponent's shape often loses at once)."""
     position, moves = game.initial(), []
     for _ in range(plies):
-        candidates = [m for m in game.legal_moves(position) if not _ends(game, position, m)]
+        candidates = [m for m in game.legal_moves(position) if _quiet(game, position, m)]
+        own = [m for m in candidates if _own_shape(game, position, m)]
         if not candidates:
             break
-        move = rng.choice(candidates)
+        move = rng.choice(own or candidates)
         moves.append(move)
         position = game.play(position, move)
     return moves
 
 
-def _ends(game: Any, position: Any, move: Any) -> bool:
-    return game.outcome(game.play(position, move)) is not None
+def _quiet(game: Any, position: Any, move: Any) -> bool:
+    """Whether ``move`` neither ends the game nor gives the opponent a move that ends it."""
+    after = game.play(position, move)
+    if game.outcome(after) is not None:
+        return False
+    return all(game.outcome(game.play(after, reply)) is None for reply in game.legal_moves(after))
+
+
+def _own_shape(game: Any, position: Any, move: Any) -> bool:
+    """Whether ``move`` has the mover's own shape (games without shapes: always)."""
+    shape = getattr(move, "shape", None)
+    return shape is None or shape == ("O", "X")[game.to_move(position) - 1]
 
 
 def play_game(
