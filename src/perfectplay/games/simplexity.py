@@ -354,7 +354,9 @@ class SimplexityGame(BaseGame[SimplexityPosition, SimplexityMove]):
 
     def kernel(self) -> Any:
         """The compiled engine driver (see :mod:`perfectplay.kernels.simplexity`)."""
-        return None  # the compiled engine lands in perfectplay.kernels.simplexity
+        from perfectplay.kernels.simplexity import kernel_for
+
+        return kernel_for(self)
 
     def move_to_json(self, move: SimplexityMove) -> dict[str, Any]:
         """``{"column": c, "shape": "O"|"X"}``, the column 1-based."""

@@ -10,7 +10,9 @@ Optional attributes a kernel may have, read by :mod:`perfectplay.search.solver`:
   position (else the solver re-proves each step through :meth:`Kernel.search`);
 * ``solves_exactly_first = True``: under a time limit, try an exact solve on half the budget
   before deepening (Connect Four's exact solver is far better than its depth-limited search);
-* ``proves_with_full_depth = True``: re-prove exact values with full-depth searches only.
+* ``proves_with_full_depth = True``: re-prove exact values with full-depth searches only;
+* ``takes_deadline = True``: ``search`` accepts ``deadline=`` (``time.perf_counter`` seconds)
+  and stops there by itself, so the solver need not turn time into a node budget.
 
 Kernels keep scratch memory per board size and are not thread-safe: run one search at a
 time per board size in a process.

@@ -46,9 +46,9 @@ from ``[8]`` the integer stack of :func:`negamax` (windows, slots, move counters
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.core.extending import intrinsic
+
+from perfectplay.kernels.gravity_bits import popcount, shift, winning_cells_4
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -116,47 +116,6 @@ def book_score(key, work):  # type: ignore[no-untyped-def]
     return NO_BOOK
 
 
-@intrinsic
-def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
-    """LLVM's population count of a uint64 (one instruction on CPUs that have it)."""
-    signature = types.uint64(types.uint64)
-
-    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
-        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
-        return builder.call(fn, args)
-
-    return signature, codegen
-
-
-@njit(cache=True, inline="always")
-def popcount(x):  # type: ignore[no-untyped-def]
-    """Set bits of a uint64."""
-    return np.int64(_ctpop(x))  # type: ignore[call-arg]
-
-
-@njit(cache=True, inline="always")
-def _shift(bits, amount):  # type: ignore[no-untyped-def]
-    """``bits`` moved ``amount`` places up (negative: down), vacated places empty."""
-    if amount >= 0:
-        return bits << np.uint64(amount)
-    return bits >> np.uint64(-amount)
-
-
-@njit(cache=True, inline="always")
-def _winning_cells_4(p, h):  # type: ignore[no-untyped-def]
-    r = (p << U1) & (p << np.uint64(2)) & (p << np.uint64(3))
-    for step in (h + U1, h, h + np.uint64(2)):
-        s2 = step + step
-        s3 = s2 + step
-        pair = (p << step) & (p << s2)
-        r |= pair & (p << s3)
-        r |= pair & (p >> step)
-        pair = (p >> step) & (p >> s2)
-        r |= pair & (p << step)
-        r |= pair & (p >> s3)
-    return r
-
-
 @njit(cache=True)
 def _winning_cells_k(p, height, k):  # type: ignore[no-untyped-def]
     result = U0
@@ -165,7 +124,7 @@ def _winning_cells_k(p, height, k):  # type: ignore[no-untyped-def]
             run = ~U0
             for i in range(k):
                 if i != hole:
-                    run &= _shift(p, (hole - i) * step)
+                    run &= shift(p, (hole - i) * step)
             result |= run
     return result
 
@@ -174,7 +133,7 @@ def _winning_cells_k(p, height, k):  # type: ignore[no-untyped-def]
 def winning_cells(position, mask, work):  # type: ignore[no-untyped-def]
     """Empty cells (playable now or later) that would complete a line of ``position``."""
     if work[K] == 4:
-        r = _winning_cells_4(position, work[HEIGHT])
+        r = winning_cells_4(position, work[HEIGHT])
     else:
         r = _winning_cells_k(position, np.int64(work[HEIGHT]), np.int64(work[K]))
     return r & (work[BOARD] ^ mask)

@@ -100,6 +100,9 @@ class _Searcher:
     ) -> _Iteration:
         """One search of ``position`` to ``depth`` plies within a node budget."""
         if self.kernel is not None:
+            extra = {}
+            if deadline is not None and getattr(self.kernel, "takes_deadline", False):
+                extra["deadline"] = deadline.end
             result = self.kernel.search(
                 position,
                 depth,
@@ -108,6 +111,7 @@ class _Searcher:
                 nodes,
                 self.options.symmetry,
                 self.options.ordering,
+                **extra,
             )
             exact = result.horizon == 0 or is_decisive(result.value)
             return _Iteration(result.move, result.value, result.nodes, exact, result.aborted)
@@ -225,7 +229,11 @@ class _Searcher:
                 return self._result(position, found, full_depth, started, with_pv)
         for depth in range(1, max_depth + 1):
             nodes_left = budget - total_nodes
-            if self.kernel is not None and limit.time is not None:
+            if (
+                self.kernel is not None
+                and limit.time is not None
+                and not getattr(self.kernel, "takes_deadline", False)
+            ):
                 nodes_left = min(nodes_left, max(1_000, int(rate * deadline.remaining() * 0.9)))
             if nodes_left <= 0 or deadline.expired():
                 break

@@ -1,0 +1,520 @@
+"""Compiled negamax alpha-beta for the shape-and-color game (numba).
+
+Import lazily: loading numba costs about half a second, the first compile some seconds (then
+cached on disk).
+
+Position: three uint64 boards in the gravity layout of :mod:`perfectplay.games.gravity`:
+``red`` (player 1), ``blue`` (player 2) and ``circ`` (pieces of shape O, either color), plus
+``plies`` (pieces on the board; player 1 moves when it is even). A move is encoded
+``column * 2 + shape`` with shape 0 for O and 1 for X. Player ``m`` (0 red, 1 blue) owns shape
+``m``.
+
+Values use the scale of :mod:`perfectplay.search.result`, relative to the root inside a
+search (``WIN - p``: a win ``p`` plies from the root), stored position-relative in the table.
+
+Search (:func:`negamax`): alpha-beta with principal-variation null windows and:
+
+* immediate wins found with bit tricks before anything else (a cell completes a four of the
+  mover's own shape or color; an opponent-shape piece may only win by color and must not
+  complete the opponent's shape four, which would hand over the game);
+* moves that hand the opponent a shape four are never searched (a loss in 1);
+* *robust threats* of the opponent (cells where its own-shape piece would complete a four of
+  its shape or color: nothing the mover does elsewhere removes them) force the mover to block
+  a playable one, make two playable ones a loss in 2, and forbid playing just under one;
+* the window is clamped to the earliest possible win and loss;
+* a transposition table of bounds with a *draft* (the depth searched, or ``FULL_DRAFT`` when
+  no horizon leaf was reached below, which makes the value exact at any depth);
+* moves ordered by the table's move, the threats a move creates, a history table and the
+  distance to the centre, own shape before the opponent's;
+* a hard deadline checked every 1024 nodes through the wall clock, and a node budget.
+
+Arrays shared by the kernels:
+
+``geo`` (int64): ``[0]`` rows ``[1]`` cols ``[2]`` cells ``[3]`` own-shape quota ``[4]``
+other-shape quota ``[5]`` evaluation (0 windows, 1 neighbors) ``[6]`` ordering on ``[7]`` table
+on ``[8]`` mirror images share table entries; from ``[9]`` the columns, centre first.
+``masks`` (uint64): ``[0]`` bottom ``[1]`` board ``[2]`` rows as uint64; from ``[3]`` each
+column's cells.
+``windows`` (uint64): every window of four. ``rays`` (uint64): per bit, the other cells of its
+row, column and diagonals. ``stats`` (int64): see the ``NODES`` ... constants.
+``clock`` (float64): ``[0]`` the deadline in ``time.perf_counter`` seconds (inf: none).
+``history`` (int64[2, 128]): per side, per move code, how often it cut off (ordering).
+The table is a tuple of arrays: key_a, key_b (uint64), value (int32), draft (int32),
+bound (int8), move (int8, -1 empty).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode, types
+
+from perfectplay.kernels.gravity_bits import popcount, winning_cells_4
+
+WIN = 1_000_000
+MATE = WIN - 10_000
+INF = WIN + 1
+FULL_DRAFT = 1 << 20
+EXACT, LOWER, UPPER = 0, 1, 2
+EVAL_BOUND = 99_999
+ROWS, COLS, CELLS, OWN_Q, OTHER_Q, EVAL, ORDERING, TABLE, SYMMETRY, ORDER = range(10)
+BOTTOM, BOARD, HEIGHT, COLUMN = 0, 1, 2, 3
+NODES, HORIZON, BUDGET, ABORTED, ROOT_MOVE = 0, 1, 2, 3, 4
+STATS_SIZE = 8
+CHECK_MASK = 1023
+SHAPE_WEIGHTS = np.array([0, 4, 24, 160, 0], dtype=np.int64)
+COLOR_WEIGHTS = np.array([0, 2, 12, 80, 0], dtype=np.int64)
+HASH_A = np.uint64(0x9E3779B97F4A7C15)
+HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+MAX_MOVES = 32
+
+_I64 = types.Array(types.int64, 1, "C")
+_U64 = types.Array(types.uint64, 1, "C")
+TABLE_TYPE = types.Tuple(
+    (
+        _U64,
+        _U64,
+        types.Array(types.int32, 1, "C"),
+        types.Array(types.int32, 1, "C"),
+        types.Array(types.int8, 1, "C"),
+        types.Array(types.int8, 1, "C"),
+    )
+)
+CONTEXT_TYPE = types.Tuple(
+    (
+        _I64,  # geo
+        _U64,  # masks
+        _U64,  # windows
+        _U64,  # rays
+        TABLE_TYPE,
+        _I64,  # stats
+        types.Array(types.float64, 1, "C"),  # clock
+        types.Array(types.int64, 2, "C"),  # history
+        types.Array(types.int64, 2, "C"),  # scratch: per ply, moves then their scores
+    )
+)
+NEGAMAX_SIGNATURE = types.int64(
+    types.uint64,  # red
+    types.uint64,  # blue
+    types.uint64,  # circ
+    types.int64,  # plies on the board
+    types.int64,  # ply from the root
+    types.int64,  # depth
+    types.int64,  # alpha
+    types.int64,  # beta
+    CONTEXT_TYPE,
+)
+
+
+@njit(cache=True)
+def now() -> float:
+    """``time.perf_counter()`` from compiled code (a short trip to the interpreter)."""
+    with objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True, inline="always")
+def threats(p, masks):  # type: ignore[no-untyped-def]
+    """Empty-or-not cells of the board that would complete a four of ``p``."""
+    return winning_cells_4(p, masks[HEIGHT]) & masks[BOARD]
+
+
+@njit(cache=True)
+def evaluate(red, blue, circ, plies, geo, windows, rays):  # type: ignore[no-untyped-def]
+    """The heuristic for the side to move (see :mod:`perfectplay.games.simplexity_eval`)."""
+    mask = red | blue
+    crosses = mask & ~circ
+    total = 0
+    if geo[EVAL] == 0:
+        for i in range(windows.shape[0]):
+            w = windows[i]
+            o, x = popcount(circ & w), popcount(crosses & w)
+            r, b = popcount(red & w), popcount(blue & w)
+            if x == 0:
+                total += SHAPE_WEIGHTS[o]
+            elif o == 0:
+                total -= SHAPE_WEIGHTS[x]
+            if b == 0:
+                total += COLOR_WEIGHTS[r]
+            elif r == 0:
+                total -= COLOR_WEIGHTS[b]
+    else:
+        total = _neighbors(red, circ, crosses, rays) - _neighbors(blue, circ, crosses, rays)
+    if plies & 1:
+        total = -total
+    return max(-EVAL_BOUND, min(EVAL_BOUND, total))
+
+
+@njit(cache=True)
+def _neighbors(color, circ, crosses, rays):  # type: ignore[no-untyped-def]
+    """The neighbour heuristic's total over the pieces of ``color``."""
+    total = 0
+    pieces = color
+    while pieces:
+        piece = pieces & (~pieces + U1)
+        pieces ^= piece
+        bit = popcount(piece - U1)
+        shape = circ if circ & piece else crosses
+        total += popcount(rays[bit] & color) + popcount(rays[bit] & shape)
+    return total
+
+
+@njit(cache=True)
+def mirror(bits, geo, masks):  # type: ignore[no-untyped-def]
+    """``bits`` (sentinel row included) reflected left to right."""
+    stride = np.uint64(geo[ROWS] + 1)
+    column = (U1 << stride) - U1
+    cols = geo[COLS]
+    out = U0
+    for c in range(cols):
+        out |= ((bits >> (np.uint64(c) * stride)) & column) << (np.uint64(cols - 1 - c) * stride)
+    return out
+
+
+@njit(cache=True, inline="always")
+def flip_move(move, flip, geo):  # type: ignore[no-untyped-def]
+    """A move code in the mirrored frame when ``flip`` (codes below 0 stay)."""
+    if flip == 0 or move < 0:
+        return move
+    return (geo[COLS] - 1 - (move >> 1)) * 2 + (move & 1)
+
+
+@njit(cache=True, inline="always")
+def _to_table(value, ply):  # type: ignore[no-untyped-def]
+    if value > MATE:
+        return value + ply
+    if value < -MATE:
+        return value - ply
+    return value
+
+
+@njit(cache=True, inline="always")
+def _from_table(value, ply):  # type: ignore[no-untyped-def]
+    if value > MATE:
+        return value - ply
+    if value < -MATE:
+        return value + ply
+    return value
+
+
+@njit(cache=True, inline="always")
+def slot_of(key_a, key_b, size):  # type: ignore[no-untyped-def]
+    """The table slot of a position key."""
+    h = (key_a * HASH_A) ^ (key_b * HASH_B)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(size - 1))
+
+
+@njit(cache=True)
+def _out_of_time(stats, clock):  # type: ignore[no-untyped-def]
+    """Checked every 1024 nodes: the node budget, then the wall clock."""
+    if stats[NODES] >= stats[BUDGET] or (clock[0] < np.inf and now() >= clock[0]):
+        stats[ABORTED] = 1
+    return stats[ABORTED] != 0
+
+
+@njit(cache=True)
+def _pick_win(playable, wins, wc_own, wc_me, q_own, side, geo, masks):  # type: ignore[no-untyped-def]
+    """A move code that wins at once (own shape when it can, else the other shape)."""
+    for c in range(geo[COLS]):
+        cell = playable & masks[COLUMN + c] & wins
+        if cell:
+            if q_own > 0 and cell & (wc_own | wc_me):
+                return c * 2 + side
+            return c * 2 + (1 - side)
+    return -1
+
+
+@njit(cache=True)
+def _any_move(playable, q_own, side, geo, masks):  # type: ignore[no-untyped-def]
+    """Some legal move (for a lost root position)."""
+    for i in range(geo[COLS]):
+        c = geo[ORDER + i]
+        if playable & masks[COLUMN + c]:
+            return c * 2 + (side if q_own > 0 else 1 - side)
+    return -1
+
+
+@njit(cache=True)
+def _generate(  # type: ignore[no-untyped-def]
+    red,
+    blue,
+    circ,
+    mask,
+    side,
+    playable,
+    empty,
+    danger,
+    forced,
+    wc_oth,
+    q_own,
+    q_oth,
+    table_move,
+    geo,
+    masks,
+    history,
+    scratch,
+    ply,
+):
+    """Fill ``scratch[ply, :count]`` with the moves worth searching, best first (their
+    ordering scores in ``scratch[ply, MAX_MOVES:]``); return their count and a
+    move that loses in 2 (or -1) among those left out. Left out: moves handing the opponent
+    a shape four (lose in 1), moves not blocking a forced cell or playing under a robust
+    threat (lose in 2)."""
+    me = blue if side else red
+    own_board = circ if side == 0 else mask & ~circ
+    oth_board = mask & ~circ if side == 0 else circ
+    count = 0
+    losing_later = -1
+    ordering = geo[ORDERING] != 0
+    moves = scratch[ply]
+    for i in range(geo[COLS]):
+        column = geo[ORDER + i]
+        cell = playable & masks[COLUMN + column]
+        if not cell:
+            continue
+        under_threat = (cell << U1) & danger
+        blocks = not forced or cell & forced
+        for shape_pick in range(2):
+            # shape_pick 0: the mover's own shape; 1: the opponent's shape.
+            shape = side if shape_pick == 0 else 1 - side
+            if (q_own if shape_pick == 0 else q_oth) <= 0:
+                continue
+            if shape_pick == 1 and cell & wc_oth:
+                continue  # would complete the opponent's shape four
+            move = column * 2 + shape
+            if under_threat or not blocks:
+                losing_later = move
+                continue
+            moves[count] = move
+            if not ordering:
+                moves[MAX_MOVES + count] = -count
+            elif move == table_move:
+                moves[MAX_MOVES + count] = 1 << 40
+            else:
+                moves[MAX_MOVES + count] = (
+                    _order_score(cell, shape_pick, me, own_board, oth_board, empty, masks) * 4096
+                    + history[side, move] * 16
+                    + (geo[COLS] - i) * 2
+                    + (1 - shape_pick)
+                )
+            count += 1
+    # Insertion sort, best first (at most 2 * cols moves).
+    for i in range(1, count):
+        move, score = moves[i], moves[MAX_MOVES + i]
+        j = i - 1
+        while j >= 0 and moves[MAX_MOVES + j] < score:
+            moves[j + 1], moves[MAX_MOVES + j + 1] = moves[j], moves[MAX_MOVES + j]
+            j -= 1
+        moves[j + 1], moves[MAX_MOVES + j + 1] = move, score
+    return count, losing_later
+
+
+@njit(cache=True, inline="always")
+def _order_score(cell, shape_pick, me, own_board, oth_board, empty, masks):  # type: ignore[no-untyped-def]
+    """Threats the move makes for the mover minus those it makes for the opponent."""
+    free = empty & ~cell
+    if shape_pick == 0:
+        mine = threats(own_board | cell, masks) | threats(me | cell, masks)
+        return popcount(mine & free)
+    mine = threats(me | cell, masks)
+    gift = threats(oth_board | cell, masks) & ~threats(oth_board, masks)
+    return popcount(mine & free) - 2 * popcount(gift & free)
+
+
+@njit(NEGAMAX_SIGNATURE, cache=True)
+def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: ignore[no-untyped-def]
+    """Value of the position for the side to move, ``depth`` plies deep, within
+    ``(alpha, beta)`` (fail-soft). At ``ply == 0`` the best move goes to ``stats[ROOT_MOVE]``.
+    Returns 0 with ``stats[ABORTED]`` set once the budget or the deadline is past."""
+    geo, masks, windows, rays, tt, stats, clock, history, scratch = ctx
+    stats[NODES] += 1
+    if (stats[NODES] & CHECK_MASK) == 0 and _out_of_time(stats, clock):
+        return 0
+    if stats[ABORTED]:
+        return 0
+    cells = geo[CELLS]
+    if plies >= cells:
+        return 0
+    mask = red | blue
+    side = plies & 1
+    me = blue if side else red
+    opp = red if side else blue
+    circles_are_mine = side == 0
+    own_board = circ if circles_are_mine else mask & ~circ
+    oth_board = mask & ~circ if circles_are_mine else circ
+    q_own = geo[OWN_Q] - popcount(me & own_board)
+    q_oth = geo[OTHER_Q] - popcount(me & oth_board)
+    board = masks[BOARD]
+    playable = (mask + masks[BOTTOM]) & board
+    empty = board & ~mask
+    wc_own = threats(own_board, masks)
+    wc_oth = threats(oth_board, masks)
+    wc_me = threats(me, masks)
+
+    # A win on this move ends the search here.
+    wins = U0
+    if q_own > 0:
+        wins |= playable & (wc_own | wc_me)
+    if q_oth > 0:
+        wins |= playable & wc_me & ~wc_oth
+    if wins:
+        if ply == 0:
+            stats[ROOT_MOVE] = _pick_win(playable, wins, wc_own, wc_me, q_own, side, geo, masks)
+        return WIN - (ply + 1)
+    if depth <= 0:
+        stats[HORIZON] += 1
+        return evaluate(red, blue, circ, plies, geo, windows, rays)
+
+    # The opponent's robust threats: its own shape completing its shape or its color.
+    opp_own_q = geo[OWN_Q] - popcount(opp & oth_board)
+    danger = U0
+    if opp_own_q > 0:
+        danger = (wc_oth | threats(opp, masks)) & empty
+    forced = playable & danger
+    if ply > 0 and forced & (forced - U1):
+        return -(WIN - (ply + 2))  # two threats to stop: the opponent wins next move
+
+    # The earliest possible loss and win bound the value: no move here wins, so the earliest
+    # win is the opponent handing over a shape four next move; the earliest loss is this
+    # move, when every move left would hand over the opponent's shape four.
+    low = -(WIN - (ply + 1))
+    high = WIN - (ply + 2)
+    if alpha < low:
+        alpha = low
+    if beta > high:
+        beta = high
+    if alpha >= beta and ply > 0:
+        return alpha
+
+    key_a = red + mask + masks[BOTTOM]
+    key_b = circ
+    flip = 0
+    if geo[SYMMETRY]:
+        mirror_a, mirror_b = mirror(key_a, geo, masks), mirror(circ, geo, masks)
+        if mirror_a < key_a or (mirror_a == key_a and mirror_b < key_b):
+            key_a, key_b, flip = mirror_a, mirror_b, 1
+    use_table = geo[TABLE] != 0
+    size = tt[0].shape[0]
+    slot = slot_of(key_a, key_b, size) if use_table else 0
+    table_move = -1
+    if use_table and tt[5][slot] >= 0 and tt[0][slot] == key_a and tt[1][slot] == key_b:
+        table_move = flip_move(int(tt[5][slot]), flip, geo)
+        draft = tt[3][slot]
+        if draft >= depth and ply > 0:
+            if draft != FULL_DRAFT:
+                stats[HORIZON] += 1
+            value = _from_table(np.int64(tt[2][slot]), ply)
+            bound = tt[4][slot]
+            if bound == EXACT:
+                return value
+            if bound == LOWER and value > alpha:
+                alpha = value
+            elif bound == UPPER and value < beta:
+                beta = value
+            if alpha >= beta:
+                return value
+    if ply == 0 and stats[ROOT_MOVE] >= 0:
+        table_move = stats[ROOT_MOVE]
+
+    count, losing_later = _generate(
+        red,
+        blue,
+        circ,
+        mask,
+        side,
+        playable,
+        empty,
+        danger,
+        forced,
+        wc_oth,
+        q_own,
+        q_oth,
+        table_move,
+        geo,
+        masks,
+        history,
+        scratch,
+        ply,
+    )
+    if count == 0:
+        loss = -(WIN - (ply + 2)) if losing_later >= 0 else -(WIN - (ply + 1))
+        if ply == 0:
+            stats[ROOT_MOVE] = (
+                losing_later if losing_later >= 0 else _any_move(playable, q_own, side, geo, masks)
+            )
+        return loss
+
+    alpha_start = alpha
+    horizon_before = stats[HORIZON]
+    best = -INF
+    best_move = scratch[ply, 0]
+    for i in range(count):
+        move = scratch[ply, i]
+        column = move >> 1
+        shape = move & 1
+        cell = playable & masks[COLUMN + column]
+        n_red = red | cell if side == 0 else red
+        n_blue = blue | cell if side == 1 else blue
+        n_circ = circ | cell if shape == 0 else circ
+        if i == 0:
+            value = -negamax(
+                n_red,
+                n_blue,
+                n_circ,
+                plies + 1,
+                ply + 1,
+                depth - 1,
+                -beta,
+                -alpha,
+                ctx,
+            )
+        else:
+            value = -negamax(
+                n_red,
+                n_blue,
+                n_circ,
+                plies + 1,
+                ply + 1,
+                depth - 1,
+                -alpha - 1,
+                -alpha,
+                ctx,
+            )
+            if alpha < value < beta and not stats[ABORTED]:
+                value = -negamax(
+                    n_red,
+                    n_blue,
+                    n_circ,
+                    plies + 1,
+                    ply + 1,
+                    depth - 1,
+                    -beta,
+                    -value,
+                    ctx,
+                )
+        if stats[ABORTED]:
+            return 0
+        if value > best:
+            best = value
+            best_move = move
+            if ply == 0:
+                stats[ROOT_MOVE] = move
+        if value > alpha:
+            alpha = value
+        if alpha >= beta:
+            history[side, move] += depth * depth
+            break
+
+    if use_table:
+        tt[0][slot] = key_a
+        tt[1][slot] = key_b
+        tt[2][slot] = _to_table(best, ply)
+        tt[3][slot] = FULL_DRAFT if stats[HORIZON] == horizon_before else depth
+        tt[4][slot] = UPPER if best <= alpha_start else LOWER if best >= beta else EXACT
+        tt[5][slot] = flip_move(best_move, flip, geo)
+    return best
