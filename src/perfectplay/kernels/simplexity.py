@@ -25,7 +25,7 @@ from perfectplay.games.simplexity_eval import line_masks
 from perfectplay.kernels import KernelResult
 
 DEFAULT_TABLE_BITS = 21
-"""2**21 slots of 26 bytes: 52 MiB."""
+"""2**21 slots of 24 bytes: 48 MiB."""
 MAX_TABLE_BITS = 27
 
 
@@ -71,21 +71,18 @@ class SimplexityKernel:
         self._history = np.zeros((2, 128), dtype=np.int64)
 
     # -- tables ------------------------------------------------------------------------------
-    def new_table(self, entries: int) -> tuple[np.ndarray, ...]:
-        """A fresh table of ``entries`` slots (rounded down to a power of two, at least 2**10)."""
+    def new_table(self, entries: int) -> np.ndarray:
+        """A fresh table of ``entries`` slots (rounded down to a power of two, at least 2**10),
+        three uint64 words each.
+
+        A new table starts a new public search: the move-ordering history is forgotten too, so
+        that equal calls give equal answers."""
+        self._history[:] = 0
         bits = max(10, min(MAX_TABLE_BITS, int(math.log2(max(1, entries)))))
-        size = 1 << bits
-        return (
-            np.zeros(size, dtype=np.uint64),
-            np.zeros(size, dtype=np.uint64),
-            np.zeros(size, dtype=np.int32),
-            np.zeros(size, dtype=np.int32),
-            np.zeros(size, dtype=np.int8),
-            np.full(size, -1, dtype=np.int8),
-        )
+        return np.zeros(3 << bits, dtype=np.uint64)
 
     def table_entries_hint(self) -> int:
-        """The default table: 2**21 slots (about 52 MiB), less for tiny boards."""
+        """The default table: 2**21 slots (48 MiB), less for tiny boards."""
         return 1 << min(DEFAULT_TABLE_BITS, 10 + 2 * self.game.spec.cells)
 
     # -- search ------------------------------------------------------------------------------
@@ -180,10 +177,13 @@ class SimplexityKernel:
             return None
         key_a = np.uint64(position.red + position.mask + self.game.layout.bottom)
         key_b = np.uint64(position.circles)
-        slot = int(sk.slot_of(key_a, key_b, table[0].shape[0]))
-        if table[5][slot] < 0 or table[0][slot] != key_a or table[1][slot] != key_b:
+        slot = 3 * int(sk.slot_of(key_a, key_b, table.shape[0] // 3))
+        if table[slot] != key_a or table[slot + 1] != key_b or table[slot + 2] == 0:
             return None
-        move = decode(int(table[5][slot]))
+        code = int(sk.entry_move(table[slot + 2]))
+        if code < 0:
+            return None
+        move = decode(code)
         return move if move in self.game.legal_moves(position) else None
 
     def principal_variation(

@@ -39,8 +39,10 @@ column's cells.
 row, column and diagonals. ``stats`` (int64): see the ``NODES`` ... constants.
 ``clock`` (float64): ``[0]`` the deadline in ``time.perf_counter`` seconds (inf: none).
 ``history`` (int64[2, 128]): per side, per move code, how often it cut off (ordering).
-The table is a tuple of arrays: key_a, key_b (uint64), value (int32), draft (int32),
-bound (int8), move (int8, -1 empty).
+The table (uint64, three adjacent words a slot, so that a probe touches one cache line):
+``key_a`` (``red + mask + bottom``: red and all pieces), ``key_b`` (``circ``), then the entry
+packed as ``value + 2**31`` (bits 0-31), draft (bits 32-52), bound (bits 53-54) and move + 1
+(bits 55-62; 0 marks an empty slot).
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ BOTTOM, BOARD, HEIGHT, COLUMN = 0, 1, 2, 3
 NODES, HORIZON, BUDGET, ABORTED, ROOT_MOVE = 0, 1, 2, 3, 4
 STATS_SIZE = 8
 CHECK_MASK = 1023
+ORDER_DEPTH = 3
+"""Below this remaining depth moves are ordered without looking at the threats they make."""
 SHAPE_WEIGHTS = np.array([0, 4, 24, 160, 0], dtype=np.int64)
 COLOR_WEIGHTS = np.array([0, 2, 12, 80, 0], dtype=np.int64)
 HASH_A = np.uint64(0x9E3779B97F4A7C15)
@@ -73,23 +77,13 @@ MAX_MOVES = 32
 
 _I64 = types.Array(types.int64, 1, "C")
 _U64 = types.Array(types.uint64, 1, "C")
-TABLE_TYPE = types.Tuple(
-    (
-        _U64,
-        _U64,
-        types.Array(types.int32, 1, "C"),
-        types.Array(types.int32, 1, "C"),
-        types.Array(types.int8, 1, "C"),
-        types.Array(types.int8, 1, "C"),
-    )
-)
 CONTEXT_TYPE = types.Tuple(
     (
         _I64,  # geo
         _U64,  # masks
         _U64,  # windows
         _U64,  # rays
-        TABLE_TYPE,
+        _U64,  # the table: three words a slot
         _I64,  # stats
         types.Array(types.float64, 1, "C"),  # clock
         types.Array(types.int64, 2, "C"),  # history
@@ -184,6 +178,41 @@ def flip_move(move, flip, geo):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def pack_entry(value, draft, bound, move):  # type: ignore[no-untyped-def]
+    """One table word: the value, draft, bound and move of an entry (see the module doc)."""
+    return (
+        np.uint64(value + (1 << 31))
+        | (np.uint64(draft) << np.uint64(32))
+        | (np.uint64(bound) << np.uint64(53))
+        | (np.uint64(move + 1) << np.uint64(55))
+    )
+
+
+@njit(cache=True, inline="always")
+def entry_value(entry):  # type: ignore[no-untyped-def]
+    """The stored (position-relative) value of a table word."""
+    return np.int64(entry & np.uint64(0xFFFFFFFF)) - (1 << 31)
+
+
+@njit(cache=True, inline="always")
+def entry_draft(entry):  # type: ignore[no-untyped-def]
+    """The draft of a table word."""
+    return np.int64((entry >> np.uint64(32)) & np.uint64((1 << 21) - 1))
+
+
+@njit(cache=True, inline="always")
+def entry_bound(entry):  # type: ignore[no-untyped-def]
+    """The bound kind of a table word."""
+    return np.int64((entry >> np.uint64(53)) & np.uint64(3))
+
+
+@njit(cache=True, inline="always")
+def entry_move(entry):  # type: ignore[no-untyped-def]
+    """The move code of a table word (-1 for none)."""
+    return np.int64(entry >> np.uint64(55)) - 1
+
+
+@njit(cache=True, inline="always")
 def _to_table(value, ply):  # type: ignore[no-untyped-def]
     if value > MATE:
         return value + ply
@@ -259,6 +288,7 @@ def _generate(  # type: ignore[no-untyped-def]
     history,
     scratch,
     ply,
+    depth,
 ):
     """Fill ``scratch[ply, :count]`` with the moves worth searching, best first (their
     ordering scores in ``scratch[ply, MAX_MOVES:]``); return their count and a
@@ -279,6 +309,12 @@ def _generate(  # type: ignore[no-untyped-def]
             continue
         under_threat = (cell << U1) & danger
         blocks = not forced or cell & forced
+        if ordering and depth >= ORDER_DEPTH:
+            own_score, other_score = _threat_scores(
+                cell, me, own_board, oth_board, wc_oth, empty, masks
+            )
+        else:
+            own_score, other_score = 0, 0
         for shape_pick in range(2):
             # shape_pick 0: the mover's own shape; 1: the opponent's shape.
             shape = side if shape_pick == 0 else 1 - side
@@ -297,7 +333,7 @@ def _generate(  # type: ignore[no-untyped-def]
                 moves[MAX_MOVES + count] = 1 << 40
             else:
                 moves[MAX_MOVES + count] = (
-                    _order_score(cell, shape_pick, me, own_board, oth_board, empty, masks) * 4096
+                    (own_score if shape_pick == 0 else other_score) * 4096
                     + history[side, move] * 16
                     + (geo[COLS] - i) * 2
                     + (1 - shape_pick)
@@ -315,15 +351,15 @@ def _generate(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _order_score(cell, shape_pick, me, own_board, oth_board, empty, masks):  # type: ignore[no-untyped-def]
-    """Threats the move makes for the mover minus those it makes for the opponent."""
+def _threat_scores(cell, me, own_board, oth_board, wc_oth, empty, masks):  # type: ignore[no-untyped-def]
+    """Ordering scores of the two shapes dropped on ``cell``: the cells where the mover could
+    then complete a four, minus twice the new ones a piece of the opponent's shape would
+    give the opponent."""
     free = empty & ~cell
-    if shape_pick == 0:
-        mine = threats(own_board | cell, masks) | threats(me | cell, masks)
-        return popcount(mine & free)
-    mine = threats(me | cell, masks)
-    gift = threats(oth_board | cell, masks) & ~threats(oth_board, masks)
-    return popcount(mine & free) - 2 * popcount(gift & free)
+    color = threats(me | cell, masks)
+    own = popcount((threats(own_board | cell, masks) | color) & free)
+    gift = threats(oth_board | cell, masks) & ~wc_oth & free
+    return own, popcount(color & free) - 2 * popcount(gift)
 
 
 @njit(NEGAMAX_SIGNATURE, cache=True)
@@ -399,17 +435,18 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
         if mirror_a < key_a or (mirror_a == key_a and mirror_b < key_b):
             key_a, key_b, flip = mirror_a, mirror_b, 1
     use_table = geo[TABLE] != 0
-    size = tt[0].shape[0]
-    slot = slot_of(key_a, key_b, size) if use_table else 0
+    size = tt.shape[0] // 3
+    slot = 3 * slot_of(key_a, key_b, size) if use_table else 0
     table_move = -1
-    if use_table and tt[5][slot] >= 0 and tt[0][slot] == key_a and tt[1][slot] == key_b:
-        table_move = flip_move(int(tt[5][slot]), flip, geo)
-        draft = tt[3][slot]
+    if use_table and tt[slot] == key_a and tt[slot + 1] == key_b and tt[slot + 2] != U0:
+        entry = tt[slot + 2]
+        table_move = flip_move(entry_move(entry), flip, geo)
+        draft = entry_draft(entry)
         if draft >= depth and ply > 0:
             if draft != FULL_DRAFT:
                 stats[HORIZON] += 1
-            value = _from_table(np.int64(tt[2][slot]), ply)
-            bound = tt[4][slot]
+            value = _from_table(entry_value(entry), ply)
+            bound = entry_bound(entry)
             if bound == EXACT:
                 return value
             if bound == LOWER and value > alpha:
@@ -440,6 +477,7 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
         history,
         scratch,
         ply,
+        depth,
     )
     if count == 0:
         loss = -(WIN - (ply + 2)) if losing_later >= 0 else -(WIN - (ply + 1))
@@ -511,10 +549,12 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
             break
 
     if use_table:
-        tt[0][slot] = key_a
-        tt[1][slot] = key_b
-        tt[2][slot] = _to_table(best, ply)
-        tt[3][slot] = FULL_DRAFT if stats[HORIZON] == horizon_before else depth
-        tt[4][slot] = UPPER if best <= alpha_start else LOWER if best >= beta else EXACT
-        tt[5][slot] = flip_move(best_move, flip, geo)
+        tt[slot] = key_a
+        tt[slot + 1] = key_b
+        tt[slot + 2] = pack_entry(
+            _to_table(best, ply),
+            FULL_DRAFT if stats[HORIZON] == horizon_before else depth,
+            UPPER if best <= alpha_start else LOWER if best >= beta else EXACT,
+            flip_move(best_move, flip, geo),
+        )
     return best

@@ -1,0 +1,159 @@
+"""The compiled shape-and-color engine against the slow, obvious searches.
+
+Plain minimax (the textbook reference) checks the generic alpha-beta on late positions; the
+generic alpha-beta checks the kernel's exact values on many positions of small boards; the
+kernel's evaluations equal the reference heuristics of :mod:`perfectplay.games.simplexity_eval`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from perfectplay.games.simplexity import EVALUATIONS, SimplexityGame, SimplexityMove, game
+from perfectplay.games.simplexity_eval import evaluate as reference_evaluate
+from perfectplay.search.limits import make_limit
+from perfectplay.search.minimax import minimax
+from perfectplay.search.solver import analyze, solve
+
+DATA = Path(__file__).parent.parent / "data" / "simplexity_values.json"
+
+
+def random_position(g: SimplexityGame, rng: random.Random, plies: int) -> Any:
+    """A running position after up to ``plies`` random moves (``None`` if the game ended)."""
+    position = g.initial()
+    for _ in range(plies):
+        moves = g.legal_moves(position)
+        if not moves:
+            return None
+        position = g.play(position, rng.choice(moves))
+    return None if g.outcome(position) is not None else position
+
+
+def positions(rows: int, cols: int, count: int, empty_at_most: int, seed: int) -> list[Any]:
+    """``count`` running positions with at most ``empty_at_most`` empty cells."""
+    g, rng, found = game(rows, cols), random.Random(seed), []
+    while len(found) < count:
+        position = random_position(g, rng, rows * cols - rng.randint(1, empty_at_most))
+        if position is not None:
+            found.append(position)
+    return found
+
+
+@pytest.mark.parametrize(("rows", "cols", "count", "empty", "seed"), [(4, 4, 40, 8, 1)])
+def test_alphabeta_equals_minimax(rows: int, cols: int, count: int, empty: int, seed: int) -> None:
+    g = game(rows, cols)
+    for position in positions(rows, cols, count, empty, seed):
+        reference = minimax(g, position, make_limit())
+        fast = solve(g, position, engine="python")
+        assert fast.score.value == reference.score.value, str(position)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "count", "empty", "seed"),
+    [(4, 4, 200, 10, 2), (4, 5, 40, 9, 3), (5, 4, 40, 9, 4), (6, 7, 30, 7, 5)],
+)
+def test_kernel_equals_alphabeta(rows: int, cols: int, count: int, empty: int, seed: int) -> None:
+    g = game(rows, cols)
+    for position in positions(rows, cols, count, empty, seed):
+        kernel = solve(g, position, engine="kernel")
+        python = solve(g, position, engine="python")
+        assert kernel.score.value == python.score.value, str(position)
+        assert kernel.best_move in g.legal_moves(position)
+        # The move the kernel chose is worth the value it claims.
+        values = {v.move: v.score.value for v in analyze(g, position, engine="python")}
+        assert values[kernel.best_move] == kernel.score.value
+
+
+@pytest.mark.parametrize("name", EVALUATIONS)
+@pytest.mark.parametrize(("rows", "cols"), [(6, 7), (4, 5)])
+def test_kernel_evaluation_equals_reference(name: str, rows: int, cols: int) -> None:
+    from perfectplay.kernels import simplexity_kernel as sk
+
+    g = game(rows, cols, name)
+    kernel = g.kernel()
+    geo = kernel._geo
+    rng = random.Random(rows * 10 + cols)
+    checked = 0
+    while checked < 300:
+        position = random_position(g, rng, rng.randint(0, rows * cols - 1))
+        if position is None:
+            continue
+        red, blue, circ = (np.uint64(b) for b in (position.red, position.blue, position.circles))
+        compiled = sk.evaluate(red, blue, circ, position.plies, geo, kernel._windows, kernel._rays)
+        assert compiled == reference_evaluate(g, position, name), str(position)
+        checked += 1
+
+
+def forced_to_hand_over(g: SimplexityGame, rng: random.Random) -> Any:
+    """A running position where every legal move completes a four that wins for the opponent
+    (found by random play), or ``None``."""
+    position = g.initial()
+    while g.outcome(position) is None:
+        moves = g.legal_moves(position)
+        mover = g.to_move(position)
+        endings = [g.outcome(g.play(position, move)) for move in moves]
+        if all(e is not None and e.winner is mover.other for e in endings):
+            return position
+        position = g.play(position, rng.choice(moves))
+    return None
+
+
+def test_a_position_where_every_move_hands_over_is_lost_in_one() -> None:
+    g, rng = game(4, 4), random.Random(7)
+    found = 0
+    while found < 5:
+        position = forced_to_hand_over(g, rng)
+        if position is None:
+            continue
+        found += 1
+        for engine in ("kernel", "python"):
+            result = solve(g, position, engine=engine)  # type: ignore[arg-type]
+            assert result.score.outcome == "loss"
+            assert result.score.plies == 1
+            assert result.best_move in g.legal_moves(position)
+
+
+def test_known_values() -> None:
+    known = json.loads(DATA.read_text())
+    for entry in known["empty_boards"]:
+        if entry["seconds"] > 15:
+            continue  # recorded by benchmarks/bench_simplexity.py, too slow for the suite
+        g = game(entry["rows"], entry["cols"])
+        result = solve(g, g.initial())
+        assert result.score.outcome == entry["outcome"]
+        assert (result.score.plies or g.spec.cells) == entry["plies"]
+
+
+def test_time_limit_gives_a_legal_move_and_a_depth() -> None:
+    g = game()
+    position = g.play(g.initial(), SimplexityMove(3, "O"))
+    result = solve(g, position, make_limit(time=0.3))
+    assert result.best_move in g.legal_moves(position)
+    assert result.depth >= 1
+    assert not result.exact
+
+
+def test_deadline_in_the_past_aborts() -> None:
+    g = game()
+    kernel = g.kernel()
+    result = kernel.search(
+        g.initial(), 30, None, kernel.new_table(1 << 12), 1 << 60, deadline=time.perf_counter()
+    )
+    assert result.aborted
+    assert result.move is None
+    assert result.nodes <= 2048
+
+
+def test_node_budget_aborts() -> None:
+    g = game()
+    kernel = g.kernel()
+    result = kernel.search(g.initial(), 30, None, kernel.new_table(1 << 12), 5_000)
+    assert result.aborted
+    assert result.nodes <= 5_000 + 1024
