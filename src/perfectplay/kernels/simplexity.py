@@ -69,6 +69,9 @@ class SimplexityKernel:
         self._windows = np.array(layout.windows or [0], dtype=np.uint64)
         self._rays = np.array(line_masks(spec.rows, spec.cols), dtype=np.uint64)
         self._history = np.zeros((2, 128), dtype=np.int64)
+        from perfectplay.kernels import simplexity_kernel as sk
+
+        sk.now()  # the first trip to the clock from compiled code takes ~0.1 s: not mid-search
 
     # -- tables ------------------------------------------------------------------------------
     def new_table(self, entries: int) -> np.ndarray:
