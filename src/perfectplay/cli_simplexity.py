@@ -41,6 +41,7 @@ from perfectplay.cli import (
     _search_line,
     _value_text,
 )
+from perfectplay.cli_connect4 import engine_value
 from perfectplay.errors import ParameterError
 from perfectplay.games.simplexity import SimplexityGame, SimplexityMove, SimplexityPosition
 from perfectplay.notation import (
@@ -50,7 +51,7 @@ from perfectplay.notation import (
     simplexity_quotas,
 )
 from perfectplay.search.limits import Limit
-from perfectplay.search.result import Score, SearchResult
+from perfectplay.search.result import SearchResult
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -250,13 +251,6 @@ def play_text() -> PlayText:
         entry=lambda game: f"a move such as 4O (column 1-{game.spec.cols}, shape O or X)",
         help=play_help,
     )
-
-
-def engine_value(score: Score) -> str:
-    """``win in 13``, ``draw``, ``loss in 4`` or ``heuristic +12``."""
-    if score.outcome is None:
-        return f"heuristic {score.value:+g}"
-    return str(score)
 
 
 def read_move(

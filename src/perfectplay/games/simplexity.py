@@ -8,20 +8,20 @@ other. Four in a row of one shape wins for that shape's owner, whoever placed th
 color wins for that color's owner; a move making both decides by the shape. The game ends at
 the first four; a full board without one is a draw.
 
-Bit layout: the gravity layout of :mod:`perfectplay.games.gravity`::
-
-    6 rows x 7 columns:                   bit = column * (rows + 1) + row
-      .  .  .  .  .  .  .     <- sentinel row, always 0
-      5 12 19 26 33 40 47     row 5 (top)
-      4 11 18 25 32 39 46
-      3 10 17 24 31 38 45
-      2  9 16 23 30 37 44
-      1  8 15 22 29 36 43
-      0  7 14 21 28 35 42     row 0 (bottom)
+Bit layout: the gravity layout of :mod:`perfectplay.games.gravity` (``bit = column *
+(rows + 1) + row``, row 0 at the bottom, a sentinel bit above every column).
 
 A position holds three bitboards: ``red`` (player 1's pieces), ``blue`` (player 2's) and
 ``circles`` (the pieces of shape ``O``, of either color). The crosses are
-``(red | blue) & ~circles``; the quotas left follow from the counts.
+``(red | blue) & ~circles``; the quotas left follow from the counts. For example (4x4)::
+
+    board        red          blue         circles
+    . . . .      . . . .      . . . .      . . . .
+    . . . .      . . . .      . . . .      . . . .
+    . X . .      . . . .      . 1 . .      . . . .
+    o O x .      1 . 1 .      . 1 . .      1 1 . .
+
+(lower case red, upper case blue: red played ``1O`` and ``3X``, blue ``2O`` and ``2X``).
 """
 
 from __future__ import annotations

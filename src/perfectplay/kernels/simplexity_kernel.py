@@ -269,35 +269,22 @@ def _any_move(playable, q_own, side, geo, masks):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def _generate(  # type: ignore[no-untyped-def]
-    red,
-    blue,
-    circ,
-    mask,
-    side,
-    playable,
-    empty,
-    danger,
-    forced,
-    wc_oth,
-    q_own,
-    q_oth,
-    table_move,
-    geo,
-    masks,
-    history,
-    scratch,
-    ply,
-    depth,
-):
+def _generate(red, blue, circ, side, danger, forced, table_move, ply, depth, ctx):  # type: ignore[no-untyped-def]
     """Fill ``scratch[ply, :count]`` with the moves worth searching, best first (their
     ordering scores in ``scratch[ply, MAX_MOVES:]``); return their count and a
     move that loses in 2 (or -1) among those left out. Left out: moves handing the opponent
     a shape four (lose in 1), moves not blocking a forced cell or playing under a robust
     threat (lose in 2)."""
+    geo, masks, history, scratch = ctx[0], ctx[1], ctx[7], ctx[8]
+    mask = red | blue
     me = blue if side else red
     own_board = circ if side == 0 else mask & ~circ
     oth_board = mask & ~circ if side == 0 else circ
+    q_own = geo[OWN_Q] - popcount(me & own_board)
+    q_oth = geo[OTHER_Q] - popcount(me & oth_board)
+    playable = (mask + masks[BOTTOM]) & masks[BOARD]
+    empty = masks[BOARD] & ~mask
+    wc_oth = threats(oth_board, masks)
     count = 0
     losing_later = -1
     ordering = geo[ORDERING] != 0
@@ -459,25 +446,7 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
         table_move = stats[ROOT_MOVE]
 
     count, losing_later = _generate(
-        red,
-        blue,
-        circ,
-        mask,
-        side,
-        playable,
-        empty,
-        danger,
-        forced,
-        wc_oth,
-        q_own,
-        q_oth,
-        table_move,
-        geo,
-        masks,
-        history,
-        scratch,
-        ply,
-        depth,
+        red, blue, circ, side, danger, forced, table_move, ply, depth, ctx
     )
     if count == 0:
         loss = -(WIN - (ply + 2)) if losing_later >= 0 else -(WIN - (ply + 1))
@@ -499,42 +468,16 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
         n_red = red | cell if side == 0 else red
         n_blue = blue | cell if side == 1 else blue
         n_circ = circ | cell if shape == 0 else circ
-        if i == 0:
+        # Principal variation search: the first move with the full window, the others with a
+        # null window first and again with the full one only when they beat alpha.
+        low_bound = -beta if i == 0 else -alpha - 1
+        value = -negamax(
+            n_red, n_blue, n_circ, plies + 1, ply + 1, depth - 1, low_bound, -alpha, ctx
+        )
+        if i > 0 and alpha < value < beta and not stats[ABORTED]:
             value = -negamax(
-                n_red,
-                n_blue,
-                n_circ,
-                plies + 1,
-                ply + 1,
-                depth - 1,
-                -beta,
-                -alpha,
-                ctx,
+                n_red, n_blue, n_circ, plies + 1, ply + 1, depth - 1, -beta, -value, ctx
             )
-        else:
-            value = -negamax(
-                n_red,
-                n_blue,
-                n_circ,
-                plies + 1,
-                ply + 1,
-                depth - 1,
-                -alpha - 1,
-                -alpha,
-                ctx,
-            )
-            if alpha < value < beta and not stats[ABORTED]:
-                value = -negamax(
-                    n_red,
-                    n_blue,
-                    n_circ,
-                    plies + 1,
-                    ply + 1,
-                    depth - 1,
-                    -beta,
-                    -value,
-                    ctx,
-                )
         if stats[ABORTED]:
             return 0
         if value > best:
