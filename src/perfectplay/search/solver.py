@@ -102,7 +102,7 @@ class _Searcher:
         if self.kernel is not None:
             extra = {}
             if deadline is not None and getattr(self.kernel, "takes_deadline", False):
-                extra["deadline"] = deadline.end
+                extra["deadline"] = deadline.end - _reserve(deadline)
             result = self.kernel.search(
                 position,
                 depth,
@@ -274,6 +274,12 @@ class _Searcher:
             algorithm=self.name,
             extra={"table": self.options.table, "symmetry": self.options.symmetry},
         )
+
+
+def _reserve(deadline: Deadline) -> float:
+    """Time kept back from a kernel's own deadline for what follows the search (the line,
+    the result): 2% of the limit, at most 50 ms."""
+    return min(0.05, 0.02 * (deadline.end - deadline.start))
 
 
 def solve(
