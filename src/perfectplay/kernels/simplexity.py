@@ -189,13 +189,6 @@ class SimplexityKernel:
         move = decode(code)
         return move if move in self.game.legal_moves(position) else None
 
-    def exact_line(
-        self, position: SimplexityPosition, first: SimplexityMove, value: int, table: Any
-    ) -> tuple[SimplexityMove, ...]:
-        """The line of an exactly solved position: the table's moves after ``first`` (the
-        final probes of the solve left them; a walk, so its cost is bounded by the board)."""
-        return self.principal_variation(position, first, table)
-
     def principal_variation(
         self, position: SimplexityPosition, first: SimplexityMove | None, table: Any
     ) -> tuple[SimplexityMove, ...]:

@@ -123,13 +123,17 @@ class _Searcher:
             return _Iteration(None, 0, 0, False, True)
         return _Iteration(move, value, used, exact, False)
 
-    def pv(self, position: Any, move: Any, value: float, exact: bool) -> tuple[Any, ...]:
+    def pv(
+        self, position: Any, move: Any, value: float, exact: bool, timed: bool = False
+    ) -> tuple[Any, ...]:
         """The principal variation starting with ``move`` (worth ``value``).
 
         For exact results every step is re-proved against the (warm) table, so the line runs
-        to the end of the game; for heuristic ones the table's best moves are followed.
+        to the end of the game; for heuristic ones, and for exact ones of a timed search by a
+        kernel that keeps the time itself, the table's best moves are followed.
         """
-        if not exact or move is None:
+        keeps_time = timed and getattr(self.kernel, "takes_deadline", False)
+        if not exact or move is None or keeps_time:
             if self.kernel is not None:
                 return tuple(self.kernel.principal_variation(position, move, self.table))
             return generic.principal_variation(self.game, position, move, self.table, self.options)
@@ -226,7 +230,7 @@ class _Searcher:
             total_nodes += it.nodes
             if not it.aborted and it.move is not None:
                 found = _Iteration(it.move, it.value, total_nodes, it.exact, False)
-                return self._result(position, found, full_depth, started, with_pv)
+                return self._result(position, found, full_depth, started, with_pv, timed=True)
         for depth in range(1, max_depth + 1):
             nodes_left = budget - total_nodes
             if (
@@ -258,16 +262,24 @@ class _Searcher:
             move = self.game.ordered_moves(position)[0]
             best = _Iteration(move, 0.0, 0, False, True)
         found = _Iteration(best.move, best.value, total_nodes, best.exact, False)
-        return self._result(position, found, reached, started, with_pv)
+        return self._result(position, found, reached, started, with_pv, timed=True)
 
     def _result(
-        self, position: Any, found: _Iteration, depth: int, started: float, with_pv: bool
+        self,
+        position: Any,
+        found: _Iteration,
+        depth: int,
+        started: float,
+        with_pv: bool,
+        timed: bool = False,
     ) -> SearchResult[Any]:
+        """The result of a search; under a time limit (``timed``) a kernel's line is read from
+        its table rather than re-proved, so that the answer comes within the limit."""
         move, exact = found.move, found.exact
         return SearchResult(
             best_move=move,
             score=Score(found.value, exact),
-            pv=self.pv(position, move, found.value, exact) if with_pv else (move,),
+            pv=self.pv(position, move, found.value, exact, timed) if with_pv else (move,),
             nodes=found.nodes,
             depth=depth,
             time=time.perf_counter() - started,
