@@ -246,3 +246,28 @@ def test_arena_errors(capsys: pytest.CaptureFixture[str], extra: list[str], mess
     assert code == 2 and "only simplexity has an arena" in err
     code, _, err = run(capsys, "arena", "sc", "--p1", "engine", "--p2", "random", "--games", "0")
     assert code == 2 and "games=0" in err
+
+
+# -- --eval ----------------------------------------------------------------------------------
+def test_eval_selects_the_heuristic_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    windows = run_json(capsys, "best", "simplexity", "4O 4X", "--depth", "1")
+    neighbors = run_json(
+        capsys, "best", "simplexity", "4O 4X", "--depth", "1", "--eval", "neighbors"
+    )
+    assert windows["exact"] is False and neighbors["exact"] is False
+    assert windows["score"] != neighbors["score"]  # two different heuristics at the horizon
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("best", "simplexity", "4O", "--eval", "bogus"), "unknown; known are windows, neighbors"),
+        (("best", "tictactoe", "xox/oox/___", "--eval", "neighbors"), "only simplexity"),
+        (("best", "connect4", "44", "--eval", "neighbors"), "only simplexity"),
+    ],
+)
+def test_eval_errors(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and message in err and "Traceback" not in err

@@ -125,6 +125,20 @@ def new_game(game_name: str, *, size: str | None = None, k: int | None = None) -
     return game, game.initial()
 
 
+def with_evaluation(game: Any, name: str | None) -> Any:
+    """``game`` searched with the heuristic ``name`` (``None``: the game's default).
+
+    Raises :class:`ParameterError` for a game without named evaluations or an unknown name.
+    """
+    if name is None:
+        return game
+    if not hasattr(game, "with_evaluation"):
+        raise ParameterError(
+            f"evaluation {name!r}: only the shape-and-color game has named evaluations"
+        )
+    return game.with_evaluation(name)
+
+
 def limit(depth: int | None = None, time: float | None = None, nodes: int | None = None) -> Limit:
     """A checked search limit (see :func:`perfectplay.search.limits.make_limit`)."""
     return make_limit(depth, time, nodes)

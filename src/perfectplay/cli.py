@@ -209,6 +209,16 @@ def _add_solver_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--book", metavar="FILE", help="connect4: consult an opening book built by 'book'"
     )
+    _add_evaluation(sub)
+
+
+def _add_evaluation(sub: argparse.ArgumentParser) -> None:
+    """--eval (simplexity): the heuristic at the search horizon."""
+    sub.add_argument(
+        "--eval",
+        metavar="NAME",
+        help="simplexity: the heuristic at the horizon, windows (default) or neighbors",
+    )
 
 
 def _add_weak(sub: argparse.ArgumentParser) -> None:
@@ -257,6 +267,7 @@ def _add_play(commands: Any) -> None:
     _add_limits(sub, exclusive=True)
     sub.add_argument("--self", action="store_true", help="the engine plays both sides")
     sub.add_argument("--seed", type=int, help="engine chooses randomly among equal moves")
+    _add_evaluation(sub)
 
 
 BOOK_EPILOG = """examples:
@@ -524,6 +535,8 @@ def _check_tictactoe_options(args: argparse.Namespace) -> None:
         raise ParameterError("--weak: only connect4 has a weak (win/draw/loss) solver")
     if args.board == "-":
         raise ParameterError("BOARD '-' (positions from stdin): only connect4 has batch mode")
+    if args.eval is not None:
+        raise ParameterError(f"--eval {args.eval}: only simplexity has named evaluations")
     for option, value in (("--book", args.book), ("--table-bits", args.table_bits)):
         if value is not None:
             raise ParameterError(f"{option}: only connect4's solver takes it")
@@ -778,6 +791,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from perfectplay import api
 
     game, position = api.new_game(_game_name(args), size=args.size, k=args.k)
+    game = api.with_evaluation(game, args.eval)
     first, second = _side_names(game)
     if args.self:
         engine = frozenset({first, second})

@@ -112,6 +112,8 @@ def _check_options(args: argparse.Namespace, command: str) -> None:
     """Reject option combinations that mean nothing for Connect Four, naming them, and apply
     ``--table-bits`` and ``--book``."""
     _apply_solver_options(args)
+    if getattr(args, "eval", None) is not None:
+        raise ParameterError(f"--eval {args.eval}: only simplexity has named evaluations")
     if args.board == "-" and command != "solve":
         raise ParameterError(
             f"BOARD '-' (positions from stdin): batch mode is solve's, not {command}'s"

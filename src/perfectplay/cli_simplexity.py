@@ -82,7 +82,7 @@ def check_options(args: argparse.Namespace) -> None:
 def load(args: argparse.Namespace) -> tuple[SimplexityGame, SimplexityPosition]:
     """The game and position of ``BOARD`` on ``--size`` (the empty board for ``''``)."""
     game, position = api.load("simplexity", args.board, size=args.size)
-    return game, position
+    return api.with_evaluation(game, getattr(args, "eval", None)), position
 
 
 def exact_or_limited(
