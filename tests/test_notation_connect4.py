@@ -8,6 +8,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from notation_support import rejects
 from reference import connect4_reference as ref
 
 from perfectplay.errors import (
@@ -36,17 +37,8 @@ DRAWN_4X4 = "4321311144234232"  # fills the 4x4 board without a line of 4
 def moves_reject(
     error: type[PerfectplayError], text: str, *reasons: str, g: Connect4Game = C4
 ) -> str:
-    """Parse ``text`` as moves, expecting exactly ``error``; the message must quote the input
-    and give every one of ``reasons``. Returns the message."""
-    with pytest.raises(PerfectplayError) as info:
-        parse_connect4_moves(g, text)
-    assert type(info.value) is error, f"{type(info.value).__name__}: {info.value}"
-    message = str(info.value)
-    shown = text if len(text) <= 60 else text[:57] + "..."
-    assert message.startswith(f"moves {shown!r}:"), message
-    for reason in reasons:
-        assert reason in message, message
-    return message
+    """Parse ``text`` as moves on ``g``, expecting exactly ``error`` naming every reason."""
+    return rejects(lambda moves: parse_connect4_moves(g, moves), error, text, *reasons)
 
 
 def picture_reject(error: type[PerfectplayError], text: str, *reasons: str, k: int = 4) -> str:

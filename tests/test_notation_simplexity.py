@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from notation_support import rejects
 
 from perfectplay import api
 from perfectplay.errors import (
@@ -47,17 +48,8 @@ def random_game(g: SimplexityGame, seed: int, length: int) -> list[SimplexityMov
 def moves_reject(
     error: type[PerfectplayError], text: str, *reasons: str, g: SimplexityGame = SC
 ) -> str:
-    """Parse ``text``, expecting exactly ``error`` whose message quotes the input and gives
-    every one of ``reasons``. Returns the message."""
-    with pytest.raises(PerfectplayError) as info:
-        parse_simplexity_moves(g, text)
-    assert type(info.value) is error, f"{type(info.value).__name__}: {info.value}"
-    message = str(info.value)
-    shown = text if len(text) <= 60 else text[:57] + "..."
-    assert message.startswith(f"moves {shown!r}:"), message
-    for reason in reasons:
-        assert reason in message, message
-    return message
+    """Parse ``text`` as moves on ``g``, expecting exactly ``error`` naming every reason."""
+    return rejects(lambda moves: parse_simplexity_moves(g, moves), error, text, *reasons)
 
 
 # -- round trips -----------------------------------------------------------------------------
