@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_support import random_position
 from reference import connect4_reference as ref
 
 from perfectplay.analysis.perft import perft
@@ -441,15 +442,6 @@ def test_make_spec_rejects(kwargs: dict[str, Any], named: str, reason: str) -> N
 
 
 # -- symmetry --------------------------------------------------------------------------------
-def random_position(g: Connect4Game, rng: random.Random) -> Connect4Position:
-    """A random reachable position (possibly finished)."""
-    position = g.initial()
-    for _ in range(rng.randint(0, g.spec.cells)):
-        moves = g.legal_moves(position)
-        if not moves:
-            break
-        position = g.play(position, rng.choice(moves))
-    return position
 
 
 @pytest.mark.parametrize(("width", "height", "k"), [(7, 6, 4), (4, 4, 3), (8, 7, 4), (12, 4, 4)])

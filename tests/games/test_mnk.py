@@ -8,6 +8,7 @@ import itertools
 import random
 
 import pytest
+from game_support import random_position
 from reference import mnk_reference as ref
 
 from perfectplay.errors import (
@@ -312,16 +313,6 @@ def test_cell_index_round_trip() -> None:
 
 
 # -- symmetry --------------------------------------------------------------------------------
-def random_position(g: MNKGame, rng: random.Random, max_moves: int | None = None) -> MNKPosition:
-    """A random reachable position (possibly finished)."""
-    position = g.initial()
-    limit = rng.randint(0, g.spec.cells) if max_moves is None else max_moves
-    for _ in range(limit):
-        moves = g.legal_moves(position)
-        if not moves:
-            break
-        position = g.play(position, rng.choice(moves))
-    return position
 
 
 def my_cell_permutations(rows: int, cols: int) -> set[tuple[int, ...]]:

@@ -8,6 +8,7 @@ import random
 from collections import Counter
 
 import pytest
+from game_support import random_position
 from reference import simplexity_reference as ref
 
 from perfectplay.errors import GameOverError, IllegalMoveError, IllegalPositionError
@@ -644,15 +645,6 @@ def test_play_rejects_malformed_moves() -> None:
 
 
 # -- symmetry --------------------------------------------------------------------------------
-def random_position(g: SimplexityGame, rng: random.Random) -> SimplexityPosition:
-    """A random reachable position (possibly finished)."""
-    position = g.initial()
-    for _ in range(rng.randint(0, g.spec.cells)):
-        moves = g.legal_moves(position)
-        if not moves:
-            break
-        position = g.play(position, rng.choice(moves))
-    return position
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(6, 7), (4, 4), (4, 5), (7, 8)])

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from game_support import random_position
 
 from perfectplay.games.simplexity import EVALUATIONS, SimplexityGame, SimplexityMove, game
 from perfectplay.games.simplexity_eval import evaluate as reference_evaluate
@@ -25,14 +26,9 @@ from perfectplay.search.solver import analyze, solve
 DATA = Path(__file__).parent.parent / "data" / "simplexity_values.json"
 
 
-def random_position(g: SimplexityGame, rng: random.Random, plies: int) -> Any:
-    """A running position after up to ``plies`` random moves (``None`` if the game ended)."""
-    position = g.initial()
-    for _ in range(plies):
-        moves = g.legal_moves(position)
-        if not moves:
-            return None
-        position = g.play(position, rng.choice(moves))
+def running_position(g: SimplexityGame, rng: random.Random, plies: int) -> Any:
+    """A running position after ``plies`` random moves (``None`` if the game ended)."""
+    position = random_position(g, rng, plies)
     return None if g.outcome(position) is not None else position
 
 
@@ -91,7 +87,7 @@ def test_kernel_evaluation_equals_reference(name: str, rows: int, cols: int) -> 
     rng = random.Random(rows * 10 + cols)
     checked = 0
     while checked < 300:
-        position = random_position(g, rng, rng.randint(0, rows * cols - 1))
+        position = running_position(g, rng, rng.randint(0, rows * cols - 1))
         if position is None:
             continue
         red, blue, circ = (np.uint64(b) for b in (position.red, position.blue, position.circles))
