@@ -22,6 +22,7 @@ from perfectplay.games.bitboard import (
 )
 from perfectplay.games.mnk import Cell, MNKGame, MNKPosition, MNKSpec
 from perfectplay.kernels import KernelResult
+from perfectplay.search.result import WIN
 
 MAX_CELLS = 64
 MAX_TABLE = 1 << 22
@@ -185,7 +186,7 @@ class MNKKernel:
 
         outcome = self.game.outcome(position)
         if outcome is not None:
-            return {(position.x, position.o): 0 if outcome.winner is None else -mnk_kernel.WIN}
+            return {(position.x, position.o): 0 if outcome.winner is None else -WIN}
         empty = self.game.spec.cells - self.game.ply(position)
         bound = 3**empty
         if bound > MAX_TABLE:

@@ -32,6 +32,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from perfectplay.kernels.table_values import (
+    EXACT,
+    INF,
+    LOWER,
+    MATE,
+    UPPER,
+    WIN,
+    from_table,
+    to_table,
+)
+
 _U64_1D = types.Array(types.uint64, 1, "C")
 _I64_1D = types.Array(types.int64, 1, "C")
 CTX_TYPE = types.Tuple(
@@ -74,11 +85,7 @@ EXACT_VALUES_SIGNATURE = types.int64(
     types.uint64, types.uint64, CTX_TYPE, _U64_1D, _U64_1D, _I64_1D, _I64_1D
 )
 
-WIN = 1_000_000
-MATE = WIN - 10_000
 FULL_DRAFT = 1 << 30
-INF = WIN + 1
-EXACT, LOWER, UPPER = 0, 1, 2
 HASH_A = np.uint64(0x9E3779B97F4A7C15)
 HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 ONE = np.uint64(1)
@@ -153,24 +160,6 @@ def popcount(x):  # type: ignore[no-untyped-def]
         x &= x - ONE
         count += 1
     return count
-
-
-@njit(cache=True)
-def to_table(value, ply):  # type: ignore[no-untyped-def]
-    if value > MATE:
-        return value + ply
-    if value < -MATE:
-        return value - ply
-    return value
-
-
-@njit(cache=True)
-def from_table(value, ply):  # type: ignore[no-untyped-def]
-    if value > MATE:
-        return value - ply
-    if value < -MATE:
-        return value + ply
-    return value
 
 
 @njit(NEGAMAX_SIGNATURE, cache=True)

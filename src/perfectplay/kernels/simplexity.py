@@ -23,6 +23,7 @@ from perfectplay.games.simplexity import (
 )
 from perfectplay.games.simplexity_eval import line_masks
 from perfectplay.kernels import KernelResult
+from perfectplay.search.result import INFINITY, WIN
 
 DEFAULT_TABLE_BITS = 21
 """2**21 slots of 24 bytes: 48 MiB."""
@@ -139,7 +140,7 @@ class SimplexityKernel:
             return int(sk.negamax(red, blue, circles, plies, 0, depth, alpha, beta, ctx))
 
         if depth < self.game.spec.cells - plies:
-            value = probe(-sk.INF, sk.INF)
+            value = probe(-INFINITY, INFINITY)
         else:
             value = self._solve(probe, self.game.spec.cells - plies, stats)
         aborted = bool(stats[sk.ABORTED])
@@ -158,9 +159,9 @@ class SimplexityKernel:
         if value == 0 or stats[sk.ABORTED]:
             return value
         if value > 0:
-            low, high = max(value, sk.WIN - remaining), sk.WIN - 1
+            low, high = max(value, WIN - remaining), WIN - 1
         else:
-            low, high = -(sk.WIN - 1), min(value, -(sk.WIN - remaining))
+            low, high = -(WIN - 1), min(value, -(WIN - remaining))
         while low < high and not stats[sk.ABORTED]:
             middle = (low + high) // 2
             found = probe(middle, middle + 1)

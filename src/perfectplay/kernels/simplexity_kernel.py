@@ -53,12 +53,17 @@ import numpy as np
 from numba import njit, objmode, types
 
 from perfectplay.kernels.gravity_bits import popcount, winning_cells_4
+from perfectplay.kernels.table_values import (
+    EXACT,
+    INF,
+    LOWER,
+    UPPER,
+    WIN,
+    from_table,
+    to_table,
+)
 
-WIN = 1_000_000
-MATE = WIN - 10_000
-INF = WIN + 1
 FULL_DRAFT = 1 << 20
-EXACT, LOWER, UPPER = 0, 1, 2
 EVAL_BOUND = 99_999
 ROWS, COLS, CELLS, OWN_Q, OTHER_Q, EVAL, ORDERING, TABLE, SYMMETRY, ORDER = range(10)
 BOTTOM, BOARD, HEIGHT, COLUMN = 0, 1, 2, 3
@@ -210,24 +215,6 @@ def entry_bound(entry):  # type: ignore[no-untyped-def]
 def entry_move(entry):  # type: ignore[no-untyped-def]
     """The move code of a table word (-1 for none)."""
     return np.int64(entry >> np.uint64(55)) - 1
-
-
-@njit(cache=True, inline="always")
-def _to_table(value, ply):  # type: ignore[no-untyped-def]
-    if value > MATE:
-        return value + ply
-    if value < -MATE:
-        return value - ply
-    return value
-
-
-@njit(cache=True, inline="always")
-def _from_table(value, ply):  # type: ignore[no-untyped-def]
-    if value > MATE:
-        return value - ply
-    if value < -MATE:
-        return value + ply
-    return value
 
 
 @njit(cache=True, inline="always")
@@ -432,7 +419,7 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
         if draft >= depth and ply > 0:
             if draft != FULL_DRAFT:
                 stats[HORIZON] += 1
-            value = _from_table(entry_value(entry), ply)
+            value = from_table(entry_value(entry), ply)
             bound = entry_bound(entry)
             if bound == EXACT:
                 return value
@@ -495,7 +482,7 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
         tt[slot] = key_a
         tt[slot + 1] = key_b
         tt[slot + 2] = pack_entry(
-            _to_table(best, ply),
+            to_table(best, ply),
             FULL_DRAFT if stats[HORIZON] == horizon_before else depth,
             UPPER if best <= alpha_start else LOWER if best >= beta else EXACT,
             flip_move(best_move, flip, geo),
