@@ -162,3 +162,17 @@ def test_node_budget_aborts() -> None:
     result = kernel.search(g.initial(), 30, None, kernel.new_table(1 << 12), 5_000)
     assert result.aborted
     assert result.nodes <= 5_000 + 1024
+
+
+@pytest.mark.parametrize("moves", ["1O", "4O", "1O 2X", "4O 3X"])
+def test_table_move_reads_entries_stored_under_the_mirror_image(moves: str) -> None:
+    # Searches with symmetry store a position under the smaller of its key and its mirror
+    # image's; the table's move must be found (and flipped back) either way.
+    g = game(4, 4)
+    position = g.initial()
+    for token in moves.split():
+        position = g.play(position, SimplexityMove(int(token[0]) - 1, token[1]))
+    kernel = g.kernel()
+    table = kernel.new_table(1 << 20)
+    result = kernel.search(position, g.spec.cells - position.plies, None, table, 1 << 60)
+    assert kernel.table_move(position, table) == result.move

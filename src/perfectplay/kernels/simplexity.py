@@ -179,12 +179,8 @@ class SimplexityKernel:
 
         if table is None:
             return None
-        key_a = np.uint64(position.red + position.mask + self.game.layout.bottom)
-        key_b = np.uint64(position.circles)
-        slot = 3 * int(sk.slot_of(key_a, key_b, table.shape[0] // 3))
-        if table[slot] != key_a or table[slot + 1] != key_b or table[slot + 2] == 0:
-            return None
-        code = int(sk.entry_move(table[slot + 2]))
+        red, blue, circles = (np.uint64(b) for b in (position.red, position.blue, position.circles))
+        code = int(sk.stored_move(red, blue, circles, table, self._geo, self._masks))
         if code < 0:
             return None
         move = decode(code)

@@ -175,6 +175,36 @@ def mirror(bits, geo, masks):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def table_key(red, blue, circ, geo, masks):  # type: ignore[no-untyped-def]
+    """``(key_a, key_b, flip)``: the position's table key (``red + mask + bottom`` is unique
+    thanks to the sentinel row, then ``circ``), or with ``geo[SYMMETRY]`` the smaller of it and
+    its mirror image's key, ``flip`` saying which (1: the mirror image's)."""
+    key_a = red + (red | blue) + masks[BOTTOM]
+    key_b = circ
+    if geo[SYMMETRY]:
+        mirror_a, mirror_b = mirror(key_a, geo, masks), mirror(circ, geo, masks)
+        if mirror_a < key_a or (mirror_a == key_a and mirror_b < key_b):
+            return mirror_a, mirror_b, 1
+    return key_a, key_b, 0
+
+
+@njit(cache=True)
+def stored_move(red, blue, circ, tt, geo, masks):  # type: ignore[no-untyped-def]
+    """The table's move for the position (in its own frame), or -1. Entries may have been
+    stored under the position's key or its mirror image's (searches with symmetry keep the
+    smaller), so both are tried."""
+    key_a, key_b, flip = table_key(red, blue, circ, geo, masks)
+    size = tt.shape[0] // 3
+    for frame in range(2):
+        if frame == 1:
+            key_a, key_b, flip = mirror(key_a, geo, masks), mirror(key_b, geo, masks), 1 - flip
+        slot = 3 * slot_of(key_a, key_b, size)
+        if tt[slot] == key_a and tt[slot + 1] == key_b and tt[slot + 2] != U0:
+            return flip_move(entry_move(tt[slot + 2]), flip, geo)
+    return -1
+
+
+@njit(cache=True, inline="always")
 def flip_move(move, flip, geo):  # type: ignore[no-untyped-def]
     """A move code in the mirrored frame when ``flip`` (codes below 0 stay)."""
     if flip == 0 or move < 0:
@@ -401,13 +431,7 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
     if alpha >= beta and ply > 0:
         return alpha
 
-    key_a = red + mask + masks[BOTTOM]
-    key_b = circ
-    flip = 0
-    if geo[SYMMETRY]:
-        mirror_a, mirror_b = mirror(key_a, geo, masks), mirror(circ, geo, masks)
-        if mirror_a < key_a or (mirror_a == key_a and mirror_b < key_b):
-            key_a, key_b, flip = mirror_a, mirror_b, 1
+    key_a, key_b, flip = table_key(red, blue, circ, geo, masks)
     use_table = geo[TABLE] != 0
     size = tt.shape[0] // 3
     slot = 3 * slot_of(key_a, key_b, size) if use_table else 0
