@@ -52,6 +52,7 @@ import time
 import numpy as np
 from numba import njit, objmode, types
 
+from perfectplay.games import simplexity_eval
 from perfectplay.kernels.gravity_bits import popcount, winning_cells_4
 from perfectplay.kernels.table_values import (
     EXACT,
@@ -64,7 +65,6 @@ from perfectplay.kernels.table_values import (
 )
 
 FULL_DRAFT = 1 << 20
-EVAL_BOUND = 99_999
 ROWS, COLS, CELLS, OWN_Q, OTHER_Q, EVAL, ORDERING, TABLE, SYMMETRY, ORDER = range(10)
 BOTTOM, BOARD, HEIGHT, COLUMN = 0, 1, 2, 3
 NODES, HORIZON, BUDGET, ABORTED, ROOT_MOVE = 0, 1, 2, 3, 4
@@ -72,8 +72,10 @@ STATS_SIZE = 8
 CHECK_MASK = 1023
 ORDER_DEPTH = 3
 """Below this remaining depth moves are ordered without looking at the threats they make."""
-SHAPE_WEIGHTS = np.array([0, 4, 24, 160, 0], dtype=np.int64)
-COLOR_WEIGHTS = np.array([0, 2, 12, 80, 0], dtype=np.int64)
+# The reference heuristic's weights, so that the two evaluations cannot drift apart.
+SHAPE_WEIGHTS = np.array(simplexity_eval.SHAPE_WEIGHTS, dtype=np.int64)
+COLOR_WEIGHTS = np.array(simplexity_eval.COLOR_WEIGHTS, dtype=np.int64)
+EVAL_BOUND = simplexity_eval.EVALUATION_BOUND
 HASH_A = np.uint64(0x9E3779B97F4A7C15)
 HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 U0 = np.uint64(0)
