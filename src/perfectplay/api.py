@@ -86,9 +86,7 @@ def _load_connect4(text: str, size: str | None, k: int | None) -> tuple[Any, Any
 def _load_simplexity(text: str, size: str | None, k: int | None) -> tuple[Any, Any]:
     from perfectplay.notation import parse_simplexity_moves
 
-    if k is not None:
-        raise ParameterError(f"k={k}: the shape-and-color game always plays four in a row")
-    game, _ = new_game("simplexity", size=size)
+    game, _ = new_game("simplexity", size=size, k=k)  # refuses k: always four in a row
     position, _ = parse_simplexity_moves(game, text)
     return game, position
 
