@@ -153,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_arena(commands)
     _add_history(commands)
     _add_tree(commands)
+    from perfectplay.cli_web import add_serve
+
+    add_serve(commands, cmd_serve)
     return parser
 
 
@@ -418,6 +421,13 @@ def cmd_tree(args: argparse.Namespace) -> int:
     from perfectplay import cli_analysis
 
     return cli_analysis.cmd_tree(args)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``serve``: see :mod:`perfectplay.cli_web`."""
+    from perfectplay import cli_web
+
+    return cli_web.cmd_serve(args)
 
 
 # -- entry point -----------------------------------------------------------------------------

@@ -591,3 +591,40 @@ def simplexity_quotas(game: Any, position: Any) -> str:
         left = ", ".join(f"{s} {game.quota_left(position, player, s)}" for s in ("O", "X"))
         parts.append(f"player {int(player)} ({color}): {left}")
     return " | ".join(parts)
+
+
+# -- moves as JSON objects (the web's and the saved games' form) -------------------------------
+def parse_move_json(game: Any, data: Any) -> Any:
+    """The move of ``game`` written as the JSON object ``move_to_json`` gives: ``{"row": r,
+    "col": c}`` (0-based) for tic-tac-toe, ``{"column": c}`` (1-based) for Connect Four,
+    ``{"column": c, "shape": "O"}`` for the shape-and-color game.
+
+    Only the form is checked here (keys and types, the cell or column on the board); whether
+    the move is legal in a position is for ``game.play`` to say. Raises
+    :class:`NotationError` naming the object.
+    """
+    if isinstance(game, MNKGame):
+        return parse_json_cell(game, data)
+    keys = {"column", "shape"} if game.name == "simplexity" else {"column"}
+    if not isinstance(data, dict) or set(data) != keys:
+        names = " and ".join(sorted(keys))
+        raise NotationError(f"move {_quote(repr(data))}: expected an object with keys {names}")
+    column = data["column"]
+    width = game.spec.cols if game.name == "simplexity" else game.spec.width
+    if isinstance(column, bool) or not isinstance(column, int) or not 1 <= column <= width:
+        raise NotationError(f"move {_quote(repr(data))}: column must be a whole number 1-{width}")
+    if game.name != "simplexity":
+        return column - 1
+    if data["shape"] not in ("O", "X"):
+        raise NotationError(f"move {_quote(repr(data))}: shape must be 'O' or 'X'")
+    return SimplexityMove(column - 1, data["shape"])
+
+
+def format_moves(game: Any, moves: Sequence[Any]) -> str:
+    """A move list in the game's text notation: ``4453`` (Connect Four), ``4O 4X`` (the
+    shape-and-color game), ``b2 a1`` (tic-tac-toe, as :func:`parse_mnk_move` reads each)."""
+    if isinstance(game, MNKGame):
+        return " ".join(format_mnk_move(move) for move in moves)
+    if isinstance(game, Connect4Game):
+        return format_connect4_moves(game, moves)
+    return format_simplexity_moves(moves)

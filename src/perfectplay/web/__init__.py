@@ -1,0 +1,1 @@
+"""The perfectplay web app: FastAPI routes, engine pool and saved-game storage."""

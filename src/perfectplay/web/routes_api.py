@@ -1,0 +1,257 @@
+"""The JSON API routes (see :mod:`perfectplay.web.app` for the list and the error contract).
+
+Engine routes validate the request here, in the server process, so bad input is answered at
+once with 400; the search itself runs in the engine pool.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
+
+from perfectplay import errors
+from perfectplay.web import app as web
+from perfectplay.web import positions
+from perfectplay.web.schemas import (
+    GameBody,
+    HistoryBody,
+    ImportBody,
+    PlayBody,
+    PositionBody,
+    SearchBody,
+    TreeBody,
+)
+from perfectplay.web.store import GameRecord, GameStore
+
+router = APIRouter(prefix="/api")
+EXPORT_FORMAT = "perfectplay-games"
+EXPORT_VERSION = 1
+
+
+def _pool(request: Request) -> Any:
+    return request.app.state.pool
+
+
+def _store(request: Request) -> GameStore:
+    store: GameStore = request.app.state.store
+    return store
+
+
+# -- health -----------------------------------------------------------------------------------
+@router.get("/health", summary="Liveness and engine load")
+async def health(request: Request) -> dict[str, Any]:
+    """Answers at once, whatever the engine workers are doing."""
+    return {
+        "status": "ok",
+        "uptime_s": round(time.time() - request.app.state.started, 3),
+        "engine": _pool(request).status(),
+    }
+
+
+# -- positions ----------------------------------------------------------------------------------
+@router.post("/{game}/state", summary="The board of a position")
+def state(game: str, body: PositionBody) -> dict[str, Any]:
+    """Cells, side to move, legal moves, outcome and winning line of ``position``."""
+    return positions.state_json(web.checked(web.game_name(game), body))
+
+
+@router.post("/{game}/play", summary="The board after a move")
+def play(game: str, body: PlayBody) -> dict[str, Any]:
+    """``position`` after ``move`` (400 naming the move when it is not legal)."""
+    loaded = web.checked(web.game_name(game), body)
+    return positions.state_json(positions.play_json(loaded, body.move))
+
+
+# -- engine -------------------------------------------------------------------------------------
+async def _search(request: Request, job: str, game: str, body: SearchBody) -> dict[str, Any]:
+    name = web.game_name(game)
+    web.checked(name, body)
+    web.check_search(body, request.app.state.settings.cap)
+    args = body.search_args()
+    args["game"] = name
+    result: dict[str, Any] = await _pool(request).run(job, args)
+    return result
+
+
+@router.post("/{game}/analyze", summary="Every legal move's value")
+async def analyze(game: str, body: SearchBody, request: Request) -> dict[str, Any]:
+    """``{"moves": [...]}`` as ``perfectplay analyze --json`` prints it: every move with its
+    outcome and distance for the side to move, or its heuristic score when the search could
+    not be exact within the limit."""
+    return await _search(request, "analyze", game, body)
+
+
+@router.post("/{game}/move", summary="The engine's move")
+async def move(game: str, body: SearchBody, request: Request) -> dict[str, Any]:
+    """The ``best`` object of ``perfectplay best --json``, plus ``after``: the board after
+    the engine's move."""
+    return await _search(request, "move", game, body)
+
+
+@router.post("/{game}/history", summary="An optimal move history of a board")
+async def history(game: str, body: HistoryBody, request: Request) -> dict[str, Any]:
+    """``perfectplay history --json`` plus the board after every move (``steps``)."""
+    name = web.game_name(game)
+    web.checked(name, body)
+    args = {"game": name, "position": body.position, "size": body.size, "k": body.k}
+    result: dict[str, Any] = await _pool(request).run("history", {**args, "notion": body.notion})
+    return result
+
+
+@router.post("/{game}/tree", summary="The game tree of a small position")
+async def tree(game: str, body: TreeBody, request: Request) -> dict[str, Any]:
+    """Nested nodes with minimax values, or alpha-beta windows and cuts."""
+    name = web.game_name(game)
+    web.checked(name, body)
+    args = body.model_dump()
+    args["game"] = name
+    result: dict[str, Any] = await _pool(request).run("tree", args)
+    return result
+
+
+# -- saved games --------------------------------------------------------------------------------
+@router.get("/games", summary="Saved games, newest first")
+def list_games(
+    request: Request,
+    game: str | None = Query(default=None, max_length=32),
+    status: str | None = Query(default=None, max_length=16),
+    result: str | None = Query(default=None, max_length=8),
+    human_side: str | None = Query(default=None, max_length=1),
+    since: str | None = Query(default=None, max_length=40),
+    until: str | None = Query(default=None, max_length=40),
+    limit: int = Query(default=50, ge=1, le=500),
+    offset: int = Query(default=0, ge=0),
+) -> dict[str, Any]:
+    """Filters combine; ``total`` counts every match, ``games`` is one page of them."""
+    filters = _filters(game, status, result, human_side, since, until)
+    store = _store(request)
+    found = store.list(**filters, limit=limit, offset=offset)
+    return {
+        "games": [record.to_json() for record in found],
+        "total": store.count(**filters),
+        "limit": limit,
+        "offset": offset,
+    }
+
+
+def _filters(
+    game: str | None,
+    status: str | None,
+    result: str | None,
+    human_side: str | None,
+    since: str | None,
+    until: str | None,
+) -> dict[str, Any]:
+    return {
+        "game": None if not game else web.game_name(game),
+        "status": status or None,
+        "result": result or None,
+        "human_side": human_side or None,
+        "since": since or None,
+        "until": until or None,
+    }
+
+
+@router.post("/games", summary="Store a played game", status_code=201)
+def save_game(body: GameBody, request: Request, response: Response) -> dict[str, Any]:
+    """Replays the moves, works out the result and stores the game (updates it with
+    ``id``); answers the stored game with its ``id`` and timestamps."""
+    record = web.record_of(body)
+    if record.id is not None:
+        response.status_code = 200
+    return _store(request).save(record).to_json()
+
+
+@router.get("/games/export", summary="Saved games as one JSON document")
+def export_games(
+    request: Request,
+    game: str | None = Query(default=None, max_length=32),
+    status: str | None = Query(default=None, max_length=16),
+    result: str | None = Query(default=None, max_length=8),
+    human_side: str | None = Query(default=None, max_length=1),
+    since: str | None = Query(default=None, max_length=40),
+    until: str | None = Query(default=None, max_length=40),
+) -> JSONResponse:
+    """Every matching game (``POST /api/games/import`` reads it back)."""
+    store = _store(request)
+    filters = _filters(game, status, result, human_side, since, until)
+    games: list[dict[str, Any]] = []
+    while True:
+        page = store.list(**filters, limit=500, offset=len(games))
+        games.extend(record.to_json() for record in page)
+        if len(page) < 500:
+            break
+    document = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": games}
+    headers = {"Content-Disposition": 'attachment; filename="perfectplay-games.json"'}
+    return JSONResponse(document, headers=headers)
+
+
+@router.post("/games/import", summary="Store exported games", status_code=201)
+def import_games(body: ImportBody, request: Request) -> dict[str, Any]:
+    """Checks every game as ``POST /api/games`` does (moves replayed, results recomputed)
+    and stores all of them in one transaction, or none (400 naming the first bad game)."""
+    if body.format not in (None, EXPORT_FORMAT) or body.version not in (None, EXPORT_VERSION):
+        raise errors.ParameterError(
+            f"format {body.format!r} version {body.version!r}: expected "
+            f"{EXPORT_FORMAT!r} version {EXPORT_VERSION}"
+        )
+    records = [_imported(number, data) for number, data in enumerate(body.games, start=1)]
+    ids = _store(request).import_records(records)
+    return {"imported": len(ids), "ids": ids}
+
+
+def _imported(number: int, data: dict[str, Any]) -> GameRecord:
+    """An exported game, re-checked (moves replayed, result recomputed); its timestamps
+    kept, its id dropped."""
+    try:
+        stored = GameRecord.from_json(data)
+        body = GameBody(
+            game=stored.game,
+            size=stored.size,
+            k=stored.k,
+            moves=list(stored.moves),
+            players=stored.players,
+            settings=stored.settings,
+            status=stored.status,  # type: ignore[arg-type]
+        )
+        fresh = web.record_of(body)
+    except ValueError as exc:  # pydantic's errors are ValueErrors too
+        raise errors.ParameterError(f"games item {number}: {_first_line(exc)}") from None
+    return dataclasses.replace(
+        fresh,
+        id=None,
+        created_at=stored.created_at,
+        updated_at=stored.updated_at,
+        finished_at=stored.finished_at,
+    )
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+@router.get("/games/{game_id}", summary="One saved game")
+def get_game(game_id: int, request: Request) -> dict[str, Any]:
+    """The stored game (404 when there is none with this id)."""
+    record = _store(request).get(game_id)
+    if record is None:
+        raise _missing(game_id)
+    return record.to_json()
+
+
+@router.delete("/games/{game_id}", summary="Forget one saved game")
+def delete_game(game_id: int, request: Request) -> dict[str, Any]:
+    """``{"deleted": id}`` (404 when there is none with this id)."""
+    if not _store(request).delete(game_id):
+        raise _missing(game_id)
+    return {"deleted": game_id}
+
+
+def _missing(game_id: int) -> Exception:
+    from fastapi import HTTPException
+
+    return HTTPException(status_code=404, detail=f"game {game_id}: no such saved game")

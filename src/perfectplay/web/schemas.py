@@ -1,0 +1,99 @@
+"""The JSON request bodies of the web API.
+
+These models check only the form (types, known keys, sizes); what the values mean (a
+position in the game's notation, a legal move, a board size) is checked by the library's
+one checked boundary (:mod:`perfectplay.api`, :mod:`perfectplay.notation`), which raises
+the precise :mod:`perfectplay.errors` exception that the API answers with 400.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_POSITION = 2_000
+"""Longest position text accepted (a full 64-cell board in any notation is far shorter)."""
+MAX_DEPTH = 64
+"""Deepest search a request may ask for (no board here has more cells)."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PositionBody(_Strict):
+    """A position in the CLI notation, with the board size and ``k`` when not the default:
+    ``{"position": "4453", "size": "7x6"}``."""
+
+    position: str = Field(max_length=MAX_POSITION, examples=["xox/oox/___", "4453", "4O 4X"])
+    size: str | None = Field(default=None, max_length=16, examples=["7x6"])
+    k: int | None = Field(default=None, ge=1, le=64)
+
+
+class SearchBody(PositionBody):
+    """A position and an optional search limit: ``depth`` plies and/or ``time`` seconds
+    (at most the server's cap). Without either the search is exact, within the cap."""
+
+    depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
+    time: float | None = Field(default=None, gt=0, examples=[1.0])
+
+    def search_args(self) -> dict[str, Any]:
+        """The job arguments of this body."""
+        return {
+            "game": "",
+            "position": self.position,
+            "size": self.size,
+            "k": self.k,
+            "depth": self.depth,
+            "time_limit": self.time,
+        }
+
+
+class PlayBody(PositionBody):
+    """A position and a move to play in it, as the JSON object of the CLI:
+    ``{"row": 1, "col": 1}``, ``{"column": 4}``, ``{"column": 4, "shape": "O"}``."""
+
+    move: dict[str, Any]
+
+
+class HistoryBody(PositionBody):
+    """A board whose optimal move history is wanted; ``notion`` ``outcome`` (win/draw/loss
+    kept) or ``strict`` (the exact value, distance included, kept)."""
+
+    notion: Literal["outcome", "strict"] = "outcome"
+
+
+class TreeBody(PositionBody):
+    """A small position whose game tree is wanted, to ``depth`` plies (to the end when
+    null), with alpha-beta's windows and cuts when ``alphabeta``; ``heuristic`` values the
+    positions at the depth limit by the evaluation instead of solving them."""
+
+    depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
+    alphabeta: bool = False
+    heuristic: bool = False
+
+
+class GameBody(_Strict):
+    """A played game to store: the moves from the empty board, who played, the engine's
+    settings and whether it is still ``playing``, ``finished`` or ``abandoned``. The server
+    replays the moves and works out the result itself; ``id`` updates a stored game."""
+
+    id: int | None = Field(default=None, ge=1)
+    game: str = Field(max_length=32)
+    size: str | None = Field(default=None, max_length=16)
+    k: int | None = Field(default=None, ge=1, le=64)
+    moves: list[dict[str, Any]] = Field(max_length=64)
+    players: dict[str, str] = Field(
+        default_factory=lambda: {"1": "human", "2": "engine"}, examples=[{"1": "human"}]
+    )
+    settings: dict[str, Any] = Field(default_factory=dict)
+    status: Literal["playing", "finished", "abandoned"] = "finished"
+
+
+class ImportBody(_Strict):
+    """Games exported by ``GET /api/games/export`` (``{"games": [...]}``)."""
+
+    format: str | None = None
+    version: int | None = None
+    games: list[dict[str, Any]] = Field(max_length=10_000)
