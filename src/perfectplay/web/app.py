@@ -154,6 +154,8 @@ def record_of(body: GameBody) -> GameRecord:
     move's own error, with its number, for a move that cannot be played.
     """
     name = game_name(body.game)
+    _check_players(body.players)
+    _check_settings(body.settings)
     loaded = positions.replay(name, body.size, body.k, body.moves)
     check_board(loaded.game, body.size)
     outcome = loaded.game.outcome(loaded.position)
@@ -166,8 +168,6 @@ def record_of(body: GameBody) -> GameRecord:
         raise errors.ParameterError(
             f"status 'finished': the game is still running after {len(body.moves)} moves"
         )
-    _check_players(body.players)
-    _check_settings(body.settings)
     return GameRecord(
         game=name,
         size=positions.size_text(loaded.game),

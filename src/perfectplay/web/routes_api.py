@@ -219,7 +219,9 @@ def _imported(number: int, data: dict[str, Any]) -> GameRecord:
             status=stored.status,  # type: ignore[arg-type]
         )
         fresh = web.record_of(body)
-    except ValueError as exc:  # pydantic's errors are ValueErrors too
+    except errors.PerfectplayError as exc:
+        raise type(exc)(f"games item {number}: {exc}") from None
+    except ValueError as exc:  # the body's own form (pydantic)
         raise errors.ParameterError(f"games item {number}: {_first_line(exc)}") from None
     return dataclasses.replace(
         fresh,

@@ -1,0 +1,362 @@
+"""The web API through FastAPI's test client: every endpoint, every error class, known
+answers, the saved-games round trip, and the engine pool's cap, queue and health."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from perfectplay.web.app import Settings, create_app
+
+DATA = Path(__file__).parent.parent / "data" / "connect4_sets"
+CAP = 2.0
+LONG_HISTORY = {"position": "......./......./......./...o.../..ox.../..xxo..", "notion": "outcome"}
+"""A 7x6 board whose history needs far more than the cap (the worker is stopped)."""
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("api") / "games.sqlite3"
+    with TestClient(create_app(Settings(db=db, workers=2, cap=CAP))) as test_client:
+        yield test_client
+
+
+def error_of(response: Any, status: int, kind: str) -> str:
+    """The message of a JSON error answer, after checking its status and type."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert body["error"]["type"] == kind, body
+    message: str = body["error"]["message"]
+    assert message and "Traceback" not in message
+    return message
+
+
+# -- known answers ------------------------------------------------------------------------------
+def test_article_board_best_move_is_row_2_col_2(client: TestClient) -> None:
+    answer = client.post("/api/tictactoe/move", json={"position": "xox/oox/___"}).json()
+    assert answer["best_move"] == {"row": 2, "col": 2}
+    assert (answer["outcome"], answer["score"], answer["exact"]) == ("win", 10, True)
+    assert answer["after"]["outcome"]["winner_name"] == "x"
+    assert answer["after"]["outcome"]["line"] == [[0, 2], [1, 2], [2, 2]]
+
+
+def test_article_board_move_values(client: TestClient) -> None:
+    answer = client.post("/api/tictactoe/analyze", json={"position": "xox/oox/___"}).json()
+    values = {(m["row"], m["col"]): (m["value"], m["score"]) for m in answer["moves"]}
+    assert values == {(2, 0): ("loss in 2", -9), (2, 1): ("draw", 0), (2, 2): ("win in 1", 10)}
+    assert answer["exact"] is True and answer["to_move"] == "x"
+
+
+@pytest.mark.parametrize("set_name", ["end-easy", "middle-easy"])
+def test_connect4_shared_set_positions_score_as_listed(client: TestClient, set_name: str) -> None:
+    lines = (DATA / f"{set_name}.txt").read_text().splitlines()[:3]
+    for line in lines:
+        moves, score = line.split()
+        answer = client.post("/api/connect4/move", json={"position": moves}).json()
+        assert answer["exact"] is True, answer
+        assert answer["score"] == int(score), line
+        moves_answer = client.post("/api/connect4/analyze", json={"position": moves}).json()
+        assert max(m["score"] for m in moves_answer["moves"]) == int(score)
+
+
+def test_simplexity_engine_move_respects_quotas(client: TestClient) -> None:
+    # On 4x4 each player has 4 pieces of each shape; player 1 has used its 4 X.
+    moves = "1X 1O 2X 2O 1X 2O 3X 4O"
+    state = client.post("/api/simplexity/state", json={"position": moves, "size": "4x4"}).json()
+    assert state["quotas"]["1"]["X"] == 0
+    answer = client.post(
+        "/api/simplexity/move", json={"position": moves, "size": "4x4", "depth": 3}
+    ).json()
+    assert answer["best_move"]["shape"] == "O"
+    assert answer["after"]["quotas"]["1"]["O"] == state["quotas"]["1"]["O"] - 1
+    refused = client.post(
+        "/api/simplexity/play",
+        json={"position": moves, "size": "4x4", "move": {"column": 1, "shape": "X"}},
+    )
+    assert "X" in error_of(refused, 400, "IllegalMoveError")
+
+
+# -- positions ----------------------------------------------------------------------------------
+def test_state_draws_every_game(client: TestClient) -> None:
+    c4 = client.post("/api/connect4/state", json={"position": "4455667"}).json()
+    assert c4["outcome"]["line"] == [[5, 3], [5, 4], [5, 5], [5, 6]]
+    assert c4["legal"] == [] and c4["position"] == "4455667"
+    ttt = client.post("/api/ttt/state", json={"position": "x__/___/___"}).json()
+    assert ttt["to_move"] == "o" and len(ttt["legal"]) == 8 and ttt["cells"][0][0]["mark"] == "x"
+    wide = client.post("/api/connect4/state", json={"position": "10,3", "size": "10x5"}).json()
+    assert wide["cols"] == 10 and wide["cells"][4][9] == {"player": 1, "mark": "x"}
+
+
+def test_play_extends_the_position_text(client: TestClient) -> None:
+    c4 = client.post("/api/connect4/play", json={"position": "4453", "move": {"column": 2}})
+    assert c4.json()["position"] == "44532"
+    sc = client.post(
+        "/api/simplexity/play", json={"position": "4O", "move": {"column": 3, "shape": "X"}}
+    )
+    assert sc.json()["position"] == "4O 3X"
+    ttt = client.post(
+        "/api/tictactoe/play", json={"position": "___/___/___", "move": {"row": 1, "col": 1}}
+    )
+    assert ttt.json()["position"] == "___/_x_/___"
+
+
+def test_history_and_tree(client: TestClient) -> None:
+    found = client.post("/api/tictactoe/history", json={"position": "xox/oox/x__"}).json()
+    assert found["reachable_optimally"] is False and found["mistakes"]
+    assert [s["ply"] for s in found["steps"]] == list(range(8))
+    assert found["steps"][-1]["state"]["position"] == "xox/oox/x__"
+    tree = client.post(
+        "/api/tictactoe/tree", json={"position": "xox/oox/___", "alphabeta": True}
+    ).json()
+    assert tree["root"]["value"] == "10" and tree["principal"] == [{"row": 2, "col": 2}]
+    assert tree["visited"] <= tree["minimax_nodes"]
+    plain = client.post("/api/tictactoe/tree", json={"position": "xox/oox/___"}).json()
+    assert [c["value"] for c in plain["root"]["children"]] == ["-9", "0", "10"]
+
+
+def test_limited_searches_say_they_are_heuristic(client: TestClient) -> None:
+    answer = client.post("/api/connect4/move", json={"position": "", "depth": 4}).json()
+    assert answer["exact"] is False and answer["outcome"] is None
+    assert answer["depth"] == 4 and answer["best_move"]["column"] in range(1, 8)
+
+
+# -- errors -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("path", "body", "status", "kind", "named"),
+    [
+        ("/api/connect4/analyze", {"position": "44x5"}, 400, "NotationError", "'x'"),
+        ("/api/connect4/analyze", {"position": "4444444"}, 400, "IllegalMoveError", "move 7"),
+        ("/api/tictactoe/analyze", {"position": "ooo/___/___"}, 400, "IllegalPositionError", "ooo"),
+        (
+            "/api/connect4/play",
+            {"position": "4455667", "move": {"column": 1}},
+            400,
+            "GameOverError",
+            "over",
+        ),
+        (
+            "/api/tictactoe/play",
+            {"position": "x__/___/___", "move": {"row": 0, "col": 0}},
+            400,
+            "IllegalMoveError",
+            "",
+        ),
+        (
+            "/api/tictactoe/play",
+            {"position": "___/___/___", "move": {"column": 1}},
+            400,
+            "NotationError",
+            "row and col",
+        ),
+        ("/api/connect4/analyze", {"position": "4", "time": 60}, 400, "ParameterError", "cap"),
+        (
+            "/api/tictactoe/analyze",
+            {"position": "/".join(["_" * 9] * 9)},
+            400,
+            "ParameterError",
+            "81 cells",
+        ),
+        ("/api/connect4/analyze", {"position": "", "size": "3x3"}, 400, "ParameterError", "3"),
+        (
+            "/api/tictactoe/tree",
+            {"position": "___/___/___", "depth": 9},
+            400,
+            "ParameterError",
+            "nodes",
+        ),
+        (
+            "/api/tictactoe/history",
+            {"position": "___/___/___", "notion": "fast"},
+            422,
+            "RequestValidationError",
+            "notion",
+        ),
+        ("/api/chess/analyze", {"position": "e4"}, 404, "UnknownGameError", "chess"),
+        ("/api/connect4/analyze", {"position": 44}, 422, "RequestValidationError", "position"),
+        (
+            "/api/connect4/analyze",
+            {"position": "4", "depth": -1},
+            422,
+            "RequestValidationError",
+            "depth",
+        ),
+        (
+            "/api/connect4/analyze",
+            {"position": "4", "colour": "red"},
+            422,
+            "RequestValidationError",
+            "colour",
+        ),
+        ("/api/connect4/analyze", {}, 422, "RequestValidationError", "position"),
+    ],
+)
+def test_bad_input_gets_a_precise_json_error(
+    client: TestClient, path: str, body: dict[str, Any], status: int, kind: str, named: str
+) -> None:
+    assert named in error_of(client.post(path, json=body), status, kind)
+
+
+def test_malformed_and_oversized_bodies(client: TestClient) -> None:
+    broken = client.post(
+        "/api/connect4/analyze",
+        content=b'{"position": ',
+        headers={"content-type": "application/json"},
+    )
+    assert "not valid JSON" in error_of(broken, 422, "RequestValidationError")
+    huge = client.post("/api/connect4/analyze", json={"position": "4" * 300_000})
+    assert "bytes" in error_of(huge, 413, "RequestTooLarge")
+
+
+def test_unknown_routes_and_methods(client: TestClient) -> None:
+    error_of(client.get("/api/nothing"), 404, "NotFound")
+    error_of(client.get("/api/connect4/analyze"), 405, "MethodNotAllowed")
+    page = client.get("/no/such/page")
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert client.get("/play/chess").status_code == 404
+
+
+# -- saved games --------------------------------------------------------------------------------
+def test_saved_game_lifecycle(client: TestClient) -> None:
+    body = {
+        "game": "connect4",
+        "moves": [{"column": 4}],
+        "status": "playing",
+        "settings": {"strength": "depth", "depth": 6},
+    }
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 201
+    game_id = created.json()["id"]
+    moves = [{"column": c} for c in (4, 4, 5, 5, 6, 6, 7)]
+    updated = client.post("/api/games", json={**body, "id": game_id, "moves": moves})
+    record = updated.json()
+    assert updated.status_code == 200
+    assert (record["status"], record["result"], record["position"]) == ("finished", "1", "4455667")
+    assert record["reason"] == "player 1 connects 4"
+    assert client.get(f"/api/games/{game_id}").json() == record
+    listed = client.get("/api/games", params={"game": "c4", "result": "1"}).json()
+    assert game_id in [g["id"] for g in listed["games"]] and listed["total"] >= 1
+    back = client.post("/api/games", json={**body, "id": game_id, "moves": moves[:2]})
+    assert "finished" in error_of(back, 400, "ParameterError")
+    assert client.delete(f"/api/games/{game_id}").json() == {"deleted": game_id}
+    error_of(client.get(f"/api/games/{game_id}"), 404, "NotFound")
+    error_of(client.delete(f"/api/games/{game_id}"), 404, "NotFound")
+
+
+def test_saved_games_are_checked_by_replaying_them(client: TestClient) -> None:
+    illegal = {"game": "tictactoe", "moves": [{"row": 0, "col": 0}, {"row": 0, "col": 0}]}
+    assert "moves item 2" in error_of(
+        client.post("/api/games", json=illegal), 400, "IllegalMoveError"
+    )
+    running = {"game": "tictactoe", "moves": [{"row": 0, "col": 0}], "status": "finished"}
+    assert "still running" in error_of(
+        client.post("/api/games", json=running), 400, "ParameterError"
+    )
+    players = {"game": "tictactoe", "moves": [], "players": {"1": "robot", "2": "human"}}
+    assert "players" in error_of(client.post("/api/games", json=players), 400, "ParameterError")
+    settings = {
+        "game": "tictactoe",
+        "moves": [],
+        "status": "abandoned",
+        "settings": {"strength": "godlike"},
+    }
+    assert "settings" in error_of(client.post("/api/games", json=settings), 400, "ParameterError")
+    error_of(client.get("/api/games", params={"limit": 0}), 422, "RequestValidationError")
+    error_of(client.get("/api/games", params={"status": "won"}), 400, "ParameterError")
+
+
+def test_export_and_import_round_trip(client: TestClient) -> None:
+    cells = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # x wins along the top row
+    moves = [{"row": r, "col": c} for r, c in cells]
+    stored = client.post("/api/games", json={"game": "tictactoe", "moves": moves}).json()
+    exported = client.get("/api/games/export", params={"game": "tictactoe"})
+    assert "attachment" in exported.headers["content-disposition"]
+    document = exported.json()
+    assert document["format"] == "perfectplay-games"
+    assert stored["id"] in [g["id"] for g in document["games"]]
+    imported = client.post("/api/games/import", json=document)
+    assert imported.status_code == 201 and imported.json()["imported"] == len(document["games"])
+    copy = client.get(f"/api/games/{imported.json()['ids'][-1]}").json()
+    assert copy["created_at"] == document["games"][-1]["created_at"]
+    broken = {
+        "games": [document["games"][0], {**document["games"][0], "moves": [{"row": 9, "col": 9}]}]
+    }
+    before = client.get("/api/games").json()["total"]
+    assert "games item 2" in error_of(
+        client.post("/api/games/import", json=broken), 400, "IllegalMoveError"
+    )
+    assert client.get("/api/games").json()["total"] == before
+
+
+# -- the engine pool -----------------------------------------------------------------------------
+def test_a_job_past_the_cap_is_stopped_and_the_pool_recovers(client: TestClient) -> None:
+    answer = client.post("/api/connect4/history", json=LONG_HISTORY)
+    assert "cap" in error_of(answer, 503, "EngineTimeout")
+    for _ in range(3):  # both workers (the replaced one included) answer again
+        assert client.post("/api/tictactoe/move", json={"position": "x________"}).status_code == 200
+    health = client.get("/api/health").json()
+    assert health["engine"]["stopped_for_time"] >= 1
+
+
+def test_health_answers_while_every_worker_searches(client: TestClient) -> None:
+    results: list[int] = []
+
+    def search() -> None:
+        body = {"position": "", "time": 1.5}
+        results.append(client.post("/api/connect4/move", json=body).status_code)
+
+    threads = [threading.Thread(target=search) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    seen_busy = 0
+    while any(thread.is_alive() for thread in threads):
+        health = client.get("/api/health").json()
+        assert health["status"] == "ok"
+        seen_busy = max(seen_busy, health["engine"]["busy"])
+    for thread in threads:
+        thread.join()
+    assert results == [200, 200]
+    assert seen_busy >= 1  # health was answered while searches ran
+
+
+def test_a_full_waiting_line_is_refused(tmp_path: Path) -> None:
+    settings = Settings(db=tmp_path / "busy.sqlite3", workers=1, cap=CAP, queue_limit=1, warm=False)
+    statuses: list[int] = []
+    with TestClient(create_app(settings)) as busy:
+
+        def search() -> None:
+            body = {"position": "", "time": 1.0}
+            statuses.append(busy.post("/api/connect4/move", json=body).status_code)
+
+        threads = [threading.Thread(target=search) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        refused = busy.post("/api/connect4/move", json={"position": "", "time": 1.0})
+        assert refused.status_code in (200, 503)
+    assert 503 in statuses and 200 in statuses
+
+
+def test_openapi_documents_every_endpoint(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/{game}/analyze",
+        "/api/{game}/move",
+        "/api/{game}/history",
+        "/api/{game}/tree",
+        "/api/{game}/state",
+        "/api/{game}/play",
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/export",
+        "/api/games/import",
+        "/api/health",
+    ):
+        assert path in paths
+    assert client.get("/docs").status_code == 200
