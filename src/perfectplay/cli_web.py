@@ -59,6 +59,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ParameterError(f"--port {args.port}: must be from 1 to 65535")
     if not 1 <= args.workers <= 64:
         raise ParameterError(f"--workers {args.workers}: must be from 1 to 64")
+    if not 0 < args.cap <= 600:
+        raise ParameterError(f"--cap {args.cap:g}: must be above 0 and at most 600 seconds")
     _check_free(args.host, args.port)
     db = Path(args.db) if args.db else default_db()
     try:
