@@ -88,3 +88,30 @@ def _wait_for(url: str) -> dict[str, object]:
             if time.monotonic() > deadline:
                 raise
         time.sleep(0.2)
+
+
+def test_a_killed_server_keeps_every_saved_game(tmp_path: Path) -> None:
+    from perfectplay.web.store import GameStore
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "games.sqlite3"
+    command = [sys.executable, "-c", "from perfectplay.cli import main; raise SystemExit(main())"]
+    command += ["serve", "--port", str(port), "--db", str(db), "--workers", "1"]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(f"{base}/api/health")
+        moves = [{"column": c} for c in (4, 4, 5, 5, 6, 6, 7)]
+        ids = [
+            httpx.post(f"{base}/api/games", json={"game": "connect4", "moves": moves}).json()["id"]
+            for _ in range(5)
+        ]
+    finally:
+        server.kill()  # no shutdown: whatever was answered must already be on disk
+        server.wait(10)
+    store = GameStore(db)
+    for game_id in ids:
+        record = store.get(game_id)
+        assert record is not None and (record.status, record.result) == ("finished", "1")

@@ -360,3 +360,31 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
     ):
         assert path in paths
     assert client.get("/docs").status_code == 200
+
+
+def test_games_left_playing_are_abandoned_when_a_server_starts(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from perfectplay.web.app import abandon_stale
+    from perfectplay.web.store import GameRecord, GameStore
+
+    now = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+    moments = iter([now - timedelta(hours=3), now - timedelta(minutes=5)])
+    store = GameStore(tmp_path / "stale.sqlite3", clock=lambda: next(moments))
+    playing = GameRecord(
+        "connect4",
+        "7x6",
+        None,
+        ({"column": 4},),
+        "4",
+        {"1": "human", "2": "engine"},
+        {},
+        "playing",
+        None,
+        None,
+    )
+    old, recent = store.save(playing), store.save(playing)
+    assert abandon_stale(GameStore(tmp_path / "stale.sqlite3"), now) == 1
+    reopened = GameStore(tmp_path / "stale.sqlite3")
+    assert reopened.get(old.id or 0).status == "abandoned"  # type: ignore[union-attr]
+    assert reopened.get(recent.id or 0).status == "playing"  # type: ignore[union-attr]

@@ -30,10 +30,12 @@ cap. No traceback ever reaches a client.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +57,7 @@ from perfectplay.web.schemas import (
     PositionBody,
     SearchBody,
 )
-from perfectplay.web.store import GameRecord, GameStore
+from perfectplay.web.store import GameRecord, GameStore, format_timestamp
 
 HERE = Path(__file__).parent
 MAX_CELLS = 64
@@ -84,6 +86,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        abandon_stale(store)
         await pool.start()
         try:
             yield
@@ -112,6 +115,25 @@ def create_app(settings: Settings) -> FastAPI:
 
 
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+STALE = timedelta(hours=1)
+"""A game still ``playing`` this long after its last move, when a server starts, was left
+by a page that closed without saying so (a crash, a killed browser): it is abandoned."""
+
+
+def abandon_stale(store: GameStore, now: datetime | None = None) -> int:
+    """Mark games left ``playing`` for longer than :data:`STALE` as abandoned; how many."""
+    moment = now if now is not None else datetime.now(UTC)
+    cutoff = format_timestamp(moment - STALE)
+    stale = 0
+    while True:
+        page = store.list(status="playing", until=cutoff, limit=500)
+        for record in page:
+            store.save(dataclasses.replace(record, status="abandoned"))
+        stale += len(page)
+        if len(page) < 500:
+            return stale
 
 
 # -- checked boundary -------------------------------------------------------------------------
