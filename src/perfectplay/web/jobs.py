@@ -42,7 +42,7 @@ def search_limit(depth: int | None, seconds: float | None, cap: float) -> Limit:
     return api.limit(depth=depth, time=cap if seconds is None else seconds)
 
 
-def analyze(
+def searched(
     *,
     game: str,
     position: str,
@@ -51,10 +51,15 @@ def analyze(
     depth: int | None = None,
     time_limit: float | None = None,
     cap: float,
-) -> dict[str, Any]:
-    """The value of every legal move (``api.analysis_json``)."""
-    loaded = load(game, position, size, k)
-    limit = search_limit(depth, time_limit, cap)
+) -> tuple[Loaded, Limit]:
+    """The position and the capped limit of a search request (the ``analyze`` and ``move``
+    jobs' arguments)."""
+    return load(game, position, size, k), search_limit(depth, time_limit, cap)
+
+
+def analyze(**request: Any) -> dict[str, Any]:
+    """The value of every legal move (``api.analysis_json``); arguments as :func:`searched`."""
+    loaded, limit = searched(**request)
     started = time.perf_counter()
     values = [] if _finished(loaded) else api.analyze(loaded.game, loaded.position, limit)
     data = api.analysis_json(loaded.game, loaded.position, values)
@@ -66,19 +71,10 @@ def analyze(
     return data
 
 
-def move(
-    *,
-    game: str,
-    position: str,
-    size: str | None = None,
-    k: int | None = None,
-    depth: int | None = None,
-    time_limit: float | None = None,
-    cap: float,
-) -> dict[str, Any]:
-    """The engine's move (``api.result_json``) and the board after it (``after``)."""
-    loaded = load(game, position, size, k)
-    limit = search_limit(depth, time_limit, cap)
+def move(**request: Any) -> dict[str, Any]:
+    """The engine's move (``api.result_json``) and the board after it (``after``);
+    arguments as :func:`searched`."""
+    loaded, limit = searched(**request)
     result = api.best(loaded.game, loaded.position, limit)
     data = api.result_json(loaded.game, loaded.position, result)
     after = None if result.best_move is None else play(loaded, result.best_move)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from perfectplay import errors
@@ -114,38 +114,16 @@ async def tree(game: str, body: TreeBody, request: Request) -> dict[str, Any]:
 
 
 # -- saved games --------------------------------------------------------------------------------
-@router.get("/games", summary="Saved games, newest first")
-def list_games(
-    request: Request,
+def game_filters(
     game: str | None = Query(default=None, max_length=32),
     status: str | None = Query(default=None, max_length=16),
     result: str | None = Query(default=None, max_length=8),
     human_side: str | None = Query(default=None, max_length=1),
     since: str | None = Query(default=None, max_length=40),
     until: str | None = Query(default=None, max_length=40),
-    limit: int = Query(default=50, ge=1, le=500),
-    offset: int = Query(default=0, ge=0),
 ) -> dict[str, Any]:
-    """Filters combine; ``total`` counts every match, ``games`` is one page of them."""
-    filters = _filters(game, status, result, human_side, since, until)
-    store = _store(request)
-    found = store.list(**filters, limit=limit, offset=offset)
-    return {
-        "games": [record.to_json() for record in found],
-        "total": store.count(**filters),
-        "limit": limit,
-        "offset": offset,
-    }
-
-
-def _filters(
-    game: str | None,
-    status: str | None,
-    result: str | None,
-    human_side: str | None,
-    since: str | None,
-    until: str | None,
-) -> dict[str, Any]:
+    """The saved-games filters of a query string (empty values mean no filter); the store
+    checks their values."""
     return {
         "game": None if not game else web.game_name(game),
         "status": status or None,
@@ -153,6 +131,27 @@ def _filters(
         "human_side": human_side or None,
         "since": since or None,
         "until": until or None,
+    }
+
+
+Filters = Annotated[dict[str, Any], Depends(game_filters)]
+
+
+@router.get("/games", summary="Saved games, newest first")
+def list_games(
+    request: Request,
+    filters: Filters,
+    limit: int = Query(default=50, ge=1, le=500),
+    offset: int = Query(default=0, ge=0),
+) -> dict[str, Any]:
+    """Filters combine; ``total`` counts every match, ``games`` is one page of them."""
+    store = _store(request)
+    found = store.list(**filters, limit=limit, offset=offset)
+    return {
+        "games": [record.to_json() for record in found],
+        "total": store.count(**filters),
+        "limit": limit,
+        "offset": offset,
     }
 
 
@@ -167,18 +166,9 @@ def save_game(body: GameBody, request: Request, response: Response) -> dict[str,
 
 
 @router.get("/games/export", summary="Saved games as one JSON document")
-def export_games(
-    request: Request,
-    game: str | None = Query(default=None, max_length=32),
-    status: str | None = Query(default=None, max_length=16),
-    result: str | None = Query(default=None, max_length=8),
-    human_side: str | None = Query(default=None, max_length=1),
-    since: str | None = Query(default=None, max_length=40),
-    until: str | None = Query(default=None, max_length=40),
-) -> JSONResponse:
+def export_games(request: Request, filters: Filters) -> JSONResponse:
     """Every matching game (``POST /api/games/import`` reads it back)."""
     store = _store(request)
-    filters = _filters(game, status, result, human_side, since, until)
     games: list[dict[str, Any]] = []
     while True:
         page = store.list(**filters, limit=500, offset=len(games))
