@@ -47,7 +47,8 @@ def load(
 
     Tic-tac-toe: a board (``xox/oox/___``); its size comes from the text, ``size``
     (``ROWSxCOLS``), when given, must agree, and ``k`` overrides the default
-    ``min(rows, cols)``. Connect Four: a move sequence (``4453``, ``10,3,4`` on wide boards,
+    ``min(rows, cols)``; the empty text is the empty board of ``size`` (default 3x3).
+    Connect Four: a move sequence (``4453``, ``10,3,4`` on wide boards,
     empty for the empty board) on a ``size`` board (``WIDTHxHEIGHT``, default 7x6), or a
     picture (rows top to bottom, ``.`` ``x`` ``o``, separated by ``/`` or new lines: text with
     either is read as a picture) whose size is read from it. Shape-and-color: a move sequence
@@ -61,6 +62,8 @@ def load(
     if name == "tictactoe":
         from perfectplay.notation import parse_mnk_board
 
+        if not text.strip():  # the empty board, as for the move-sequence games
+            return new_game(name, size=size, k=k)
         game, position = parse_mnk_board(text, k)
         _check_size(size, name, (game.spec.rows, game.spec.cols))
         return game, position
@@ -175,7 +178,7 @@ def score_json(game: Any, position: Any, score: Score, finished: bool = False) -
         return {"outcome": outcome, "plies": plies, "score": conventional}
     if outcome == "draw":
         return {"outcome": "draw", "plies": game.plies_left_bound(position), "score": 0}
-    return {"outcome": None, "plies": None, "score": round(score.value, 3)}
+    return {"outcome": None, "plies": None, "score": round(score.value, 3) + 0.0}  # no -0.0
 
 
 def result_json(game: Any, position: Any, result: SearchResult[Any]) -> dict[str, Any]:

@@ -108,7 +108,7 @@ class Score:
             return f"{outcome} in {self.plies}"
         if outcome == "draw":
             return "draw"
-        return f"{self.value:+g} (heuristic)"
+        return f"{self.value + 0.0:+g} (heuristic)"  # + 0.0: -0.0 reads as +0
 
 
 @dataclass(frozen=True, slots=True)

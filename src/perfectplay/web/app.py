@@ -99,6 +99,8 @@ def create_app(settings: Settings) -> FastAPI:
         "against a perfect engine.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's pages load Swagger UI from a CDN; /docs is served locally
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.pool = pool
@@ -193,7 +195,7 @@ def record_of(body: GameBody) -> GameRecord:
     return GameRecord(
         game=name,
         size=positions.size_text(loaded.game),
-        k=body.k,
+        k=getattr(loaded.game.spec, "k", None),
         moves=tuple(loaded.game.move_to_json(m) for m in _moves(loaded, body)),
         position=positions.position_text(loaded),
         players=dict(body.players),

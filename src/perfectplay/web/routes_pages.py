@@ -65,6 +65,12 @@ def games_page(request: Request) -> HTMLResponse:
     return _page(request, "games.html", "Saved games")
 
 
+@router.get("/docs", response_class=HTMLResponse)
+def docs_page(request: Request) -> HTMLResponse:
+    """The API reference, drawn from ``/openapi.json`` by a local script (works offline)."""
+    return _page(request, "docs.html", "JSON API")
+
+
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def replay_page(request: Request, game_id: int) -> HTMLResponse:
     """Replay one saved game with the engine's analysis."""

@@ -1,0 +1,211 @@
+/* The saved-games page: a filtered, paged list with replay links, delete, and JSON export
+   and import. The filters live in the address bar too, so a filtered list can be bookmarked. */
+
+import {
+  $,
+  api,
+  clearError,
+  InputError,
+  h,
+  pageData,
+  queryParams,
+  setQuery,
+  showError,
+  sideName,
+  strengthText,
+} from "/static/common.js";
+
+const DATA = pageData();
+const PAGE = 20;
+const FILTERS = ["game", "status", "result", "human_side", "since", "until"];
+const el = {
+  form: $("#filters"),
+  summary: $("#summary"),
+  exportLink: $("#export"),
+  importFile: $("#import-file"),
+  importResult: $("#import-result"),
+  body: $("#games-table tbody"),
+  none: $("#no-games"),
+  newer: $("#newer"),
+  older: $("#older"),
+  pageLabel: $("#page-label"),
+};
+
+let offset = 0;
+/** Only the newest list request may draw (filters can change while one is on its way). */
+let listing = null;
+
+/** The filter values as query parameters; "until" is inclusive on the page but exclusive in
+    the API, so the day after the chosen date is sent. */
+function filters() {
+  const found = {};
+  for (const name of FILTERS) {
+    const value = el.form.elements[name].value;
+    if (value) found[name] = value;
+  }
+  if (found.until) found.until = nextDay(found.until);
+  return found;
+}
+
+function nextDay(date) {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}
+
+function shownFilters() {
+  const found = {};
+  for (const name of FILTERS) if (el.form.elements[name].value) found[name] = el.form.elements[name].value;
+  return found;
+}
+
+async function load() {
+  const params = new URLSearchParams({ ...filters(), limit: String(PAGE), offset: String(offset) });
+  const token = (listing = {});
+  el.exportLink.href = `/api/games/export?${new URLSearchParams(filters())}`;
+  setQuery({ ...shownFilters(), page: offset ? offset / PAGE + 1 : null });
+  try {
+    const answer = await api(`/api/games?${params}`);
+    if (listing !== token) return;
+    render(answer);
+  } catch (error) {
+    if (listing === token) showError(error);
+  }
+}
+
+function render({ games, total }) {
+  el.body.replaceChildren(...games.map(row));
+  el.none.hidden = games.length > 0;
+  const first = total ? offset + 1 : 0;
+  const last = offset + games.length;
+  el.summary.textContent = `${total} saved ${total === 1 ? "game" : "games"}${total ? `, showing ${first}–${last}` : ""}.`;
+  el.summary.dataset.total = String(total);
+  el.pageLabel.textContent = total ? `page ${Math.floor(offset / PAGE) + 1} of ${Math.ceil(total / PAGE)}` : "";
+  el.newer.disabled = offset === 0;
+  el.older.disabled = last >= total;
+}
+
+function shortDate(iso) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso || "—";
+  return date.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
+}
+
+function players(record) {
+  const who = (side) => (record.players[side] === "human" ? "You" : "Engine");
+  return `${who("1")} (${sideName(record.game, 1)}) vs ${who("2").toLowerCase()} (${sideName(record.game, 2)})`;
+}
+
+function resultText(record) {
+  if (record.status === "playing") return "In progress";
+  if (record.status === "abandoned") return "Abandoned";
+  if (record.result === "draw") return "Draw";
+  const winner = record.result;
+  if (!winner) return "Finished";
+  const kind = record.players[winner] === "human" ? "You won" : "Engine won";
+  return `${kind} (${sideName(record.game, Number(winner))})`;
+}
+
+function row(record) {
+  const board = `${record.size}${record.k ? `, k=${record.k}` : ""}`;
+  return h(
+    "tr",
+    { "data-id": record.id },
+    h("td", {}, h("a", { href: `/games/${record.id}` }, `#${record.id}`)),
+    h("td", {}, DATA.games[record.game] || record.game, " ", h("span", { class: "muted" }, board)),
+    h("td", { class: "wrap" }, players(record)),
+    h("td", {}, strengthText(record.settings)),
+    h(
+      "td",
+      { title: record.reason || "" },
+      h("span", { class: `status-pill ${record.status}`, "data-status": record.status }, resultText(record)),
+    ),
+    h("td", {}, String(record.moves.length)),
+    h("td", { title: record.created_at }, shortDate(record.created_at)),
+    h("td", { title: record.updated_at }, shortDate(record.updated_at)),
+    h(
+      "td",
+      {},
+      h(
+        "span",
+        { class: "row-actions" },
+        h("a", { class: "button small replay-link", href: `/games/${record.id}` }, "Replay"),
+        h("button", { type: "button", class: "button small danger", "data-delete": record.id, "aria-label": `Delete game ${record.id}` }, "Delete"),
+      ),
+    ),
+  );
+}
+
+/** Delete takes two clicks: the first arms the button for a few seconds. */
+async function remove(button) {
+  if (!button.classList.contains("armed")) {
+    button.classList.add("armed");
+    button.textContent = "Really delete?";
+    setTimeout(() => {
+      button.classList.remove("armed");
+      button.textContent = "Delete";
+    }, 4000);
+    return;
+  }
+  try {
+    await api(`/api/games/${button.dataset.delete}`, undefined, "DELETE");
+    clearError();
+    if (el.body.children.length === 1 && offset > 0) offset -= PAGE;
+    load();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function importFile() {
+  const file = el.importFile.files[0];
+  if (!file) return;
+  el.importResult.hidden = true;
+  try {
+    let exported;
+    try {
+      exported = JSON.parse(await file.text());
+    } catch (error) {
+      throw new InputError(`${file.name}: not a JSON file (${error.message})`);
+    }
+    const answer = await api("/api/games/import", exported);
+    clearError();
+    el.importResult.textContent = `Imported ${answer.imported} ${answer.imported === 1 ? "game" : "games"} from ${file.name}.`;
+    el.importResult.dataset.imported = String(answer.imported);
+    el.importResult.hidden = false;
+    offset = 0;
+    load();
+  } catch (error) {
+    showError(error);
+  } finally {
+    el.importFile.value = ""; // the same file may be chosen again
+  }
+}
+
+function init() {
+  const query = queryParams();
+  for (const name of FILTERS) if (query[name]) el.form.elements[name].value = query[name];
+  offset = query.page ? (Math.max(1, Number(query.page)) - 1) * PAGE || 0 : 0;
+  el.form.addEventListener("change", () => {
+    offset = 0;
+    load();
+  });
+  el.form.addEventListener("reset", () => setTimeout(() => el.form.dispatchEvent(new Event("change")), 0));
+  el.form.addEventListener("submit", (event) => event.preventDefault());
+  el.newer.addEventListener("click", () => {
+    offset = Math.max(0, offset - PAGE);
+    load();
+  });
+  el.older.addEventListener("click", () => {
+    offset += PAGE;
+    load();
+  });
+  el.body.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-delete]");
+    if (button) remove(button);
+  });
+  el.importFile.addEventListener("change", importFile);
+  load();
+}
+
+init();

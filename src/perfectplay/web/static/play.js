@@ -1,0 +1,614 @@
+/* The play page: one human against the engine, for all three games (page data `game`).
+
+   A game ("session") holds the boards from the empty one to the current one, the moves
+   between them and the id of its saved record. Starting a new game replaces the session
+   object, so that answers still on their way for an old game (an engine move, a save, an
+   analysis) see they are stale and are dropped. */
+
+import {
+  $,
+  $$,
+  api,
+  changedCell,
+  clearError,
+  drawBoard,
+  emptyPosition,
+  formatCount,
+  h,
+  InputError,
+  isTyping,
+  itemMove,
+  moveKey,
+  moveName,
+  moveTitle,
+  pageData,
+  positionBody,
+  queryParams,
+  setBusy,
+  setQuery,
+  showError,
+  sideName,
+  sortByValue,
+  strengthControl,
+  strengthParams,
+  strengthSettings,
+  valueMap,
+} from "/static/common.js";
+
+const DATA = pageData();
+const GAME = DATA.game;
+const CAP = DATA.cap;
+
+/** Boards offered in the size menu: [size, k, label]; k null means the game's own. */
+const PRESETS = {
+  tictactoe: [
+    ["3x3", 3, "3×3, three in a row"],
+    ["4x4", 3, "4×4, three in a row"],
+    ["4x4", 4, "4×4, four in a row"],
+    ["5x5", 4, "5×5, four in a row"],
+    ["6x6", 5, "6×6, five in a row"],
+  ],
+  connect4: [
+    ["7x6", null, "7 columns × 6 rows (standard)"],
+    ["6x5", null, "6 × 5"],
+    ["5x4", null, "5 × 4 (solved at once)"],
+    ["6x7", null, "6 × 7"],
+    ["8x7", null, "8 × 7"],
+  ],
+  simplexity: [
+    ["6x7", null, "6 rows × 7 columns (standard)"],
+    ["4x4", null, "4 × 4"],
+    ["4x6", null, "4 × 6"],
+    ["6x6", null, "6 × 6"],
+  ],
+};
+
+const el = {
+  board: $("#board"),
+  status: $("#status"),
+  thinking: $("#thinking"),
+  result: $("#result"),
+  undo: $("#undo"),
+  hint: $("#hint"),
+  newGame: $("#new-game"),
+  swap: $("#swap"),
+  hintText: $("#hint-text"),
+  pv: $("#pv"),
+  size: $("#size"),
+  customSize: $("#custom-size"),
+  overlay: $("#overlay"),
+  analysing: $("#analysing"),
+  saved: $("#saved"),
+  moveList: $("#move-list"),
+  shapePicker: $("#shape-picker"),
+};
+const readStrength = strengthControl($("#strength"), CAP);
+
+/** The game being played (see the header comment). */
+let game = null;
+/** What is drawn on top of the board: the overlay's values, the hint, the chosen shape. */
+const view = { overlay: false, values: null, best: null, hint: null, shape: "O", analysing: null };
+/** The last valid strength, kept for saving while the field holds a bad number. */
+let lastStrength = { kind: "perfect" };
+
+// ---------------------------------------------------------------- the session
+
+function newSession(size, k, human) {
+  return {
+    size,
+    k,
+    human,
+    states: [],
+    moves: [],
+    savedId: null,
+    saving: Promise.resolve(),
+    pending: null,
+    thinking: false,
+    failed: false,
+    pv: null,
+  };
+}
+
+const current = () => (game && game.states.length ? game.states[game.states.length - 1] : null);
+
+function humansTurn() {
+  const state = current();
+  return Boolean(state) && !state.outcome && state.to_move_number === game.human && !game.thinking;
+}
+
+/** Did the human make a move that undo can take back? */
+function canUndo() {
+  return Boolean(game) && game.states.slice(0, -1).some((state) => state.to_move_number === game.human);
+}
+
+/** The strength for a saved record: the field's, or the last valid one (no error shown). */
+function chosenStrength() {
+  try {
+    return readStrength();
+  } catch {
+    return lastStrength;
+  }
+}
+
+function strength() {
+  try {
+    lastStrength = readStrength();
+  } catch (error) {
+    showError(error);
+    return null;
+  }
+  return lastStrength;
+}
+
+async function startGame(size, k, human) {
+  clearError();
+  abandon(game);
+  const session = newSession(size, k, human);
+  game = session;
+  view.values = view.best = view.hint = null;
+  setQuery({ size, k, side: human === 2 ? 2 : null });
+  render();
+  try {
+    const first = await api(`/api/${GAME}/state`, positionBody(emptyPosition(GAME, size), size, k));
+    if (game !== session) return;
+    session.states.push(first);
+  } catch (error) {
+    session.broken = true;
+    showError(error);
+  }
+  afterChange(session);
+}
+
+/** After every change of the board: redraw, then let the engine move or refresh the overlay. */
+function afterChange(session) {
+  if (game !== session) return;
+  view.values = view.best = view.hint = null;
+  el.hintText.hidden = true;
+  render();
+  const state = current();
+  if (!state || state.outcome) return;
+  if (state.to_move_number !== session.human) engineMove(session);
+  else refreshOverlay(session);
+}
+
+function push(session, move, state) {
+  session.moves.push(move);
+  session.states.push(state);
+  save(session);
+}
+
+async function humanMove(move) {
+  const session = game;
+  const before = current();
+  if (!humansTurn() || session.pending) return;
+  clearError();
+  session.pending = before; // one move at a time: a second click waits for the server's answer
+  try {
+    const next = await api(`/api/${GAME}/play`, { ...positionBody(before.position, session.size, session.k), move });
+    if (game !== session || current() !== before) return;
+    session.pv = null;
+    push(session, move, next);
+  } catch (error) {
+    showError(error); // the board is unchanged: nothing to refresh
+    return;
+  } finally {
+    if (session.pending === before) session.pending = null;
+  }
+  afterChange(session);
+}
+
+async function engineMove(session) {
+  const state = current();
+  const chosen = strength();
+  session.failed = chosen === null;
+  if (!chosen) return render();
+  const token = {};
+  session.pending = token;
+  session.thinking = true;
+  render();
+  try {
+    const body = { ...positionBody(state.position, session.size, session.k), ...strengthParams(chosen) };
+    const reply = await api(`/api/${GAME}/move`, body);
+    if (game !== session || session.pending !== token) return; // undone or abandoned meanwhile
+    session.pv = reply;
+    session.settings = strengthSettings(chosen);
+    finishEngine(session);
+    push(session, reply.best_move, reply.after);
+    afterChange(session);
+  } catch (error) {
+    if (game !== session || session.pending !== token) return;
+    finishEngine(session);
+    session.failed = true;
+    showError(error);
+    render();
+  }
+}
+
+function finishEngine(session) {
+  session.pending = null;
+  session.thinking = false;
+}
+
+function undo() {
+  const session = game;
+  if (!canUndo()) return;
+  finishEngine(session);
+  session.failed = false;
+  session.pv = null;
+  // back to the last board where it was the human's turn, before the human's move
+  do {
+    session.states.pop();
+    session.moves.pop();
+  } while (session.states.length > 1 && current().to_move_number !== session.human);
+  save(session);
+  afterChange(session);
+}
+
+// ---------------------------------------------------------------- saving
+
+function players(session) {
+  return session.human === 1 ? { 1: "human", 2: "engine" } : { 1: "engine", 2: "human" };
+}
+
+function recordBody(session, status) {
+  const body = {
+    game: GAME,
+    size: session.states[0].size,
+    moves: [...session.moves],
+    players: players(session),
+    settings: session.settings || strengthSettings(chosenStrength()),
+    status,
+  };
+  if (session.k !== null && session.k !== undefined && session.k !== "") body.k = Number(session.k);
+  return body;
+}
+
+/** Create the saved game on the first move, then update it after each one; saves run one
+    after another so that the first one's id is known to the next. The server works out
+    whether the game is finished from the moves. */
+function save(session, status = "playing") {
+  if (!session.states.length || (!session.moves.length && !session.savedId)) return;
+  const over = Boolean(session.states[session.states.length - 1].outcome);
+  const body = recordBody(session, over ? "finished" : status);
+  session.saving = session.saving
+    .then(async () => {
+      if (session.savedId) body.id = session.savedId;
+      const record = await api("/api/games", body);
+      session.savedId = record.id;
+      session.record = record;
+      if (game === session) renderSaved();
+    })
+    .catch(showError);
+}
+
+function abandon(session) {
+  if (!session || !session.moves.length) return;
+  if (session.states[session.states.length - 1].outcome) return;
+  session.pending = null;
+  save(session, "abandoned");
+}
+
+/** Leaving the page abandons a running game; a beacon still goes out while the page unloads
+    (fetch might be cancelled). */
+window.addEventListener("pagehide", () => {
+  const state = current();
+  if (!game || !game.savedId || !game.moves.length || !state || state.outcome) return;
+  const body = { ...recordBody(game, "abandoned"), id: game.savedId };
+  navigator.sendBeacon("/api/games", new Blob([JSON.stringify(body)], { type: "application/json" }));
+});
+
+// ---------------------------------------------------------------- overlay, hint
+
+async function refreshOverlay(session) {
+  const state = current();
+  const wanted = view.overlay && humansTurn() && game === session;
+  view.values = view.best = null;
+  view.analysing = wanted ? state : null;
+  setBusy(el.analysing, wanted ? "Analysing your moves…" : null);
+  render();
+  if (!wanted) return;
+  const chosen = strength();
+  if (!chosen) return setBusy(el.analysing, null);
+  try {
+    const body = { ...positionBody(state.position, session.size, session.k), ...strengthParams(chosen) };
+    const answer = await api(`/api/${GAME}/analyze`, body);
+    if (view.analysing !== state || current() !== state) return;
+    view.values = valueMap(answer.moves);
+    view.best = sortByValue(answer.moves)[0] || null;
+  } catch (error) {
+    if (view.analysing === state) showError(error);
+  }
+  if (view.analysing === state) {
+    view.analysing = null;
+    setBusy(el.analysing, null);
+    render();
+  }
+}
+
+async function showHint() {
+  const session = game;
+  const state = current();
+  if (!humansTurn()) return;
+  if (view.best) return markHint(itemMove(view.best), view.best.value);
+  const chosen = strength();
+  if (!chosen) return;
+  setBusy(el.hintText, "Looking for your best move…");
+  try {
+    const body = { ...positionBody(state.position, session.size, session.k), ...strengthParams(chosen) };
+    const reply = await api(`/api/${GAME}/move`, body);
+    if (game === session && current() === state) markHint(reply.best_move, reply.value);
+  } catch (error) {
+    el.hintText.hidden = true;
+    showError(error);
+  }
+}
+
+function markHint(move, value) {
+  view.hint = move;
+  if (move.shape) view.shape = move.shape; // the hint is a whole move: pick its shape too
+  el.hintText.hidden = false;
+  el.hintText.replaceChildren("Hint: ", h("strong", { "data-move": moveKey(move) }, moveTitle(move)), ` (${value})`);
+  render();
+}
+
+// ---------------------------------------------------------------- drawing
+
+function render() {
+  renderBoard();
+  renderStatus();
+  renderBanner();
+  renderButtons();
+  renderShapes();
+  renderMoves();
+  renderPv();
+}
+
+function renderBoard() {
+  const state = current();
+  if (!state) return el.board.replaceChildren(h("p", { class: "muted" }, "No board yet."));
+  const previous = game.states.length > 1 ? game.states[game.states.length - 2] : null;
+  drawBoard(el.board, state, {
+    onMove: humanMove,
+    enabled: humansTurn(),
+    preview: { player: game.human, shape: view.shape },
+    values: view.overlay ? view.values : null,
+    marked: view.hint ? new Set([moveKey(view.hint)]) : null,
+    last: changedCell(previous, state),
+    shapeKey: view.shape,
+  });
+}
+
+function youPlay() {
+  if (GAME === "tictactoe") return `you play ${sideName(GAME, game.human)}`;
+  const side = `${sideName(GAME, game.human)} (player ${game.human})`;
+  if (GAME === "simplexity") return `you are ${side} and own ${game.human === 1 ? "O" : "X"}`;
+  return `you are ${side}`;
+}
+
+function renderStatus() {
+  const state = current();
+  setBusy(el.thinking, game && game.thinking ? "The engine is thinking…" : null);
+  let text = game && game.broken ? "No board: choose another size." : "Setting up the board…";
+  if (state && state.outcome) text = "Game over.";
+  else if (state && game.thinking) text = `Engine's turn (${youPlay()}).`;
+  else if (state && game.failed) text = "The engine could not move (see the message): change its strength to try again, or Undo.";
+  else if (state) text = `Your move: ${youPlay()}.`;
+  el.status.textContent = text;
+  el.status.dataset.state = statusKey(state);
+}
+
+/** Whose turn it is, for styling and for tests: loading, over, engine, failed or human. */
+function statusKey(state) {
+  if (!state) return "loading";
+  if (state.outcome) return "over";
+  if (state.to_move_number === game.human) return "human";
+  return game.failed ? "failed" : "engine";
+}
+
+function renderBanner() {
+  const state = current();
+  const outcome = state && state.outcome;
+  el.result.hidden = !outcome;
+  if (!outcome) return;
+  const who = outcome.winner === null ? "draw" : outcome.winner === game.human ? "human" : "engine";
+  const titles = { draw: "Draw", human: "You win!", engine: "The engine wins" };
+  el.result.dataset.result = who;
+  el.result.className = `banner banner-${who}`;
+  $(".banner-title", el.result).textContent = titles[who];
+  $(".banner-reason", el.result).textContent = `— ${outcome.reason}.`;
+}
+
+function renderButtons() {
+  el.undo.disabled = !canUndo();
+  el.hint.disabled = !humansTurn();
+}
+
+function renderShapes() {
+  if (!el.shapePicker) return;
+  const state = current();
+  const quotas = (state && state.quotas && game && state.quotas[String(game.human)]) || null;
+  if (quotas && quotas[view.shape] === 0) view.shape = view.shape === "O" ? "X" : "O";
+  for (const button of $$(".shape-choice", el.shapePicker)) {
+    const shape = button.dataset.shape;
+    const left = quotas ? quotas[shape] : 0;
+    button.disabled = !quotas || left === 0;
+    button.setAttribute("aria-checked", String(shape === view.shape));
+    button.classList.toggle("p1", game && game.human === 1);
+    button.classList.toggle("p2", game && game.human === 2);
+    $(".quota", button).textContent = quotas ? `${left} left` : "";
+    button.dataset.left = String(left);
+    button.setAttribute("aria-label", `${shape}: ${left} left`);
+  }
+}
+
+function renderMoves() {
+  if (!game) return;
+  el.moveList.replaceChildren(
+    ...game.moves.map((move, index) => {
+      const mover = game.states[index].to_move_number;
+      const who = mover === game.human ? "you" : "engine";
+      return h(
+        "li",
+        { class: `mover-${who}`, "data-move": moveKey(move) },
+        h("span", { class: `dot p${mover} g-${GAME}`, "aria-hidden": "true" }),
+        h("span", { class: "move-name" }, moveName(move)),
+        h("span", { class: "muted" }, who),
+      );
+    }),
+  );
+}
+
+function renderPv() {
+  const reply = game && game.pv;
+  el.pv.hidden = !reply;
+  if (!reply) return;
+  const line = (reply.pv || []).map(moveName).join(" ");
+  const facts = [`depth ${reply.depth}`, `${formatCount(reply.nodes)} nodes`, `${Math.round(reply.time_ms)} ms`];
+  el.pv.replaceChildren(
+    "Engine played ",
+    h("strong", {}, moveTitle(reply.best_move)),
+    ` — its view: ${reply.value} (${facts.join(", ")}). `,
+    h("span", { class: "muted" }, "Expected line: "),
+    h("span", { class: "pv-line" }, line || "—"),
+  );
+}
+
+function renderSaved() {
+  const record = game && game.record;
+  if (!record) {
+    el.saved.textContent = "Not saved yet: the game is saved from its first move.";
+    return;
+  }
+  el.saved.dataset.moves = String(record.moves.length);
+  el.saved.dataset.status = record.status;
+  el.saved.replaceChildren(
+    `Saved as game #${record.id} (${record.status}) · `,
+    h("a", { href: `/games/${record.id}`, id: "saved-link", "data-game-id": record.id }, "replay it"),
+  );
+}
+
+// ---------------------------------------------------------------- settings and input
+
+function presetValue(size, k) {
+  return `${size}|${k === null || k === undefined ? "" : k}`;
+}
+
+function fillSizes(size, k) {
+  const options = PRESETS[GAME].map(([s, pk, label]) => h("option", { value: presetValue(s, pk) }, label));
+  const chosen = presetValue(size, k);
+  if (!PRESETS[GAME].some(([s, pk]) => presetValue(s, pk) === chosen)) {
+    options.unshift(h("option", { value: chosen }, `${size}${k ? `, k=${k}` : ""}`));
+  }
+  options.push(h("option", { value: "custom" }, "Other size…"));
+  el.size.replaceChildren(...options);
+  el.size.value = chosen;
+}
+
+function chosenSize() {
+  const [size, k] = el.size.value.split("|");
+  return { size, k: k ? Number(k) : null };
+}
+
+function chosenSide() {
+  return Number($("input[name=side]:checked").value);
+}
+
+function restart(human = game ? game.human : chosenSide()) {
+  const { size, k } = game ? { size: game.size, k: game.k } : chosenSize();
+  startGame(size, k, human);
+}
+
+function wireSettings() {
+  el.size.addEventListener("change", () => {
+    el.customSize.hidden = el.size.value !== "custom";
+    if (el.size.value === "custom") return;
+    const { size, k } = chosenSize();
+    startGame(size, k, chosenSide());
+  });
+  $("#custom-apply").addEventListener("click", () => {
+    const size = $("#custom-size-text").value.trim().replace("×", "x");
+    const kField = $("#custom-k");
+    const k = kField && kField.value ? Number(kField.value) : null;
+    if (!size) return showError(new InputError("size: write it as rows x cols, such as 4x5"));
+    fillSizes(size, k);
+    el.customSize.hidden = true;
+    startGame(size, k, chosenSide());
+  });
+  for (const radio of $$("input[name=side]")) radio.addEventListener("change", () => restart(chosenSide()));
+  el.swap.addEventListener("click", () => {
+    const human = game && game.human === 1 ? 2 : 1;
+    $(`input[name=side][value="${human}"]`).checked = true;
+    restart(human);
+  });
+  el.newGame.addEventListener("click", () => restart());
+  el.undo.addEventListener("click", undo);
+  el.hint.addEventListener("click", showHint);
+  el.overlay.addEventListener("change", () => {
+    view.overlay = el.overlay.checked;
+    if (game) refreshOverlay(game);
+  });
+  $("#strength").addEventListener("change", () => {
+    if (!game || !current()) return;
+    if (game.failed && !game.thinking && current().to_move_number !== game.human) engineMove(game);
+    else if (view.overlay) refreshOverlay(game);
+  });
+  $("#settings").addEventListener("submit", (event) => event.preventDefault());
+}
+
+function wireShapes() {
+  if (!el.shapePicker) return;
+  el.shapePicker.addEventListener("click", (event) => {
+    const button = event.target.closest(".shape-choice");
+    if (!button || button.disabled) return;
+    view.shape = button.dataset.shape;
+    render();
+  });
+}
+
+/** Digits drop in a column (connect games); O and X choose the shape. */
+function wireKeys() {
+  document.addEventListener("keydown", (event) => {
+    if (isTyping(event) || event.ctrlKey || event.metaKey || event.altKey) return;
+    const state = current();
+    if (!state || !state.gravity) return;
+    const key = event.key.toUpperCase();
+    if ((key === "O" || key === "X") && el.shapePicker) {
+      const button = $(`.shape-choice[data-shape="${key}"]`, el.shapePicker);
+      if (button && !button.disabled) {
+        view.shape = key;
+        render();
+      }
+      return;
+    }
+    if (!/^[1-9]$/.test(event.key) || !humansTurn()) return;
+    const move = { column: Number(event.key) };
+    if (GAME === "simplexity") move.shape = view.shape;
+    if (state.legal.some((legal) => moveKey(legal) === moveKey(move))) {
+      event.preventDefault();
+      humanMove(move);
+    }
+  });
+}
+
+function sideLabels() {
+  const extra = GAME === "simplexity" ? { 1: ", O", 2: ", X" } : { 1: "", 2: "" };
+  $("#side-1-label").textContent = `first (${sideName(GAME, 1)}${extra[1]})`;
+  $("#side-2-label").textContent = `second (${sideName(GAME, 2)}${extra[2]})`;
+}
+
+function init() {
+  const query = queryParams();
+  const size = query.size || DATA.sizes[GAME];
+  const preset = PRESETS[GAME].find(([s]) => s === size);
+  const k = query.k ? Number(query.k) : query.size ? null : preset ? preset[1] : null;
+  const human = query.side === "2" ? 2 : 1;
+  $(`input[name=side][value="${human}"]`).checked = true;
+  sideLabels();
+  fillSizes(size, k);
+  wireSettings();
+  wireShapes();
+  wireKeys();
+  startGame(size, k, human);
+}
+
+init();

@@ -1,0 +1,503 @@
+"""The web pages in a real browser: Playwright drives Debian's Chromium (headless) against a
+live server (``live_server``, see conftest.py), clicking and typing as a person would.
+
+Every page leaves a screenshot in ``tests/artifacts/screenshots/``; the Connect Four play
+page with the analysis overlay is copied to ``docs/screenshots/`` for the README when that
+file is missing or ``UPDATE_README_SCREENSHOT=1`` is set (so that test runs leave the
+committed picture alone).
+Searches stay small (the perfect engine on small boards, a depth limit on Connect Four) so
+that the module runs in about a minute. Skipped when ``/usr/bin/chromium`` is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(
+        f"{CHROMIUM} is not installed: the browser tests need Debian's chromium package",
+        allow_module_level=True,
+    )
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "tests" / "artifacts" / "screenshots"
+README_SHOT = ROOT / "docs" / "screenshots" / "play-connect4.png"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 20_000
+"""Longest wait for anything on a page (an engine move is at most the server's 5 s cap)."""
+
+expect.set_options(timeout=TIMEOUT_MS)
+
+READY = "['human', 'over'].includes(document.querySelector('#status').dataset.state)"
+"""The play page waits for the human (or the game is over): the engine is not thinking."""
+
+STATUS_IS = """async ([id, status]) => {
+  const answer = await fetch(`/api/games/${id}`);
+  return (await answer.json()).status === status;
+}"""
+"""Has the saved game this status yet? (saves land in the background)"""
+
+# x a1, o b1 (a mistake: draw -> loss), x b2, o c3, x a3, o a2, x c1: x wins on the diagonal
+REPLAYED = [(0, 0), (0, 1), (1, 1), (2, 2), (2, 0), (1, 0), (0, 2)]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: str) -> Iterator[Page]:
+    """A fresh page on the live server; any JavaScript error fails the test."""
+    context = browser.new_context(base_url=live_server, viewport={"width": 1200, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save the whole page as tests/artifacts/screenshots/<name>.png."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def save_game(page: Page, **fields: Any) -> dict[str, Any]:
+    """Store a game through the API, as the play page does."""
+    answer = page.request.post("/api/games", data=fields)
+    assert answer.ok, answer.text()
+    record: dict[str, Any] = answer.json()
+    return record
+
+
+def saved_total(page: Page, query: str) -> int:
+    answer = page.request.get(f"/api/games?{query}")
+    assert answer.ok, answer.text()
+    return int(answer.json()["total"])
+
+
+def moves_played(page: Page) -> int:
+    return page.locator("#move-list li").count()
+
+
+def wait_for_moves(page: Page, count: int) -> None:
+    page.wait_for_function(f"document.querySelectorAll('#move-list li').length >= {count}")
+    page.wait_for_function(READY)
+
+
+def play_out(page: Page) -> None:
+    """Click the first free cell whenever it is the human's turn, until the game ends."""
+    for _ in range(10):
+        page.wait_for_function(READY)
+        if page.locator("#result").is_visible():
+            return
+        played = moves_played(page)
+        page.locator("#board button.cell:not([disabled])").first.click()
+        wait_for_moves(page, played + 1)
+    expect(page.locator("#result")).to_be_visible()
+
+
+def drop(page: Page, column: int) -> None:
+    """Drop a piece in a column of a connect game and wait for the engine's reply."""
+    page.wait_for_function(READY)
+    played = moves_played(page)
+    page.click(f'#board button.col-head[data-column="{column}"]')
+    wait_for_moves(page, played + 2)
+
+
+def finished_record(page: Page) -> dict[str, Any]:
+    """The saved game the play page links to, once its last save has landed."""
+    expect(page.locator("#saved")).to_contain_text("(finished)")
+    game_id = page.locator("#saved-link").get_attribute("data-game-id")
+    record: dict[str, Any] = page.request.get(f"/api/games/{game_id}").json()
+    return record
+
+
+# -- start page, not found ------------------------------------------------------------------------
+def test_index_lists_games_and_tools_and_unknown_pages_are_404(page: Page) -> None:
+    page.goto("/")
+    expect(page.locator(".cards .card")).to_have_count(8)
+    for link in ("/play/tictactoe", "/play/connect4", "/play/simplexity", "/tools/analyze"):
+        expect(page.locator(f'.site-nav a[href="{link}"]')).to_have_count(1)
+    expect(page.locator('.site-nav a[href="/docs"]')).to_have_text("API docs")
+    screenshot(page, "index")
+
+    answer = page.goto("/no/such/page")
+    assert answer is not None and answer.status == 404
+    expect(page.locator("h1")).to_have_text("Page not found")
+    expect(page.locator("main")).to_contain_text("/no/such/page")
+    screenshot(page, "not_found")
+
+
+def test_api_docs_are_drawn_from_the_schema_without_the_network(page: Page) -> None:
+    outside: list[str] = []
+    page.on("request", lambda r: None if "127.0.0.1" in r.url else outside.append(r.url))
+    page.goto("/docs")
+    analyze = page.locator("section.docs-endpoint", has_text="/api/{game}/analyze")
+    expect(analyze).to_have_count(1)
+    expect(analyze.locator(".docs-fields").last).to_contain_text("position")
+    expect(page.locator("section.docs-endpoint", has_text="/api/health")).to_have_count(1)
+    assert page.locator("section.docs-endpoint").count() >= 12
+    assert outside == [], f"the docs page asked another host: {outside}"
+    screenshot(page, "docs")
+
+
+# -- play -----------------------------------------------------------------------------------------
+def test_tictactoe_full_game_as_x_never_beats_the_perfect_engine(page: Page) -> None:
+    page.goto("/play/tictactoe")
+    expect(page.locator("#status")).to_have_attribute("data-state", "human")
+    expect(page.locator("#board button.cell")).to_have_count(9)
+    play_out(page)
+
+    banner = page.locator("#result")
+    verdict = banner.get_attribute("data-result")
+    assert verdict in ("draw", "engine")
+    expect(banner).to_contain_text("Draw" if verdict == "draw" else "The engine wins")
+    if verdict == "engine":
+        expect(page.locator("#board .cell.win")).to_have_count(3)
+    record = finished_record(page)
+    assert record["players"] == {"1": "human", "2": "engine"}
+    assert record["settings"] == {"strength": "perfect"}
+    assert record["result"] in ("draw", "2")
+    assert len(record["moves"]) == moves_played(page)
+    screenshot(page, "play-tictactoe")
+
+
+def test_tictactoe_as_o_with_undo_against_the_engine_moving_first(page: Page) -> None:
+    page.goto("/play/tictactoe")
+    page.wait_for_function(READY)
+    page.click("#swap")
+    wait_for_moves(page, 1)  # the engine opens as x
+    expect(page.locator("#board .piece")).to_have_count(1)
+    page.locator("#board button.cell:not([disabled])").first.click()
+    wait_for_moves(page, 3)
+    page.click("#undo")  # takes back the human's move and the engine's reply
+    expect(page.locator("#move-list li")).to_have_count(1)
+    expect(page.locator("#board .piece")).to_have_count(1)
+    expect(page.locator("#undo")).to_be_disabled()
+    page.click("#hint")  # the engine's choice for the human, marked on the board
+    expect(page.locator("#hint-text strong")).to_have_attribute("data-move", re.compile(r"r\dc\d"))
+    expect(page.locator("#board .cell.hint")).to_have_count(1)
+
+    play_out(page)
+    verdict = page.locator("#result").get_attribute("data-result")
+    assert verdict in ("draw", "engine")
+    record = finished_record(page)
+    assert record["players"] == {"1": "engine", "2": "human"}
+    assert record["result"] in ("draw", "1")
+
+
+def test_connect4_overlay_values_preview_keys_and_abandon(page: Page) -> None:
+    page.goto("/play/connect4")
+    page.select_option("#strength-kind", "depth")
+    page.fill("#strength-amount", "6")
+    page.check("#overlay")
+    for column in (2, 5, 3):  # the engine's replies leave it threats: proven losses for red
+        drop(page, column)
+
+    chips = page.locator("#board .col-head .val")
+    expect(chips).to_have_count(7)
+    kinds = {"win in": "val-win", "loss in": "val-loss", "draw": "val-draw"}
+    seen = set()
+    for chip in chips.all():
+        text, classes = chip.inner_text(), chip.get_attribute("class") or ""
+        expected = next((css for start, css in kinds.items() if text.startswith(start)), None)
+        if expected is None:
+            assert re.fullmatch(r"[+-]?\d+(\.\d+)?", text), text  # a heuristic score
+            expected = "val-heur"
+        assert expected in classes.split(), (text, classes)
+        seen.add(expected)
+    assert "val-loss" in seen
+
+    page.hover('#board .slots .cell[data-column="7"]')
+    expect(page.locator("#board .piece.ghost")).to_have_count(1)
+    expect(page.locator("#pv")).to_contain_text("Expected line")
+    shot = screenshot(page, "play-connect4")
+    if os.environ.get("UPDATE_README_SCREENSHOT") or not README_SHOT.exists():
+        README_SHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, README_SHOT)
+
+    page.keyboard.press("7")  # digits drop in a column
+    wait_for_moves(page, 8)
+    expect(page.locator("#move-list li").nth(6)).to_have_attribute("data-move", "7")
+    expect(page.locator("#saved")).to_have_attribute("data-moves", "8")  # saves have landed
+    game_id = page.locator("#saved-link").get_attribute("data-game-id")
+
+    # exact values on a small board: grey draws, red losses
+    page.goto("/play/connect4?size=5x4")  # leaving the page abandons the running game
+    page.select_option("#strength-kind", "perfect")
+    page.check("#overlay")
+    expect(page.locator("#board .col-head .val")).to_have_count(5)
+    expect(page.locator("#board .col-head .val.val-draw")).to_have_count(3)
+    expect(page.locator("#board .col-head .val.val-loss").first).to_contain_text("loss in")
+    record = page.request.get(f"/api/games/{game_id}").json()
+    assert record["status"] == "abandoned"
+    assert len(record["moves"]) == 8
+
+
+def test_simplexity_shape_choice_follows_the_quotas(page: Page) -> None:
+    page.goto("/play/simplexity?size=4x4")
+    page.select_option("#strength-kind", "depth")
+    page.fill("#strength-amount", "1")
+    shape_o = page.locator('.shape-choice[data-shape="O"]')
+    shape_x = page.locator('.shape-choice[data-shape="X"]')
+    expect(shape_o).to_have_attribute("aria-checked", "true")
+    expect(shape_o).to_contain_text("4 left")
+    for column in (1, 1, 1, 2):  # four O: red's quota of its own shape on 4x4
+        drop(page, column)
+
+    bottom = page.locator('#board .slots .cell[data-row="3"][data-column="1"] svg.piece')
+    assert {"p1", "shape-O"} <= set((bottom.get_attribute("class") or "").split())
+    expect(shape_o).to_be_disabled()
+    expect(shape_o).to_contain_text("0 left")
+    expect(shape_x).to_have_attribute("aria-checked", "true")
+    page.keyboard.press("o")  # a spent shape cannot be chosen
+    expect(shape_x).to_have_attribute("aria-checked", "true")
+    screenshot(page, "play-simplexity")
+    played = moves_played(page)
+    page.click('#board button.col-head[data-column="3"]')
+    expect(page.locator("#move-list li").nth(played)).to_have_attribute("data-move", "3X")
+    wait_for_moves(page, played + 2)
+    expect(page.locator("#saved")).to_have_attribute("data-moves", str(played + 2))
+    game_id = page.locator("#saved-link").get_attribute("data-game-id")
+    page.click("#new-game")  # a new game abandons the running one
+    expect(page.locator("#move-list li")).to_have_count(0)
+    page.wait_for_function(STATUS_IS, arg=[game_id, "abandoned"])
+
+
+# -- analyse --------------------------------------------------------------------------------------
+def test_analyze_finds_the_winning_move_of_the_article_board(page: Page) -> None:
+    page.goto("/tools/analyze")
+    page.fill("#position", "xox/oox/___")
+    page.click("#analyse-button")
+    best = page.locator("#best-move")
+    expect(best).to_have_attribute("data-row", "2")
+    expect(best).to_have_attribute("data-col", "2")
+    expect(best).to_contain_text("c3")
+    expect(best).to_contain_text("win in 1")
+    rows = page.locator("#moves-table tbody tr")
+    expect(rows).to_have_count(3)
+    assert [row.get_attribute("data-move") for row in rows.all()] == ["r2c2", "r2c1", "r2c0"]
+    for index, css in enumerate(("val-win", "val-draw", "val-loss")):
+        expect(rows.nth(index).locator(".val")).to_have_class(re.compile(rf"\b{css}\b"))
+    expect(page.locator('#board .cell[data-row="2"][data-col="2"]')).to_have_class(
+        re.compile(r"\bhint\b")
+    )
+    screenshot(page, "analyze")
+
+    page.click("[data-editor=clear]")  # then edit the board by clicking: empty -> x -> o
+    expect(page.locator("#position")).to_have_value("___/___/___")
+    page.click('#board .cell[data-row="0"][data-col="0"]')
+    expect(page.locator("#position")).to_have_value("x__/___/___")
+    page.click('#board .cell[data-row="0"][data-col="0"]')
+    expect(page.locator("#position")).to_have_value("o__/___/___")
+    expect(page.locator("#results-body")).to_be_hidden()  # the old analysis is gone
+
+
+def test_analyze_shows_the_servers_message_for_bad_input(page: Page) -> None:
+    page.goto("/tools/analyze")
+    page.select_option("#game", "connect4")
+    expect(page.locator("#board .col-head")).to_have_count(7)
+    page.fill("#position", "44x")
+    page.click("#analyse-button")
+    area = page.locator("#error-area")
+    expect(area).to_be_visible()
+    expect(area).to_contain_text("unexpected character 'x'")
+    expect(area.locator(".error-kind")).to_have_text("Notation error:")
+    assert "{" not in area.inner_text()  # the message, not a JSON dump
+    screenshot(page, "analyze-error")
+    page.click(".error-close")
+    expect(area).to_be_hidden()
+
+
+# -- history --------------------------------------------------------------------------------------
+def test_history_verdict_and_step_through(page: Page) -> None:
+    page.goto("/tools/history")
+    expect(page.locator("#position")).to_have_value("xox/oox/x__")
+    page.click("#reconstruct")
+    expect(page.locator("#verdict")).to_have_attribute("data-reachable", "false")
+    expect(page.locator("#mistakes li")).to_have_count(1)
+    expect(page.locator("#mistakes li")).to_have_attribute("data-ply", "7")
+
+    board = page.locator("#step-board")
+    label = page.locator("#stepper .step-label")
+    expect(label).to_have_text("0 / 7")
+    expect(board.locator(".piece")).to_have_count(0)
+    page.click("#stepper [data-step=next]")
+    expect(board.locator(".piece")).to_have_count(1)
+    page.click("#stepper [data-step=last]")
+    expect(board.locator(".piece")).to_have_count(7)
+    expect(board.locator(".cell.last.mistake")).to_have_count(1)
+    expect(page.locator("#step-caption")).to_contain_text("mistake")
+    expect(page.locator('#step-list button[data-index="7"]')).to_have_class(
+        re.compile(r"\bmistake\b")
+    )
+    screenshot(page, "history")
+    page.locator("#stepper input[type=range]").fill("3")
+    expect(label).to_have_text("3 / 7")
+    expect(board.locator(".piece")).to_have_count(3)
+    page.keyboard.press("ArrowLeft")
+    expect(label).to_have_text("2 / 7")
+    page.click("#stepper [data-step=first]")
+    expect(board.locator(".piece")).to_have_count(0)
+
+
+# -- tree -----------------------------------------------------------------------------------------
+def test_tree_expands_collapses_and_shows_alphabeta_cuts(page: Page) -> None:
+    page.goto("/tools/tree")
+    expect(page.locator("#position")).to_have_value("xo_/_x_/o__")
+    page.click("#build")
+    level = '#tree .node[data-depth="{}"]'
+    expect(page.locator(level.format(0))).to_have_count(1)
+    expect(page.locator(level.format(1))).to_have_count(5)  # the root's children, closed
+    expect(page.locator(level.format(2))).to_have_count(0)
+    child = page.locator(level.format(1)).nth(1)
+    child.click()
+    expect(page.locator(level.format(2) + ":visible")).to_have_count(4)
+    expect(page.locator("#tree .node.pv")).to_have_count(2)  # the root and the winning c3
+    screenshot(page, "tree")
+    child.click()
+    expect(page.locator(level.format(2) + ":visible")).to_have_count(0)
+
+    pruned = int(page.locator('[data-count="pruned"] b').inner_text())
+    assert pruned > 0
+    page.click("#expand-all")
+    cuts = page.locator("#tree .node.pruned")
+    expect(cuts).to_have_count(pruned)
+    expect(cuts.first).to_contain_text("cut")
+    expect(page.locator("#tree .node .window").first).to_contain_text("[-inf, +inf]")
+
+    page.check("input[name=algorithm][value=minimax]")
+    page.click("#build")
+    expect(page.locator('[data-count="pruned"] b')).to_have_text("0")
+    expect(page.locator("#tree .node.pruned")).to_have_count(0)
+    expect(page.locator("#tree .node .window")).to_have_count(0)
+
+
+# -- saved games ----------------------------------------------------------------------------------
+def test_games_list_filters_pages_exports_imports_and_deletes(page: Page) -> None:
+    filters = "game=tictactoe&status=abandoned&human_side=2"
+    for _ in range(21):
+        save_game(
+            page,
+            game="tictactoe",
+            size="3x3",
+            moves=[{"row": 1, "col": 1}],
+            players={"1": "engine", "2": "human"},
+            settings={"strength": "depth", "depth": 2},
+            status="abandoned",
+        )
+    total = saved_total(page, filters)
+    assert total >= 21
+
+    page.goto(f"/games?{filters}")
+    expect(page.locator("#f-game")).to_have_value("tictactoe")
+    expect(page.locator("#summary")).to_have_attribute("data-total", str(total))
+    rows = page.locator("#games-table tbody tr")
+    expect(rows).to_have_count(20)
+    expect(rows.first).to_contain_text("depth 2")
+    expect(rows.first).to_contain_text("Abandoned")
+    screenshot(page, "games")
+    page.click("#older")
+    expect(rows).to_have_count(total - 20)
+    expect(page.locator("#page-label")).to_have_text("page 2 of 2")
+    page.click("#newer")
+    expect(rows).to_have_count(20)
+
+    href = page.locator("#export").get_attribute("href") or ""
+    assert "game=tictactoe" in href and "status=abandoned" in href
+    exported = page.request.get(href).json()
+    assert exported["format"] == "perfectplay-games" and len(exported["games"]) == total
+
+    delete = rows.first.locator("[data-delete]")
+    delete.click()
+    expect(delete).to_have_text("Really delete?")
+    delete.click()
+    expect(page.locator("#summary")).to_have_attribute("data-total", str(total - 1))
+
+    one = {"format": "perfectplay-games", "version": 1, "games": exported["games"][:1]}
+    page.set_input_files("#import-file", files=[_file("one.json", json.dumps(one))])
+    expect(page.locator("#import-result")).to_have_text("Imported 1 game from one.json.")
+    expect(page.locator("#summary")).to_have_attribute("data-total", str(total))
+
+    page.set_input_files("#import-file", files=[_file("notes.json", "not json")])
+    expect(page.locator("#error-area")).to_contain_text("notes.json: not a JSON file")
+    bad = {"games": [{**exported["games"][0], "moves": [{"row": 7, "col": 7}]}]}
+    page.set_input_files("#import-file", files=[_file("bad.json", json.dumps(bad))])
+    expect(page.locator("#error-area")).to_contain_text("games item 1")
+
+
+def _file(name: str, text: str) -> Any:
+    return {"name": name, "mimeType": "application/json", "buffer": text.encode()}
+
+
+def test_replay_steps_through_a_saved_game_with_the_engines_verdict(page: Page) -> None:
+    record = save_game(
+        page,
+        game="tictactoe",
+        size="3x3",
+        moves=[{"row": row, "col": col} for row, col in REPLAYED],
+        players={"1": "engine", "2": "human"},
+        settings={"strength": "perfect"},
+        status="finished",
+    )
+    assert record["result"] == "1"
+    page.goto("/games")
+    page.click(f'#games-table tr[data-id="{record["id"]}"] a.replay-link')
+    expect(page).to_have_url(re.compile(rf"/games/{record['id']}$"))
+
+    panel = page.locator("#analysis")
+    expect(page.locator("#stepper .step-label")).to_have_text("0 / 7")
+    expect(panel).to_have_attribute("data-ready", "true")
+    page.click("#stepper [data-step=next]")
+    page.click("#stepper [data-step=next]")
+    expect(panel).to_have_attribute("data-step", "2")
+    expect(panel.locator('[data-verdict="mistake"]')).to_be_visible()
+    expect(panel.locator('[data-role="played"]')).to_contain_text("b1")
+    expect(panel.locator('[data-role="played"] .val')).to_have_class(re.compile(r"\bval-loss\b"))
+    expect(panel.locator('[data-role="best"] .val')).to_have_class(re.compile(r"\bval-draw\b"))
+    expect(page.locator('#step-list button[data-index="2"]')).to_have_class(
+        re.compile(r"\bmistake\b")
+    )
+    screenshot(page, "replay")
+
+    page.keyboard.press("End")
+    expect(page.locator("#step-caption")).to_contain_text("3 in a row")
+    expect(page.locator("#board .cell.win")).to_have_count(3)
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#stepper .step-label")).to_have_text("6 / 7")
+    page.locator("#stepper input[type=range]").fill("1")
+    expect(panel).to_have_attribute("data-ready", "true")
+    expect(panel.locator('[data-verdict="ok"]')).to_be_visible()
+
+    page.click("#open-analyse")
+    expect(page).to_have_url(re.compile(r"/tools/analyze\?.*position=x__%2F___%2F___"))
+    expect(page.locator("#best-move")).to_have_attribute("data-move-key", re.compile(r"r\dc\d"))
