@@ -388,3 +388,23 @@ def test_book_and_table_errors(
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.startswith("perfectplay: error: ") and fragment in err and "Traceback" not in err
+
+
+def test_the_shipped_7x6_book_is_used_unless_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with_book = run_json(capsys, "solve", "connect4", "4", "--weak")
+    assert with_book["score"] == -1 and with_book["nodes"] < 10_000  # read from the book
+    try:
+        without = run_json(capsys, "solve", "connect4", "4455", "--no-book")
+        assert without["score"] == 18
+        assert connect4_game(7, 6).kernel().book is None
+    finally:
+        from perfectplay.kernels.connect4_book import bundled_book
+
+        connect4_game(7, 6).kernel().use_book(bundled_book(7, 6, 4))
+    for argv, fragment in (
+        (["best", "tictactoe", "x________", "--no-book"], "--no-book"),
+        (["best", "simplexity", "4O", "--no-book"], "--no-book"),
+        (["best", "connect4", "4", "--no-book", "--book", "x.npz"], "not allowed with"),
+    ):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and fragment in err, err

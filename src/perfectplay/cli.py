@@ -209,8 +209,14 @@ def _add_solver_options(sub: argparse.ArgumentParser) -> None:
         metavar="N",
         help="connect4: 2**N transposition-table slots of 16 bytes (default 23: 128 MiB)",
     )
-    sub.add_argument(
+    books = sub.add_mutually_exclusive_group()
+    books.add_argument(
         "--book", metavar="FILE", help="connect4: consult an opening book built by 'book'"
+    )
+    books.add_argument(
+        "--no-book",
+        action="store_true",
+        help="connect4: search without the opening book shipped for 7x6",
     )
     _add_evaluation(sub)
 
@@ -550,6 +556,8 @@ def _check_tictactoe_options(args: argparse.Namespace) -> None:
     for option, value in (("--book", args.book), ("--table-bits", args.table_bits)):
         if value is not None:
             raise ParameterError(f"{option}: only connect4's solver takes it")
+    if args.no_book:
+        raise ParameterError("--no-book: only connect4's solver takes it")
 
 
 def _render(position: Any) -> str:

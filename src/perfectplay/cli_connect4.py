@@ -125,7 +125,8 @@ def _check_options(args: argparse.Namespace, command: str) -> None:
 
 def _apply_solver_options(args: argparse.Namespace) -> None:
     """``--table-bits`` sets this process's table size; ``--book`` loads an opening book into
-    the board size's kernel. Raises :class:`ParameterError` naming a bad value or file."""
+    the board size's kernel, ``--no-book`` unloads the one shipped for it. Raises
+    :class:`ParameterError` naming a bad value or file."""
     bits = getattr(args, "table_bits", None)
     if bits is not None:
         if not MIN_TABLE_BITS <= bits <= MAX_TABLE_BITS:
@@ -134,6 +135,9 @@ def _apply_solver_options(args: argparse.Namespace) -> None:
                 f"(2**N slots of 16 bytes; the default {DEFAULT_TABLE_BITS} is 128 MiB)"
             )
         _SETTINGS["table_bits"] = bits
+    if getattr(args, "no_book", False):
+        game, _ = api.new_game("connect4", size=args.size, k=args.k)
+        game.kernel().use_book(None)
     if getattr(args, "book", None) is not None:
         from pathlib import Path
 

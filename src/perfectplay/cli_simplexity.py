@@ -77,6 +77,8 @@ def check_options(args: argparse.Namespace) -> None:
     for option in ("book", "table_bits"):
         if getattr(args, option, None) is not None:
             raise ParameterError(f"--{option.replace('_', '-')}: only connect4's solver takes it")
+    if getattr(args, "no_book", False):
+        raise ParameterError("--no-book: only connect4's solver takes it")
 
 
 def load(args: argparse.Namespace) -> tuple[SimplexityGame, SimplexityPosition]:

@@ -78,3 +78,44 @@ def test_bad_books_are_refused(book: OpeningBook, tmp_path: Path) -> None:
         game(6, 4).kernel().use_book(book)
     with pytest.raises(ParameterError, match="depth"):
         build_book(SMALL, 99)
+
+
+# -- the book shipped for 7x6 ------------------------------------------------------------------
+STANDARD = game(7, 6)
+FIRST_MOVES = [-2, -1, 0, 1, 0, -1, -2]
+"""The standard score of each first move on 7x6 for the first player (columns 1 to 7): only
+the centre wins, with the last stone (score 1)."""
+
+
+def test_the_shipped_7x6_book_covers_every_position_with_two_stones() -> None:
+    from perfectplay.kernels.connect4_book import bundled_book, canonical_solver_key
+
+    shipped = bundled_book(7, 6, 4)
+    assert shipped is not None and shipped.depth == 2
+    expected = sorted(canonical_solver_key(STANDARD, p) for p in positions_at(STANDARD, 2))
+    assert [int(key) for key in shipped.keys] == expected
+    assert STANDARD.kernel().book is not None  # consulted by default
+
+
+def test_with_the_book_the_empty_7x6_board_solves_at_once() -> None:
+    kernel = STANDARD.kernel()
+    table = kernel.new_table(1 << 16)
+    assert kernel.solve(STANDARD.initial(), table).score == 1
+    scores = []
+    for column in range(7):
+        child = STANDARD.play_column(STANDARD.initial(), column)
+        table.clear()
+        solved = kernel.solve(child, table)
+        assert solved.nodes < 10_000  # the book answers below the first two plies
+        scores.append(-solved.score)
+    assert scores == FIRST_MOVES
+
+
+def test_a_timed_search_cuts_the_line_a_book_score_would_need_proving() -> None:
+    from perfectplay import api
+
+    untimed_length = 41  # the whole game: the first player wins with its 21st stone
+    result = api.solve(STANDARD, STANDARD.initial(), api.limit(time=0.5))
+    assert result.exact and str(result.score) == "win in 41"
+    assert result.best_move == 3
+    assert 1 <= len(result.pv) < untimed_length  # the line stopped at the deadline

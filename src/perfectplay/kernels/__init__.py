@@ -6,8 +6,11 @@ the board is too large for the kernel's representation).
 
 Optional attributes a kernel may have, read by :mod:`perfectplay.search.solver`:
 
-* ``exact_line(position, first, value, table)``: a principal variation of an exactly solved
-  position (else the solver re-proves each step through :meth:`Kernel.search`);
+* ``exact_line(position, first, value, table, deadline=None)``: a principal variation of an
+  exactly solved position (else the solver re-proves each step through
+  :meth:`Kernel.search`), cut short at ``deadline`` (``time.perf_counter`` seconds) when
+  given, so that a timed search answers in time even when its score came at once (from an
+  opening book) and the line needs deep proofs;
 * ``solves_exactly_first = True``: under a time limit, try an exact solve on half the budget
   before deepening (Connect Four's exact solver is far better than its depth-limited search);
 * ``proves_with_full_depth = True``: re-prove exact values with full-depth searches only;

@@ -131,7 +131,7 @@ class Connect4Kernel:
     # -- tables ---------------------------------------------------------------------------
     @staticmethod
     def new_table(entries: int = 1 << DEFAULT_TABLE_BITS) -> Connect4Table:
-        """A fresh table (10 bytes a slot)."""
+        """A fresh table (16 bytes a slot)."""
         return Connect4Table(entries)
 
     def table_entries_hint(self) -> int:
@@ -313,19 +313,28 @@ class Connect4Kernel:
         return KernelResult(best_column, int(alpha), int(stats[0]), int(stats[2]), False)
 
     def exact_line(
-        self, position: Connect4Position, first: int, value: float, table: Connect4Table
+        self,
+        position: Connect4Position,
+        first: int,
+        value: float,
+        table: Connect4Table,
+        deadline: float | None = None,
     ) -> tuple[int, ...]:
         """A principal variation of an exactly solved position, ``first`` (worth ``value``)
         first: after each move the reply is the first optimal column in centre-first order,
         found by null-window searches on the warm table (standard scores just change sign
-        from one side to the other)."""
+        from one side to the other). With a ``deadline`` (``time.perf_counter`` seconds) the
+        line stops where the time left, as nodes at :data:`LINE_RATE`, runs out."""
         score = self.game.score_of(position, int(WIN - abs(value)), value > 0) if value else 0
         line = [first]
         current = self.game.play_column(position, first)
         score = -score
         while self.game.outcome(current) is None:
-            column, _ = self.best_column(current, score, table, UNLIMITED)
-            if column is None:  # pragma: no cover - the solver contradicting itself
+            budget = UNLIMITED if deadline is None else _nodes_until(deadline)
+            if budget <= 0:
+                break
+            column, _ = self.best_column(current, score, table, budget)
+            if column is None:  # out of time (or the solver contradicting itself)
                 break
             line.append(column)
             current = self.game.play_column(current, column)
@@ -343,7 +352,23 @@ class Connect4Kernel:
         return () if first is None else (first,)
 
 
+LINE_RATE = 3_000_000
+"""Nodes a second assumed when a line must end by a deadline (below the solver's usual
+4-6 million, so that the line ends in time on a busy machine)."""
+
+
+def _nodes_until(deadline: float) -> int:
+    """The node budget that fits in the time left before ``deadline``."""
+    return int((deadline - time.perf_counter()) * LINE_RATE)
+
+
 @lru_cache(maxsize=16)
 def kernel_for(game: Connect4Game) -> Connect4Kernel:
-    """The kernel of ``game``'s board size."""
-    return Connect4Kernel(game)
+    """The kernel of ``game``'s board size, consulting the opening book shipped for it
+    (:data:`~perfectplay.kernels.connect4_book.BUNDLED`) when there is one."""
+    from perfectplay.kernels.connect4_book import bundled_book
+
+    kernel = Connect4Kernel(game)
+    spec = game.spec
+    kernel.use_book(bundled_book(spec.width, spec.height, spec.k))
+    return kernel

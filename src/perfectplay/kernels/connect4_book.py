@@ -72,6 +72,20 @@ class OpeningBook:
         return cls(width, height, k, depth, keys, scores)
 
 
+BUNDLED = {(7, 6, 4): "connect4-7x6-depth2.npz"}
+"""Books shipped with the package (in ``perfectplay/data/``), by (width, height, k); the
+solver consults them unless told not to (``--no-book``)."""
+
+
+def bundled_book(width: int, height: int, k: int) -> OpeningBook | None:
+    """The book shipped for this board, or ``None``."""
+    name = BUNDLED.get((width, height, k))
+    if name is None:
+        return None
+    path = Path(__file__).resolve().parent.parent / "data" / name
+    return OpeningBook.load(path) if path.exists() else None
+
+
 def solver_key(game: Connect4Game, position: Connect4Position) -> int:
     """The solver's key of a position: the side to move's stones plus all stones."""
     current = position.first if position.plies % 2 == 0 else position.second

@@ -14,6 +14,7 @@ Callers outside the library go through :mod:`perfectplay.api`, which validates i
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -124,22 +125,26 @@ class _Searcher:
         return _Iteration(move, value, used, exact, False)
 
     def pv(
-        self, position: Any, move: Any, value: float, exact: bool, timed: bool = False
+        self, position: Any, move: Any, value: float, exact: bool, deadline: Deadline | None = None
     ) -> tuple[Any, ...]:
         """The principal variation starting with ``move`` (worth ``value``).
 
         For exact results every step is re-proved against the (warm) table, so the line runs
         to the end of the game; for heuristic ones, and for exact ones of a timed search by a
-        kernel that keeps the time itself, the table's best moves are followed.
+        kernel that keeps the time itself, the table's best moves are followed. A kernel's own
+        exact line stops at the ``deadline`` of a timed search.
         """
-        keeps_time = timed and getattr(self.kernel, "takes_deadline", False)
+        keeps_time = deadline is not None and getattr(self.kernel, "takes_deadline", False)
         if not exact or move is None or keeps_time:
             if self.kernel is not None:
                 return tuple(self.kernel.principal_variation(position, move, self.table))
             return generic.principal_variation(self.game, position, move, self.table, self.options)
         exact_line = getattr(self.kernel, "exact_line", None)
         if exact_line is not None:
-            return tuple(exact_line(position, move, value, self.table))
+            if deadline is None or math.isinf(deadline.end):
+                return tuple(exact_line(position, move, value, self.table))
+            end = deadline.end - _reserve(deadline)
+            return tuple(exact_line(position, move, value, self.table, deadline=end))
         game = self.game
         line = [move]
         current = game.play(position, move)
@@ -230,7 +235,7 @@ class _Searcher:
             total_nodes += it.nodes
             if not it.aborted and it.move is not None:
                 found = _Iteration(it.move, it.value, total_nodes, it.exact, False)
-                return self._result(position, found, full_depth, started, with_pv, timed=True)
+                return self._result(position, found, full_depth, started, with_pv, deadline)
         for depth in range(1, max_depth + 1):
             nodes_left = budget - total_nodes
             if (
@@ -262,7 +267,7 @@ class _Searcher:
             move = self.game.ordered_moves(position)[0]
             best = _Iteration(move, 0.0, 0, False, True)
         found = _Iteration(best.move, best.value, total_nodes, best.exact, False)
-        return self._result(position, found, reached, started, with_pv, timed=True)
+        return self._result(position, found, reached, started, with_pv, deadline)
 
     def _result(
         self,
@@ -271,15 +276,16 @@ class _Searcher:
         depth: int,
         started: float,
         with_pv: bool,
-        timed: bool = False,
+        deadline: Deadline | None = None,
     ) -> SearchResult[Any]:
-        """The result of a search; under a time limit (``timed``) a kernel's line is read from
-        its table rather than re-proved, so that the answer comes within the limit."""
+        """The result of a search; under a time limit (``deadline``) a kernel's line is read
+        from its table, or re-proved only until the deadline, so that the answer comes within
+        the limit."""
         move, exact = found.move, found.exact
         return SearchResult(
             best_move=move,
             score=Score(found.value, exact),
-            pv=self.pv(position, move, found.value, exact, timed) if with_pv else (move,),
+            pv=self.pv(position, move, found.value, exact, deadline) if with_pv else (move,),
             nodes=found.nodes,
             depth=depth,
             time=time.perf_counter() - started,
