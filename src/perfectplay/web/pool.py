@@ -170,6 +170,9 @@ class EnginePool:
         except (EOFError, OSError):
             self._replace_later(worker)
             raise EngineCrash(f"the engine worker stopped while running the {job}") from None
+        except asyncio.CancelledError:  # the request went away: its answer is not wanted
+            self._replace_later(worker)
+            raise
         finally:
             loop.remove_reader(fd)
         self._idle.put_nowait(worker)
