@@ -54,6 +54,15 @@ def load(
     either is read as a picture) whose size is read from it. Shape-and-color: a move sequence
     (``4O 4X 3O`` or ``4O4X3O``) on a ``size`` board (``ROWSxCOLS``, default 6x7).
     """
+    game, position, _ = load_with_moves(game_name, text, size=size, k=k)
+    return game, position
+
+
+def load_with_moves(
+    game_name: str, text: str, *, size: str | None = None, k: int | None = None
+) -> tuple[Any, Any, tuple[Any, ...] | None]:
+    """:func:`load`, with the moves of a move-sequence text (``None`` for a board given as
+    a picture, whose moves are unknown: tic-tac-toe boards and Connect Four pictures)."""
     name = canonical_name(game_name)
     if not isinstance(text, str):
         from perfectplay.errors import NotationError
@@ -63,10 +72,10 @@ def load(
         from perfectplay.notation import parse_mnk_board
 
         if not text.strip():  # the empty board, as for the move-sequence games
-            return new_game(name, size=size, k=k)
+            return (*new_game(name, size=size, k=k), None)
         game, position = parse_mnk_board(text, k)
         _check_size(size, name, (game.spec.rows, game.spec.cols))
-        return game, position
+        return game, position, None
     if name == "connect4":
         return _load_connect4(text, size, k)
     if name == "simplexity":
@@ -74,24 +83,28 @@ def load(
     raise ParameterError(f"game {game_name!r}: no position notation yet")  # pragma: no cover
 
 
-def _load_connect4(text: str, size: str | None, k: int | None) -> tuple[Any, Any]:
+def _load_connect4(
+    text: str, size: str | None, k: int | None
+) -> tuple[Any, Any, tuple[Any, ...] | None]:
     from perfectplay.notation import parse_connect4_moves, parse_connect4_picture
 
     if "/" in text or "\n" in text:  # a picture has several rows; moves never contain these
         game, position = parse_connect4_picture(text, 4 if k is None else k)
         _check_size(size, "connect4", (game.spec.width, game.spec.height))
-        return game, position
+        return game, position, None
     game, _ = new_game("connect4", size=size, k=k)
-    position, _ = parse_connect4_moves(game, text)
-    return game, position
+    position, columns = parse_connect4_moves(game, text)
+    return game, position, tuple(columns)
 
 
-def _load_simplexity(text: str, size: str | None, k: int | None) -> tuple[Any, Any]:
+def _load_simplexity(
+    text: str, size: str | None, k: int | None
+) -> tuple[Any, Any, tuple[Any, ...] | None]:
     from perfectplay.notation import parse_simplexity_moves
 
     game, _ = new_game("simplexity", size=size, k=k)  # refuses k: always four in a row
-    position, _ = parse_simplexity_moves(game, text)
-    return game, position
+    position, moves = parse_simplexity_moves(game, text)
+    return game, position, tuple(moves)
 
 
 def _check_size(size: str | None, name: str, actual: tuple[int, int]) -> None:

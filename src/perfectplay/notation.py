@@ -391,7 +391,7 @@ def format_connect4_moves(game: Connect4Game, columns: Sequence[int]) -> str:
     return "".join(labels) if width <= DIGITS_UP_TO else ",".join(labels)
 
 
-def _connect4_rows(position: Connect4Position) -> list[list[str]]:
+def connect4_rows(position: Connect4Position) -> list[list[str]]:
     """The cells as ``x``/``o``/``.`` rows, top row first."""
     spec = position.spec
     rows = []
@@ -406,7 +406,7 @@ def _connect4_rows(position: Connect4Position) -> list[list[str]]:
 
 def format_connect4_picture(position: Connect4Position) -> str:
     """Rows top to bottom, one line each: ``.`` empty, ``x`` player 1, ``o`` player 2."""
-    return "\n".join("".join(row) for row in _connect4_rows(position))
+    return "\n".join("".join(row) for row in connect4_rows(position))
 
 
 def parse_connect4_picture(text: str, k: int = 4) -> tuple[Connect4Game, Connect4Position]:
@@ -462,7 +462,7 @@ def render_connect4_board(position: Connect4Position, color: bool = False) -> st
     if color:
         paint.update(x=f"{RED}x{RESET}", o=f"{YELLOW}o{RESET}")
     lines = [" ".join(f"{c:>{cell}}" for c in range(1, spec.width + 1))]
-    for row in _connect4_rows(position):
+    for row in connect4_rows(position):
         lines.append(" ".join(" " * (cell - 1) + paint[char] for char in row))
     return "\n".join(lines)
 

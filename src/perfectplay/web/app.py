@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -180,7 +180,7 @@ def record_of(body: GameBody) -> GameRecord:
     name = game_name(body.game)
     _check_players(body.players)
     _check_settings(body.settings)
-    loaded = positions.replay(name, body.size, body.k, body.moves)
+    loaded, played = positions.replay(name, body.size, body.k, body.moves)
     check_board(loaded.game, body.size)
     outcome = loaded.game.outcome(loaded.position)
     status, result, reason = body.status, None, None
@@ -196,7 +196,7 @@ def record_of(body: GameBody) -> GameRecord:
         game=name,
         size=positions.size_text(loaded.game),
         k=getattr(loaded.game.spec, "k", None),
-        moves=tuple(loaded.game.move_to_json(m) for m in _moves(loaded, body)),
+        moves=tuple(loaded.game.move_to_json(move) for move in played),
         position=positions.position_text(loaded),
         players=dict(body.players),
         settings=dict(body.settings),
@@ -205,12 +205,6 @@ def record_of(body: GameBody) -> GameRecord:
         reason=reason,
         id=body.id,
     )
-
-
-def _moves(loaded: positions.Loaded, body: GameBody) -> list[Any]:
-    from perfectplay.notation import parse_move_json
-
-    return [parse_move_json(loaded.game, data) for data in body.moves]
 
 
 def _check_players(players: dict[str, str]) -> None:
@@ -331,6 +325,3 @@ class BodyLimit:
 
 class _TooLarge(Exception):
     pass
-
-
-Handler = Callable[..., Awaitable[Any]]

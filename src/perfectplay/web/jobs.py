@@ -28,7 +28,7 @@ from typing import Any
 from perfectplay import api
 from perfectplay.errors import ParameterError
 from perfectplay.search.limits import Limit
-from perfectplay.web.positions import Loaded, load, play, state_json
+from perfectplay.web.positions import Loaded, cells_json, load, play, start, state_json
 
 MAX_TREE_NODES = 3_000
 """Most nodes (pruned ones included) of a tree drawn on a page."""
@@ -100,7 +100,7 @@ def history(
     loaded = load(game, position, size, k)
     found = reconstruct(loaded.game, loaded.position, notion)  # type: ignore[arg-type]
     data = found.as_dict(loaded.game)
-    replayed = Loaded(loaded.game, loaded.game.initial(), None if game == "tictactoe" else ())
+    replayed = start(loaded.game)
     steps = [{"ply": 0, "move": None, "optimal": True, "state": state_json(replayed)}]
     for step in found.steps:
         replayed = play(replayed, step.move)
@@ -145,7 +145,7 @@ def tree(
         max_nodes=MAX_TREE_NODES,
     )
     return {
-        "root": _node_json(built, built.root, loaded),
+        "root": _node_json(built, built.root, loaded.game),
         "alphabeta": alphabeta,
         "depth": depth,
         "visited": built.visited,
@@ -157,9 +157,7 @@ def tree(
     }
 
 
-def _node_json(built: Any, node: Any, loaded: Loaded) -> dict[str, Any]:
-    game = loaded.game
-    shown = Loaded(game, node.position, None)
+def _node_json(built: Any, node: Any, game: Any) -> dict[str, Any]:
     return {
         "move": None if node.move is None else game.move_to_json(node.move),
         "label": None if node.move is None else _move_label(game, node.move),
@@ -172,8 +170,8 @@ def _node_json(built: Any, node: Any, loaded: Loaded) -> dict[str, Any]:
         "horizon": node.horizon,
         "terminal": node.terminal,
         "to_move": game.player_name(game.to_move(node.position)),
-        "cells": state_json(shown)["cells"],
-        "children": [_node_json(built, child, loaded) for child in node.children],
+        "cells": cells_json(game, node.position),
+        "children": [_node_json(built, child, game) for child in node.children],
     }
 
 

@@ -39,35 +39,20 @@ class Loaded:
     position: Any
     moves: tuple[Any, ...] | None
 
-    @property
-    def name(self) -> str:
-        """The canonical game name."""
-        return str(self.game.name)
-
 
 def load(game_name: str, text: str, size: str | None = None, k: int | None = None) -> Loaded:
-    """The checked position of ``text`` in the game's CLI notation (see :func:`api.load`).
+    """The checked position of ``text`` in the game's CLI notation, with its moves (see
+    :func:`api.load_with_moves`).
 
     Raises the :mod:`perfectplay.errors` exception that names the bad input.
     """
-    game, position = api.load(game_name, text, size=size, k=k)
-    if game.name == "tictactoe" or "/" in text or "\n" in text:
-        return Loaded(game, position, None)
-    if game.name == "connect4":
-        from perfectplay.notation import parse_connect4_moves
-
-        _, columns = parse_connect4_moves(game, text)
-        return Loaded(game, position, tuple(columns))
-    from perfectplay.notation import parse_simplexity_moves
-
-    _, moves = parse_simplexity_moves(game, text)
-    return Loaded(game, position, tuple(moves))
+    return Loaded(*api.load_with_moves(game_name, text, size=size, k=k))
 
 
-def initial(game_name: str, size: str | None = None, k: int | None = None) -> Loaded:
-    """The empty board of a game and size (with its empty move list)."""
-    game, position = api.new_game(game_name, size=size, k=k)
-    return Loaded(game, position, None if game.name == "tictactoe" else ())
+def start(game: Any) -> Loaded:
+    """The empty board of ``game``, with its empty move list (none for tic-tac-toe, whose
+    positions are written as boards)."""
+    return Loaded(game, game.initial(), None if game.name == "tictactoe" else ())
 
 
 def play(loaded: Loaded, move: Any) -> Loaded:
@@ -85,18 +70,24 @@ def play_json(loaded: Loaded, data: Any) -> Loaded:
     return play(loaded, parse_move_json(loaded.game, data))
 
 
-def replay(game_name: str, size: str | None, k: int | None, moves: list[Any]) -> Loaded:
-    """The position after ``moves`` (JSON objects) from the empty board.
+def replay(
+    game_name: str, size: str | None, k: int | None, moves: list[Any]
+) -> tuple[Loaded, tuple[Any, ...]]:
+    """The position after ``moves`` (JSON objects) from the empty board, and the moves as
+    the game's own values.
 
     Raises the error of the first bad move, prefixed with its 1-based number.
     """
-    loaded = initial(game_name, size, k)
+    game, _ = api.new_game(game_name, size=size, k=k)
+    loaded, played = start(game), []
     for number, data in enumerate(moves, start=1):
         try:
-            loaded = play_json(loaded, data)
+            move = parse_move_json(game, data)
+            loaded = play(loaded, move)
         except ValueError as exc:
             raise type(exc)(f"moves item {number}: {exc}") from None
-    return loaded
+        played.append(move)
+    return loaded, tuple(played)
 
 
 def position_text(loaded: Loaded) -> str:
@@ -148,7 +139,7 @@ def state_json(loaded: Loaded) -> dict[str, Any]:
         "ply": game.ply(position),
         "to_move": game.player_name(player),
         "to_move_number": int(player),
-        "cells": _cells(game, position),
+        "cells": cells_json(game, position),
         "legal": [game.move_to_json(m) for m in game.legal_moves(position)],
         "outcome": None if outcome is None else _outcome_json(game, outcome),
         "quotas": _quotas(game, position),
@@ -174,31 +165,35 @@ def _display_cell(game: Any, cell: Any) -> tuple[int, int]:
     return rows - 1 - int(height), int(column)
 
 
-def _cells(game: Any, position: Any) -> list[list[dict[str, Any] | None]]:
-    rows, cols = grid_shape(game)
+def cells_json(game: Any, position: Any) -> list[list[dict[str, Any] | None]]:
+    """The cells of the drawn board, rows from the top (see the module docstring)."""
     if game.name == "tictactoe":
         from perfectplay.notation import mnk_board_matrix
 
-        marks = {1: (1, "x"), -1: (2, "o")}
-        matrix = mnk_board_matrix(position)
-        return [[_mark(marks.get(v)) for v in row] for row in matrix]
-    stride = rows + 1
-    grid: list[list[dict[str, Any] | None]] = []
-    for r in range(rows):
-        height = rows - 1 - r
-        grid.append([_piece(game, position, 1 << (c * stride + height)) for c in range(cols)])
-    return grid
-
-
-def _mark(mark: tuple[int, str] | None) -> dict[str, Any] | None:
-    return None if mark is None else {"player": mark[0], "mark": mark[1]}
-
-
-def _piece(game: Any, position: Any, bit: int) -> dict[str, Any] | None:
+        return [[_mark(MATRIX_MARKS[v]) for v in row] for row in mnk_board_matrix(position)]
     if game.name == "connect4":
-        if position.first & bit:
-            return {"player": 1, "mark": "x"}
-        return {"player": 2, "mark": "o"} if position.second & bit else None
+        from perfectplay.notation import connect4_rows
+
+        return [[_mark(char) for char in row] for row in connect4_rows(position)]
+    rows, cols = grid_shape(game)
+    stride = rows + 1
+    return [
+        [_piece(position, 1 << (c * stride + rows - 1 - r)) for c in range(cols)]
+        for r in range(rows)
+    ]
+
+
+MATRIX_MARKS = {1: "x", -1: "o", 0: "."}
+"""Tic-tac-toe's board matrix values as the marks Connect Four's rows use."""
+
+
+def _mark(char: str) -> dict[str, Any] | None:
+    """``x`` (player 1), ``o`` (player 2) or ``.`` (empty) as a cell."""
+    return None if char == "." else {"player": 1 if char == "x" else 2, "mark": char}
+
+
+def _piece(position: Any, bit: int) -> dict[str, Any] | None:
+    """A shape-and-color cell."""
     if not position.mask & bit:
         return None
     red = bool(position.red & bit)
