@@ -67,13 +67,16 @@ def play(game: str, body: PlayBody) -> dict[str, Any]:
 
 
 # -- engine -------------------------------------------------------------------------------------
-async def _search(request: Request, job: str, game: str, body: SearchBody) -> dict[str, Any]:
+async def _run(
+    request: Request, job: str, game: str, body: PositionBody, **options: Any
+) -> dict[str, Any]:
+    """Check the request here, then run ``job`` on its position with ``options`` in the pool."""
     name = web.game_name(game)
     web.checked(name, body)
-    web.check_search(body, request.app.state.settings.cap)
-    args = body.search_args()
-    args["game"] = name
-    result: dict[str, Any] = await _pool(request).run(job, args)
+    if isinstance(body, SearchBody):
+        web.check_search(body, request.app.state.settings.cap)
+    args = {"game": name, "position": body.position, "size": body.size, "k": body.k}
+    result: dict[str, Any] = await _pool(request).run(job, {**args, **options})
     return result
 
 
@@ -82,35 +85,27 @@ async def analyze(game: str, body: SearchBody, request: Request) -> dict[str, An
     """``{"moves": [...]}`` as ``perfectplay analyze --json`` prints it: every move with its
     outcome and distance for the side to move, or its heuristic score when the search could
     not be exact within the limit."""
-    return await _search(request, "analyze", game, body)
+    return await _run(request, "analyze", game, body, depth=body.depth, time_limit=body.time)
 
 
 @router.post("/{game}/move", summary="The engine's move")
 async def move(game: str, body: SearchBody, request: Request) -> dict[str, Any]:
     """The ``best`` object of ``perfectplay best --json``, plus ``after``: the board after
     the engine's move."""
-    return await _search(request, "move", game, body)
+    return await _run(request, "move", game, body, depth=body.depth, time_limit=body.time)
 
 
 @router.post("/{game}/history", summary="An optimal move history of a board")
 async def history(game: str, body: HistoryBody, request: Request) -> dict[str, Any]:
     """``perfectplay history --json`` plus the board after every move (``steps``)."""
-    name = web.game_name(game)
-    web.checked(name, body)
-    args = {"game": name, "position": body.position, "size": body.size, "k": body.k}
-    result: dict[str, Any] = await _pool(request).run("history", {**args, "notion": body.notion})
-    return result
+    return await _run(request, "history", game, body, notion=body.notion)
 
 
 @router.post("/{game}/tree", summary="The game tree of a small position")
 async def tree(game: str, body: TreeBody, request: Request) -> dict[str, Any]:
     """Nested nodes with minimax values, or alpha-beta windows and cuts."""
-    name = web.game_name(game)
-    web.checked(name, body)
-    args = body.model_dump()
-    args["game"] = name
-    result: dict[str, Any] = await _pool(request).run("tree", args)
-    return result
+    options = {"depth": body.depth, "alphabeta": body.alphabeta, "heuristic": body.heuristic}
+    return await _run(request, "tree", game, body, **options)
 
 
 # -- saved games --------------------------------------------------------------------------------

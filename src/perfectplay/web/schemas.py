@@ -38,17 +38,6 @@ class SearchBody(PositionBody):
     depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
     time: float | None = Field(default=None, gt=0, examples=[1.0])
 
-    def search_args(self) -> dict[str, Any]:
-        """The job arguments of this body."""
-        return {
-            "game": "",
-            "position": self.position,
-            "size": self.size,
-            "k": self.k,
-            "depth": self.depth,
-            "time_limit": self.time,
-        }
-
 
 class PlayBody(PositionBody):
     """A position and a move to play in it, as the JSON object of the CLI:
