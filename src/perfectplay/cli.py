@@ -949,6 +949,12 @@ def _play_help(match: _Match) -> str:
     return match.text.help(match.game)
 
 
+PROMPT_COMMANDS = (
+    "hint: show the engine's best move for you and its value\nquit (q): abandon the game"
+)
+"""The play prompt's commands besides moves, the same in every game."""
+
+
 def _mnk_play_help(game: Any) -> str:
     """The tic-tac-toe prompt's commands."""
     from perfectplay.notation import column_letters
@@ -957,8 +963,7 @@ def _mnk_play_help(game: Any) -> str:
     return (
         f"moves: a cell as column letter and row number (a1 .. "
         f"{column_letters(spec.cols)[-1]}{spec.rows}) or row and column from 1 ('2 3')\n"
-        "hint: show the engine's best move for you and its value\n"
-        "quit (q): abandon the game"
+        + PROMPT_COMMANDS
     )
 
 

@@ -32,6 +32,7 @@ from perfectplay import api
 from perfectplay.cli import (
     EXIT_OK,
     PROG,
+    PROMPT_COMMANDS,
     PlayText,
     _console,
     _duration,
@@ -709,9 +710,7 @@ def _play_help(game: Connect4Game) -> str:
     """The commands understood at the prompt."""
     return (
         f"moves: a column number from 1 (left) to {game.spec.width} (right); the stone falls "
-        "to the lowest empty cell\n"
-        "hint: show the engine's best move for you and its value\n"
-        "quit (q): abandon the game"
+        "to the lowest empty cell\n" + PROMPT_COMMANDS
     )
 
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from perfectplay import api
 from perfectplay.cli import (
     EXIT_OK,
+    PROMPT_COMMANDS,
     PlayText,
     _console,
     _limit,
@@ -272,9 +273,7 @@ def play_help(game: SimplexityGame) -> str:
         f"moves: a column number from 1 (left) to {game.spec.cols} (right) and a shape, O or X "
         "(4O, 2x); the piece falls to the lowest empty cell and has your color. Four of one "
         "shape win for that shape's owner (O: player 1, X: player 2), whoever placed them; "
-        "four of one color win for that color; a shape four beats a color four\n"
-        "hint: show the engine's best move for you and its value\n"
-        "quit (q): abandon the game"
+        "four of one color win for that color; a shape four beats a color four\n" + PROMPT_COMMANDS
     )
 
 
