@@ -5,6 +5,7 @@
 import {
   $,
   api,
+  busyRequest,
   formatCount,
   h,
   itemMove,
@@ -14,7 +15,6 @@ import {
   moveTitle,
   pageData,
   queryParams,
-  setBusy,
   setQuery,
   showError,
   sideLabel,
@@ -90,22 +90,11 @@ async function analyse(event) {
   }
   const game = editor.game;
   const body = { ...editor.body(), ...strengthParams(strength) };
-  setBusy(el.busy, "Analysing…");
-  el.button.disabled = true;
-  try {
-    const [values, best] = await Promise.all([
-      api(`/api/${game}/analyze`, body),
-      api(`/api/${game}/move`, body),
-    ]);
-    analysis = { game, position: body.position, values, best };
-    setQuery({ game, position: body.position, size: body.size, k: body.k });
-  } catch (error) {
-    analysis = null;
-    showError(error);
-  } finally {
-    setBusy(el.busy, null);
-    el.button.disabled = false;
-  }
+  const answers = await busyRequest(el.button, el.busy, "Analysing…", () =>
+    Promise.all([api(`/api/${game}/analyze`, body), api(`/api/${game}/move`, body)]),
+  );
+  analysis = answers && { game, position: body.position, values: answers[0], best: answers[1] };
+  if (analysis) setQuery({ game, position: body.position, size: body.size, k: body.k });
   renderResults();
   editor.draw();
 }

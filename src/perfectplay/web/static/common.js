@@ -660,3 +660,19 @@ export function setBusy(node, text) {
   if (!text) return;
   node.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }), h("span", {}, text));
 }
+
+/** Run a tool page's request with its button disabled and a busy note shown: the answer of
+    request(), or null once its error is shown. */
+export async function busyRequest(button, note, text, request) {
+  setBusy(note, text);
+  button.disabled = true;
+  try {
+    return await request();
+  } catch (error) {
+    showError(error);
+    return null;
+  } finally {
+    setBusy(note, null);
+    button.disabled = false;
+  }
+}

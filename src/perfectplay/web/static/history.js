@@ -5,6 +5,7 @@ import {
   $,
   $$,
   api,
+  busyRequest,
   changedCell,
   drawBoard,
   h,
@@ -12,8 +13,6 @@ import {
   moveTitle,
   pageData,
   queryParams,
-  setBusy,
-  showError,
   sideLabel,
   stepper,
 } from "/static/common.js";
@@ -53,17 +52,10 @@ async function reconstruct(event) {
   await editor.settle();
   const game = editor.game;
   const body = { ...editor.body(), notion: $("input[name=notion]:checked").value };
-  setBusy(el.working, "Reconstructing…");
-  el.button.disabled = true;
-  try {
-    result = { ...(await api(`/api/${game}/history`, body)), game, position: body.position };
-  } catch (error) {
-    result = null;
-    showError(error);
-  } finally {
-    setBusy(el.working, null);
-    el.button.disabled = false;
-  }
+  const answer = await busyRequest(el.button, el.working, "Reconstructing…", () =>
+    api(`/api/${game}/history`, body),
+  );
+  result = answer && { ...answer, game, position: body.position };
   render();
 }
 

@@ -6,6 +6,7 @@ import {
   $,
   $$,
   api,
+  busyRequest,
   changedCell,
   drawBoard,
   formatCount,
@@ -14,8 +15,6 @@ import {
   moveShort,
   pageData,
   queryParams,
-  setBusy,
-  showError,
   sideName,
 } from "/static/common.js";
 import { PositionEditor } from "/static/editor.js";
@@ -56,17 +55,10 @@ async function build(event) {
     heuristic: el.heuristic.checked,
   };
   if (el.depth.value.trim() !== "") body.depth = Number(el.depth.value);
-  setBusy(el.working, "Building the tree…");
-  el.button.disabled = true;
-  try {
-    built = { ...(await api(`/api/${game}/tree`, body)), game };
-  } catch (error) {
-    built = null;
-    showError(error);
-  } finally {
-    setBusy(el.working, null);
-    el.button.disabled = false;
-  }
+  const answer = await busyRequest(el.button, el.working, "Building the tree…", () =>
+    api(`/api/${game}/tree`, body),
+  );
+  built = answer && { ...answer, game };
   render();
 }
 
