@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 from common import fmt, machine
 
-from perfectplay.games.connect4 import game as connect4
-from perfectplay.kernels import connect4_kernel as kernel
-from perfectplay.kernels.connect4 import DEFAULT_TABLE_BITS
+from perfectplay.games.connect4 import compiled as kernel
+from perfectplay.games.connect4.kernel import DEFAULT_TABLE_BITS
+from perfectplay.games.connect4.rules import game as connect4
 
 SETS = {
     "end-easy": ("Test_L3_R1", 7.6e-6, 3.8e-6, 51, 6.1e-6),

@@ -20,7 +20,7 @@ from typing import Any
 import common
 
 from perfectplay.analysis.table import value_table
-from perfectplay.games.mnk import game
+from perfectplay.games.mnk.rules import game
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.minimax import minimax
 from perfectplay.search.solver import solve

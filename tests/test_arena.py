@@ -13,7 +13,7 @@ from perfectplay.arena import (
     run_arena,
 )
 from perfectplay.errors import ParameterError
-from perfectplay.games.simplexity import game
+from perfectplay.games.simplexity.rules import game
 from perfectplay.search.limits import Limit
 
 

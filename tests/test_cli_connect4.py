@@ -16,7 +16,7 @@ from cli_support import run, run_json, with_stdin
 from rich.console import Console
 
 from perfectplay import cli_connect4
-from perfectplay.games.connect4 import game as connect4_game
+from perfectplay.games.connect4.rules import game as connect4_game
 
 DATA = Path(__file__).resolve().parent / "data" / "connect4_sets"
 END_EASY = (DATA / "end-easy.txt", 20)
@@ -348,7 +348,7 @@ def test_help_shows_connect4(capsys: pytest.CaptureFixture[str]) -> None:
 
 # -- opening books ---------------------------------------------------------------------------
 def test_book_is_built_and_consulted(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from perfectplay.games.connect4 import game
+    from perfectplay.games.connect4.rules import game
 
     book = tmp_path / "c4-5x4.npz"
     code, out, err = run(
@@ -398,7 +398,7 @@ def test_the_shipped_7x6_book_is_used_unless_refused(capsys: pytest.CaptureFixtu
         assert without["score"] == 18
         assert connect4_game(7, 6).kernel().book is None
     finally:
-        from perfectplay.kernels.connect4_book import bundled_book
+        from perfectplay.games.connect4.book import bundled_book
 
         connect4_game(7, 6).kernel().use_book(bundled_book(7, 6, 4))
     for argv, fragment in (

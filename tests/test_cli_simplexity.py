@@ -7,7 +7,7 @@ import pytest
 from cli_support import run, run_json, with_stdin
 
 from perfectplay import cli_simplexity
-from perfectplay.games.simplexity import SimplexityMove, game
+from perfectplay.games.simplexity.rules import SimplexityMove, game
 from perfectplay.notation import parse_simplexity_moves
 
 WON_BY_2 = "1X 7O 2X 7O 3X 7O 4X"  # red completes an X four: player 2 has won

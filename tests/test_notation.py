@@ -16,7 +16,7 @@ from perfectplay.errors import (
     ParameterError,
     PerfectplayError,
 )
-from perfectplay.games.mnk import Cell, MNKGame, MNKPosition, MNKSpec, game
+from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, MNKSpec, game
 from perfectplay.games.protocol import Player
 from perfectplay.notation import (
     format_mnk_board,

@@ -19,7 +19,7 @@ from perfectplay.errors import (
     ParameterError,
     PerfectplayError,
 )
-from perfectplay.games.connect4 import Connect4Game, Connect4Position, Connect4Spec, game
+from perfectplay.games.connect4.rules import Connect4Game, Connect4Position, Connect4Spec, game
 from perfectplay.games.protocol import Player
 from perfectplay.notation import (
     format_connect4_moves,

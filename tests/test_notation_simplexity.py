@@ -18,7 +18,7 @@ from perfectplay.errors import (
     ParameterError,
     PerfectplayError,
 )
-from perfectplay.games.simplexity import SimplexityGame, SimplexityMove, game
+from perfectplay.games.simplexity.rules import SimplexityGame, SimplexityMove, game
 from perfectplay.notation import (
     format_simplexity_moves,
     parse_simplexity_move,

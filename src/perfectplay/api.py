@@ -1,227 +1,451 @@
-"""The library's checked public functions and the JSON shapes shared by the CLI and the web.
+"""The one typed door of perfectplay: the library, the command line and the web all go
+through these functions, and nothing else of the engine.
 
-Every function here validates its input through :mod:`perfectplay.notation` and
-:mod:`perfectplay.search.limits` and raises :mod:`perfectplay.errors` exceptions with a
-message that names the input and the reason. Behind it, search runs on trusted values.
+Input is checked here, once: game names through the registry, sizes and ``k`` through the
+game's kit, positions and moves through the game's notation, limits and options through
+:func:`limit` and :func:`kernel_options`. Each raises a :mod:`perfectplay.errors` exception
+whose message names the input and the reason; behind this module, search runs on trusted
+values. Options travel with each call (:class:`KernelOptions`: opening book, table size);
+nothing is kept between calls.
 
-JSON contract of ``best``/``solve`` (tic-tac-toe)::
-
-    {"to_move": "x", "outcome": "win", "plies": 1, "score": 10,
-     "best_move": {"row": 2, "col": 2}, "exact": true, "nodes": 9, "time_ms": 0.4, ...}
-
-``outcome`` and ``plies`` are for the side to move (``plies`` counts the next move; 0 on a
-finished board, where ``outcome`` is ``loss`` for the side that would move, or ``draw``);
-``score`` is the game's conventional score: for tic-tac-toe the classic article's
-``10 - (plies - 1)`` for a win, its negative for a loss, 0 for a draw, and -10 on a board
-already lost; for Connect Four the standard ``(cells + 1) // 2 + 1 - s`` (``s`` the winner's
-stones at the end), negative for a loss. Heuristic (not exact) results have
-``outcome``/``plies`` ``null`` and the heuristic value as ``score``.
+Positions and moves are the game's own immutable values, typed by the game
+(``Game[P, M]``); a game from the registry is a ``Game[object, object]`` to the type checker.
+The JSON forms of what these functions return are in :mod:`perfectplay.contract`.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
 
-from perfectplay.errors import ParameterError
-from perfectplay.games.registry import canonical_name, get_game
+from perfectplay.analysis.arena import (
+    ArenaProgress,
+    ArenaResult,
+    GameRecord,
+    PlayerRecord,
+    PlayerSpec,
+    SideRecord,
+    parse_player,
+    run_arena,
+)
+from perfectplay.analysis.exact import ExactValues
+from perfectplay.analysis.history import (
+    NOTIONS,
+    History,
+    HistoryStep,
+    Notion,
+    mistake_text,
+    reconstruct,
+    value_words,
+)
+from perfectplay.analysis.perft import PerftCounts, ProgressCallback
+from perfectplay.analysis.perft import perft as count_tree
+from perfectplay.analysis.render import move_name, rich_tree, summary_text, to_dot, to_svg
+from perfectplay.analysis.tree import GameTree, Leaves, TreeNode, build_tree
+from perfectplay.errors import ParameterError, PerfectplayError
+from perfectplay.games.kernel import (
+    DEFAULT_KERNEL_OPTIONS,
+    MAX_TABLE_BITS,
+    MIN_TABLE_BITS,
+    ExactProgress,
+    KernelOptions,
+)
+from perfectplay.games.kit import (
+    BoardView,
+    Capability,
+    GameKit,
+    GameParams,
+    JSONObject,
+    JSONValue,
+    Loaded,
+    Policy,
+)
+from perfectplay.games.protocol import Game, Outcome, Player
+from perfectplay.games.registry import game_names, get_kit, kit_of
+from perfectplay.notation import parse_size
 from perfectplay.search.limits import EXACT, Limit, make_limit
 from perfectplay.search.result import MoveValue, Score, SearchResult
-from perfectplay.search.solver import analyze as _analyze
-from perfectplay.search.solver import best_move as _best_move
-from perfectplay.search.solver import solve as _solve
+from perfectplay.search.solver import IterationCallback, SearchOptions
+from perfectplay.search.solver import analyze as search_analyze
+from perfectplay.search.solver import best_move as search_best
+from perfectplay.search.solver import solve as search_solve
 
-SIZE_PARAMETERS = {
-    "tictactoe": ("rows", "cols"),
-    "connect4": ("width", "height"),
-    "simplexity": ("rows", "cols"),
-}
-"""How each game reads ``--size AxB``: tic-tac-toe and the shape-and-color game rows x
-columns, Connect Four width x height."""
+P = TypeVar("P")
+M = TypeVar("M")
+RegisteredGame = Game[object, object]
+"""A game from the registry, whose position and move types the type checker cannot know."""
+
+__all__ = [
+    "EXACT",
+    "NOTIONS",
+    "ArenaProgress",
+    "ArenaResult",
+    "BoardView",
+    "Capability",
+    "ExactProgress",
+    "GameKit",
+    "GameRecord",
+    "GameTree",
+    "History",
+    "HistoryStep",
+    "IterationCallback",
+    "JSONObject",
+    "JSONValue",
+    "KernelOptions",
+    "Leaves",
+    "Limit",
+    "Loaded",
+    "MoveValue",
+    "Notion",
+    "Outcome",
+    "PerfectplayError",
+    "PerftCounts",
+    "Player",
+    "PlayerRecord",
+    "PlayerSpec",
+    "Policy",
+    "ProgressCallback",
+    "RegisteredGame",
+    "Score",
+    "SearchResult",
+    "SideRecord",
+    "TreeNode",
+    "analyze",
+    "arena",
+    "best",
+    "board",
+    "build_book",
+    "game_names",
+    "history",
+    "kernel_options",
+    "kit",
+    "kit_of",
+    "limit",
+    "load",
+    "load_with_moves",
+    "mistake_text",
+    "move_name",
+    "new_game",
+    "parse_move",
+    "parse_player",
+    "perft",
+    "play",
+    "play_json",
+    "position_text",
+    "render",
+    "replay",
+    "require",
+    "rich_tree",
+    "solve",
+    "start",
+    "summary_text",
+    "to_dot",
+    "to_svg",
+    "tree",
+    "value_words",
+    "with_evaluation",
+]
 
 
-def load(
-    game_name: str, text: str, *, size: str | None = None, k: int | None = None
-) -> tuple[Any, Any]:
-    """The game and the validated position of ``text`` in the game's notation.
+# -- games and positions ------------------------------------------------------------------------
+def kit(game_name: str) -> GameKit:
+    """The kit of a registered game (or alias); raises :class:`UnknownGameError`."""
+    return get_kit(game_name)
 
-    Tic-tac-toe: a board (``xox/oox/___``); its size comes from the text, ``size``
-    (``ROWSxCOLS``), when given, must agree, and ``k`` overrides the default
-    ``min(rows, cols)``; the empty text is the empty board of ``size`` (default 3x3).
-    Connect Four: a move sequence (``4453``, ``10,3,4`` on wide boards,
-    empty for the empty board) on a ``size`` board (``WIDTHxHEIGHT``, default 7x6), or a
-    picture (rows top to bottom, ``.`` ``x`` ``o``, separated by ``/`` or new lines: text with
-    either is read as a picture) whose size is read from it. Shape-and-color: a move sequence
-    (``4O 4X 3O`` or ``4O4X3O``) on a ``size`` board (``ROWSxCOLS``, default 6x7).
-    """
-    game, position, _ = load_with_moves(game_name, text, size=size, k=k)
-    return game, position
+
+def params(game_name: str, size: str | None = None, k: int | None = None) -> GameParams:
+    """Checked parameters for ``game_name``: ``size`` is ``AxB`` in the game's own order
+    (``ROWSxCOLS`` for tic-tac-toe, ``WIDTHxHEIGHT`` for Connect Four). Raises
+    :class:`ParameterError` for a game that takes no size or no ``k``."""
+    game_kit = get_kit(game_name)
+    if size is not None and game_kit.size is None:
+        raise ParameterError(f"size {size!r}: {game_kit.name} takes no board size")
+    if k is not None and not game_kit.takes_k:
+        raise ParameterError(f"k={k}: {game_kit.name} takes no k")
+    return GameParams(None if size is None else parse_size(size), k)
+
+
+def new_game(
+    game_name: str, *, size: str | None = None, k: int | None = None
+) -> tuple[RegisteredGame, object]:
+    """The game with the given size and ``k``, and its initial position."""
+    game: RegisteredGame = get_kit(game_name).make(params(game_name, size, k))
+    return game, game.initial()
 
 
 def load_with_moves(
     game_name: str, text: str, *, size: str | None = None, k: int | None = None
-) -> tuple[Any, Any, tuple[Any, ...] | None]:
-    """:func:`load`, with the moves of a move-sequence text (``None`` for a board given as
-    a picture, whose moves are unknown: tic-tac-toe boards and Connect Four pictures)."""
-    name = canonical_name(game_name)
+) -> Loaded:
+    """The game and the checked position of ``text`` in the game's notation, with the moves
+    that reached it (``None`` for a board given as a picture).
+
+    Tic-tac-toe: a board (``xox/oox/___``; the empty text is the empty board of ``size``).
+    Connect Four: a move sequence (``4453``; ``10,3,4`` on wide boards) on a ``size`` board,
+    or a picture (rows top to bottom, ``/`` or new lines between them). Shape-and-color:
+    a move sequence (``4O 4X 3O``). A plug-in game: as its kit says.
+    """
     if not isinstance(text, str):
         from perfectplay.errors import NotationError
 
         raise NotationError(f"position {text!r}: expected text")
-    if name == "tictactoe":
-        from perfectplay.notation import parse_mnk_board
-
-        if not text.strip():  # the empty board, as for the move-sequence games
-            return (*new_game(name, size=size, k=k), None)
-        game, position = parse_mnk_board(text, k)
-        _check_size(size, name, (game.spec.rows, game.spec.cols))
-        return game, position, None
-    if name == "connect4":
-        return _load_connect4(text, size, k)
-    if name == "simplexity":
-        return _load_simplexity(text, size, k)
-    raise ParameterError(f"game {game_name!r}: no position notation yet")  # pragma: no cover
+    return get_kit(game_name).load(text, params(game_name, size, k))
 
 
-def _load_connect4(
-    text: str, size: str | None, k: int | None
-) -> tuple[Any, Any, tuple[Any, ...] | None]:
-    from perfectplay.notation import parse_connect4_moves, parse_connect4_picture
-
-    if "/" in text or "\n" in text:  # a picture has several rows; moves never contain these
-        game, position = parse_connect4_picture(text, 4 if k is None else k)
-        _check_size(size, "connect4", (game.spec.width, game.spec.height))
-        return game, position, None
-    game, _ = new_game("connect4", size=size, k=k)
-    position, columns = parse_connect4_moves(game, text)
-    return game, position, tuple(columns)
+def load(
+    game_name: str, text: str, *, size: str | None = None, k: int | None = None
+) -> tuple[RegisteredGame, object]:
+    """:func:`load_with_moves` without the moves: the game and the position."""
+    loaded = load_with_moves(game_name, text, size=size, k=k)
+    game: RegisteredGame = loaded.game
+    return game, loaded.position
 
 
-def _load_simplexity(
-    text: str, size: str | None, k: int | None
-) -> tuple[Any, Any, tuple[Any, ...] | None]:
-    from perfectplay.notation import parse_simplexity_moves
-
-    game, _ = new_game("simplexity", size=size, k=k)  # refuses k: always four in a row
-    position, moves = parse_simplexity_moves(game, text)
-    return game, position, tuple(moves)
+def start(game: Game[P, M]) -> Loaded:
+    """The initial position of ``game`` with its empty move list."""
+    return kit_of(game).start(game)
 
 
-def _check_size(size: str | None, name: str, actual: tuple[int, int]) -> None:
-    if size is None:
-        return
-    from perfectplay.notation import parse_size
-
-    if parse_size(size) != actual:
-        first, second = SIZE_PARAMETERS[name]
-        raise ParameterError(
-            f"size {size!r}: the board given is {actual[0]}x{actual[1]} ({first} x {second})"
-        )
+def play(loaded: Loaded, move: object) -> Loaded:
+    """``loaded`` after ``move`` (a move of the game); raises
+    :class:`~perfectplay.errors.IllegalMoveError` (or ``GameOverError``) naming it."""
+    position = loaded.game.play(loaded.position, move)
+    moves = None if loaded.moves is None else (*loaded.moves, move)
+    return Loaded(loaded.game, position, moves)
 
 
-def new_game(game_name: str, *, size: str | None = None, k: int | None = None) -> tuple[Any, Any]:
-    """The game with the given size and ``k``, and its initial position.
-
-    ``size`` is ``AxB`` in the game's own order (see :data:`SIZE_PARAMETERS`).
-    """
-    name = canonical_name(game_name)
-    params: dict[str, Any] = {}
-    if size is not None:
-        from perfectplay.notation import parse_size
-
-        first, second = SIZE_PARAMETERS.get(name, ("rows", "cols"))
-        params.update(zip((first, second), parse_size(size), strict=True))
-    if k is not None:
-        if name == "simplexity":
-            raise ParameterError(f"k={k}: the shape-and-color game always plays four in a row")
-        params["k"] = k
-    game = get_game(name, **params)
-    return game, game.initial()
+def parse_move(loaded: Loaded, text: str) -> object:
+    """The move a person typed (``b3``, ``4``, ``4O``), checked for form; whether it is
+    legal is for :func:`play` to say."""
+    return kit_of(loaded.game).parse_move(loaded.game, loaded.position, text)
 
 
-def with_evaluation(game: Any, name: str | None) -> Any:
-    """``game`` searched with the heuristic ``name`` (``None``: the game's default).
+def play_json(loaded: Loaded, data: JSONValue) -> Loaded:
+    """``loaded`` after the move written as the game's JSON move object."""
+    return play(loaded, kit_of(loaded.game).move_from_json(loaded.game, data))
 
-    Raises :class:`ParameterError` for a game without named evaluations or an unknown name.
-    """
+
+def replay(
+    game_name: str, moves: Sequence[JSONValue], *, size: str | None = None, k: int | None = None
+) -> Loaded:
+    """The position after ``moves`` (JSON move objects) from the initial position; the
+    error of the first bad move is prefixed with its 1-based number."""
+    game, _ = new_game(game_name, size=size, k=k)
+    loaded = start(game)
+    for number, data in enumerate(moves, start=1):
+        try:
+            loaded = play_json(loaded, data)
+        except ValueError as exc:
+            raise type(exc)(f"moves item {number}: {exc}") from None
+    return loaded
+
+
+def position_text(loaded: Loaded) -> str:
+    """The position in the game's notation (its move list when known, else its board)."""
+    return kit_of(loaded.game).position_text(loaded)
+
+
+def render(game: Game[P, M], position: P, color: bool = False) -> str:
+    """The board drawn for a terminal (``color``: with ANSI colours)."""
+    return kit_of(game).render(game, position, color)
+
+
+def board(game: Game[P, M], position: P) -> BoardView | None:
+    """The drawable board of a position, or ``None`` for a game that has none."""
+    return kit_of(game).board(game, position)
+
+
+def require(game: Game[P, M], capability: Capability, what: str) -> GameKit:
+    """The game's kit; raises :class:`ParameterError` naming ``what`` when the game does
+    not declare ``capability``."""
+    game_kit = kit_of(game)
+    if not game_kit.has(capability):
+        raise ParameterError(f"{what}: {game_kit.name} does not offer it")
+    return game_kit
+
+
+def with_evaluation(game: RegisteredGame, name: str | None) -> RegisteredGame:
+    """``game`` searched with the heuristic ``name`` (``None``: unchanged). Raises
+    :class:`ParameterError` for a game without named evaluations or an unknown name."""
     if name is None:
         return game
-    if not hasattr(game, "with_evaluation"):
-        raise ParameterError(
-            f"evaluation {name!r}: only the shape-and-color game has named evaluations"
-        )
-    return game.with_evaluation(name)
+    game_kit = require(game, Capability.EVALUATIONS, f"--eval {name}")
+    searched: RegisteredGame = game_kit.with_evaluation(game, name)
+    return searched
 
 
+# -- limits and options ---------------------------------------------------------------------
 def limit(depth: int | None = None, time: float | None = None, nodes: int | None = None) -> Limit:
     """A checked search limit (see :func:`perfectplay.search.limits.make_limit`)."""
     return make_limit(depth, time, nodes)
 
 
+def kernel_options(
+    *, book: bool = True, book_path: str | None = None, table_bits: int | None = None
+) -> KernelOptions:
+    """Checked kernel options: ``book`` consults the book shipped for the board,
+    ``book_path`` a book file instead, ``table_bits`` sizes the table (2**N slots)."""
+    if table_bits is not None and not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS:
+        raise ParameterError(
+            f"--table-bits {table_bits}: must be from {MIN_TABLE_BITS} to {MAX_TABLE_BITS}"
+        )
+    if book_path is not None and not book:
+        raise ParameterError("--book: cannot be given with --no-book")
+    path = None if book_path is None else Path(book_path)
+    return KernelOptions(book=book, book_path=path, table_bits=table_bits)
+
+
+# -- search -----------------------------------------------------------------------------------
 def best(
-    game: Any, position: Any, search_limit: Limit = EXACT, *, seed: int | None = None
-) -> SearchResult[Any]:
+    game: Game[P, M],
+    position: P,
+    search_limit: Limit = EXACT,
+    *,
+    seed: int | None = None,
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+) -> SearchResult[M]:
     """Best move of a loaded position; ``seed`` picks randomly (reproducibly) among equals."""
     rng = random.Random(seed) if seed is not None else None
-    return _best_move(game, position, search_limit, rng=rng)
+    return search_best(game, position, search_limit, rng=rng, search=SearchOptions(kernel=options))
 
 
-def solve(game: Any, position: Any, search_limit: Limit = EXACT) -> SearchResult[Any]:
-    """Exact (or limited) value, best move and principal variation of a loaded position."""
-    return _solve(game, position, search_limit)
+def solve(
+    game: Game[P, M],
+    position: P,
+    search_limit: Limit = EXACT,
+    *,
+    weak: bool = False,
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+    on_iteration: IterationCallback | None = None,
+    on_progress: ExactProgress | None = None,
+) -> SearchResult[M]:
+    """Exact (or limited) value, best move and principal variation of a loaded position.
 
-
-def analyze(game: Any, position: Any, search_limit: Limit = EXACT) -> list[MoveValue[Any]]:
-    """Value of every legal move of a loaded position, for the side to move."""
-    return _analyze(game, position, search_limit)
-
-
-# -- JSON -------------------------------------------------------------------------------------
-def score_json(game: Any, position: Any, score: Score, finished: bool = False) -> dict[str, Any]:
-    """``outcome``, ``plies`` and the game's conventional ``score`` of a :class:`Score` for the
-    side to move in ``position`` (tic-tac-toe: the article's ``10 - (plies - 1)``; Connect
-    Four: the standard ``(cells + 1) // 2 + 1 - s``). A draw lasts until the board is full.
+    ``weak`` asks only for win, draw or loss (games declaring ``Capability.WEAK``; an exact
+    limit); the result then has a weak score and no move. ``on_iteration`` hears of each
+    completed iteration of a timed search, ``on_progress`` of an exact solve's narrowing
+    bounds (where the game's solver reports them).
     """
-    outcome = score.outcome
-    plies = score.plies
-    if finished:
-        return {"outcome": outcome, "plies": 0, "score": game.finished_score(position)}
-    if outcome in ("win", "loss") and plies is not None:
-        conventional = game.conventional_score(position, outcome == "win", plies)
-        return {"outcome": outcome, "plies": plies, "score": conventional}
-    if outcome == "draw":
-        return {"outcome": "draw", "plies": game.plies_left_bound(position), "score": 0}
-    return {"outcome": None, "plies": None, "score": round(score.value, 3) + 0.0}  # no -0.0
-
-
-def result_json(game: Any, position: Any, result: SearchResult[Any]) -> dict[str, Any]:
-    """The ``best``/``solve`` JSON object."""
-    finished = game.outcome(position) is not None
-    data: dict[str, Any] = {"to_move": game.player_name(game.to_move(position))}
-    data.update(score_json(game, position, result.score, finished))
-    data.update(
-        best_move=None if result.best_move is None else game.move_to_json(result.best_move),
-        exact=result.exact,
-        nodes=result.nodes,
-        time_ms=round(result.time * 1000, 3),
-        depth=result.depth,
-        pv=[game.move_to_json(m) for m in result.pv],
-        value=str(result.score) if not finished else _finished_text(game, position),
+    if weak:
+        require(game, Capability.WEAK, "--weak")
+    search = SearchOptions(kernel=options, on_progress=on_progress)
+    return search_solve(
+        game, position, search_limit, weak=weak, search=search, on_iteration=on_iteration
     )
-    return data
 
 
-def _finished_text(game: Any, position: Any) -> str:
-    return f"game over: {game.outcome(position).reason!s}"
+def analyze(
+    game: Game[P, M],
+    position: P,
+    search_limit: Limit = EXACT,
+    *,
+    weak: bool = False,
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+) -> list[MoveValue[M]]:
+    """Value of every legal move of a loaded position, for the side to move."""
+    if weak:
+        require(game, Capability.WEAK, "--weak")
+    return search_analyze(
+        game, position, search_limit, weak=weak, search=SearchOptions(kernel=options)
+    )
 
 
-def analysis_json(game: Any, position: Any, values: list[MoveValue[Any]]) -> dict[str, Any]:
-    """The ``analyze`` JSON object: every move with its mover's-view outcome and score."""
-    moves = []
-    for entry in values:
-        item = dict(game.move_to_json(entry.move))
-        item.update(score_json(game, position, entry.score))
-        item["value"] = str(entry.score)
-        item["exact"] = entry.score.exact
-        moves.append(item)
-    return {"moves": moves}
+# -- analysis ---------------------------------------------------------------------------------
+def history(game: Game[P, M], position: P, notion: Notion = "outcome") -> History:
+    """The optimal move orders that reach ``position`` (or the fewest mistakes), for games
+    declaring ``Capability.HISTORY``."""
+    game_kit = require(game, Capability.HISTORY, "history")
+    return reconstruct(game, position, game_kit.retraction(game, position), notion)
+
+
+def tree(
+    game: Game[P, M],
+    position: P,
+    depth: int | None = None,
+    *,
+    alphabeta: bool = False,
+    leaves: Leaves = "exact",
+    values: ExactValues | None = None,
+) -> GameTree:
+    """The game tree below ``position`` with minimax values, or alpha-beta's windows and
+    cuts (see :func:`perfectplay.analysis.tree.build_tree`)."""
+    return build_tree(game, position, depth, alphabeta=alphabeta, leaves=leaves, values=values)
+
+
+def perft(
+    game: Game[P, M],
+    depth: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> PerftCounts:
+    """Count the tree from the initial position (``depth`` plies, or all of it); a whole
+    tree larger than the game's policy allows is refused, naming ``--depth``."""
+    cells = kit_of(game).policy.whole_tree_cells
+    if depth is not None:
+        limit(depth=depth)  # the same range check as a search depth
+    elif cells is not None and game.plies_left_bound(game.initial()) > cells:
+        raise ParameterError(
+            f"perft {game.name}: the whole game tree is far too large to count; give "
+            "--depth D (such as --depth 8)"
+        )
+    return count_tree(game, None, depth, progress)
+
+
+def arena(
+    game: Game[P, M],
+    first: PlayerSpec,
+    second: PlayerSpec,
+    games: int,
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    opening_plies: int = 0,
+    progress: ArenaProgress | None = None,
+) -> ArenaResult:
+    """A match of ``games`` games between two player specs, sides alternating (games
+    declaring ``Capability.ARENA``)."""
+    game_kit = require(game, Capability.ARENA, "arena")
+
+    def natural(position: object, move: object) -> bool:
+        return game_kit.natural_move(game, position, move)
+
+    return run_arena(
+        game,
+        first,
+        second,
+        games,
+        time_limit=time_limit,
+        seed=seed,
+        opening_plies=opening_plies,
+        progress=progress,
+        natural=natural,
+    )
+
+
+def build_book(
+    game: Game[P, M],
+    depth: int,
+    out: str,
+    *,
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+    progress: Callable[[int, int, float], None] | None = None,
+) -> int:
+    """Build an opening book of every position ``depth`` plies deep and write it to ``out``
+    (games declaring ``Capability.BOOK``); the number of positions."""
+    game_kit = require(game, Capability.BOOK, "book")
+    return game_kit.build_book(game, depth, Path(out), options, progress)
+
+
+def describe(loaded: Loaded) -> JSONObject:
+    """The facts of a loaded game a page or a report shows beside the board."""
+    game_kit = kit_of(loaded.game)
+    return {
+        "game": game_kit.name,
+        "size": game_kit.size_text(loaded.game),
+        "k": game_kit.k_of(loaded.game),
+    }
+
+
+def games() -> list[GameKit]:
+    """The kits of every registered game, by name."""
+    return [get_kit(name) for name in game_names()]

@@ -8,7 +8,7 @@ move: ``(cells + 1) // 2 + 1 - s`` for a win with its ``s``-th stone, 0 for a dr
 negative for a loss (``22 - s`` on 7x6); weak scores are 1, 0 and -1.
 
 Exact solves (no --depth/--time) call the compiled solver of
-:mod:`perfectplay.kernels.connect4` directly, so that a long solve can show its progress (the
+:mod:`perfectplay.games.connect4.kernel` directly, so that a long solve can show its progress (the
 score window narrowing, nodes, nodes per second) on stderr, when stderr is a terminal. The
 result is what :func:`perfectplay.api.solve` gives (the same solver and move choice: the first
 optimal column in centre-first order) and prints as :func:`perfectplay.api.result_json`.
@@ -44,25 +44,28 @@ from perfectplay.cli import (
     _stderr,
 )
 from perfectplay.errors import NotationError, ParameterError, PerfectplayError
-from perfectplay.games.connect4 import Connect4Game, Connect4Position
+from perfectplay.games.connect4.rules import Connect4Game, Connect4Position
 from perfectplay.notation import (
     format_connect4_moves,
     parse_connect4_moves,
     render_connect4_board,
 )
-from perfectplay.search.result import WIN, MoveValue, Score, SearchResult
+from perfectplay.search.result import MoveValue, Score, SearchResult
+from perfectplay.values import WIN
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.live import Live
     from rich.spinner import Spinner
 
-    from perfectplay.kernels.connect4 import Connect4Kernel, Connect4Table
+    from perfectplay.games.connect4.kernel import Connect4Kernel, Connect4Table
 
 Progress = Callable[[int, int, int, float], None]
 """The solver's progress callback: (low, high, nodes, seconds) after each null-window probe."""
 
-UNLIMITED = 1 << 62
+
+from perfectplay.values import UNLIMITED_NODES as UNLIMITED
+
 DEFAULT_TABLE_BITS = 23
 MIN_TABLE_BITS, MAX_TABLE_BITS = 10, 30
 PROGRESS_DELAY = 0.25
@@ -142,7 +145,7 @@ def _apply_solver_options(args: argparse.Namespace) -> None:
     if getattr(args, "book", None) is not None:
         from pathlib import Path
 
-        from perfectplay.kernels.connect4_book import OpeningBook
+        from perfectplay.games.connect4.book import OpeningBook
 
         game, _ = api.new_game("connect4", size=args.size, k=args.k)
         game.kernel().use_book(OpeningBook.load(Path(args.book)))
@@ -720,7 +723,7 @@ def cmd_book(args: argparse.Namespace) -> int:
     mirror pair) into an opening book that ``--book FILE`` makes the solver consult."""
     from pathlib import Path
 
-    from perfectplay.kernels.connect4_book import build_book, positions_at
+    from perfectplay.games.connect4.book import build_book, positions_at
 
     _apply_solver_options(args)
     game, _ = api.new_game("connect4", size=args.size, k=args.k)

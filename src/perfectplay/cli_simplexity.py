@@ -44,7 +44,7 @@ from perfectplay.cli import (
 )
 from perfectplay.cli_connect4 import engine_value
 from perfectplay.errors import ParameterError
-from perfectplay.games.simplexity import SimplexityGame, SimplexityMove, SimplexityPosition
+from perfectplay.games.simplexity.rules import SimplexityGame, SimplexityMove, SimplexityPosition
 from perfectplay.notation import (
     format_simplexity_moves,
     parse_simplexity_move,

@@ -19,7 +19,7 @@ from perfectplay.adapters import course
 from perfectplay.adapters.course import PerfectplayBot, read_state
 from perfectplay.errors import ParameterError
 from perfectplay.games.protocol import Player
-from perfectplay.games.simplexity import SimplexityMove, SimplexityPosition, game
+from perfectplay.games.simplexity.rules import SimplexityMove, SimplexityPosition, game
 
 
 # -- a minimal fake of the course engine's state ---------------------------------------------

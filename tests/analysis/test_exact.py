@@ -9,9 +9,9 @@ import pytest
 
 from perfectplay import api
 from perfectplay.analysis.exact import ExactValues, complete_table
-from perfectplay.games.mnk import game
+from perfectplay.games.mnk.rules import game
 from perfectplay.search.minimax import minimax
-from perfectplay.search.result import WIN
+from perfectplay.values import WIN
 
 
 def random_positions(g: Any, count: int, min_stones: int, seed: int) -> list[Any]:

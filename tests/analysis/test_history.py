@@ -20,9 +20,9 @@ from perfectplay import api
 from perfectplay.analysis.exact import ExactValues
 from perfectplay.analysis.history import History, Notion, mistake_text, reconstruct
 from perfectplay.errors import IllegalPositionError, ParameterError
-from perfectplay.games.mnk import MNKGame, MNKPosition, game
+from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.minimax import minimax
-from perfectplay.search.result import WIN
+from perfectplay.values import WIN
 
 TTT = game()
 VALUES = ExactValues(TTT)

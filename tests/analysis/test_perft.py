@@ -11,7 +11,7 @@ import pytest
 from reference import mnk_reference as ref
 
 from perfectplay.analysis.perft import PerftCounts, perft
-from perfectplay.games.mnk import Cell, game
+from perfectplay.games.mnk.rules import Cell, game
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "perft_mnk.json"
 ENTRIES: list[dict[str, Any]] = json.loads(DATA.read_text())["entries"]

@@ -16,10 +16,11 @@ from perfectplay import api
 from perfectplay.analysis.render import rich_tree, summary_text, to_dot, to_svg
 from perfectplay.analysis.tree import GameTree, TreeNode, build_tree
 from perfectplay.errors import ParameterError
-from perfectplay.games.mnk import MNKPosition, game
+from perfectplay.games.mnk.rules import MNKPosition, game
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.minimax import minimax
-from perfectplay.search.result import WIN, is_decisive
+from perfectplay.search.result import is_decisive
+from perfectplay.values import WIN
 
 TTT = game()
 TEXTBOOK = Options(table=False, symmetry=False, ordering=False)

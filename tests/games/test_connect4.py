@@ -23,7 +23,7 @@ from perfectplay.errors import (
     PerfectplayError,
 )
 from perfectplay.games import get_game
-from perfectplay.games.connect4 import (
+from perfectplay.games.connect4.rules import (
     Connect4Game,
     Connect4Position,
     Connect4Spec,

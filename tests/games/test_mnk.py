@@ -20,7 +20,7 @@ from perfectplay.errors import (
     UnknownGameError,
 )
 from perfectplay.games import game_names, get_game
-from perfectplay.games.mnk import Cell, MNKGame, MNKPosition, MNKSpec, game, make_spec
+from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, MNKSpec, game, make_spec
 from perfectplay.games.protocol import Player
 
 PLAYER_OF = {ref.X: Player.FIRST, ref.O: Player.SECOND}

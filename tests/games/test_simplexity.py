@@ -14,18 +14,18 @@ from reference import simplexity_reference as ref
 from perfectplay.errors import GameOverError, IllegalMoveError, IllegalPositionError
 from perfectplay.games import get_game
 from perfectplay.games.protocol import Player
-from perfectplay.games.simplexity import (
+from perfectplay.games.simplexity.heuristics import (
+    COLOR_WEIGHTS,
+    EVALUATION_BOUND,
+    SHAPE_WEIGHTS,
+    evaluate,
+)
+from perfectplay.games.simplexity.rules import (
     SimplexityGame,
     SimplexityMove,
     SimplexityPosition,
     SimplexitySpec,
     game,
-)
-from perfectplay.games.simplexity_eval import (
-    COLOR_WEIGHTS,
-    EVALUATION_BOUND,
-    SHAPE_WEIGHTS,
-    evaluate,
 )
 
 PLAYER = {1: Player.FIRST, 2: Player.SECOND}

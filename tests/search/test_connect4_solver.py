@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from perfectplay import api
-from perfectplay.games.connect4 import Connect4Game, Connect4Position, game
+from perfectplay.games.connect4.rules import Connect4Game, Connect4Position, game
 from perfectplay.notation import parse_connect4_moves
 from perfectplay.search.alphabeta import alphabeta
 from perfectplay.search.limits import Limit

@@ -15,7 +15,7 @@ import pytest
 
 from perfectplay import api
 from perfectplay.analysis.table import value_table
-from perfectplay.games.mnk import MNKGame, MNKPosition, game
+from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.minimax import minimax
 from perfectplay.search.result import Score

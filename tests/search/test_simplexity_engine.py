@@ -2,7 +2,7 @@
 
 Plain minimax (the textbook reference) checks the generic alpha-beta on late positions; the
 generic alpha-beta checks the kernel's exact values on many positions of small boards; the
-kernel's evaluations equal the reference heuristics of :mod:`perfectplay.games.simplexity_eval`.
+kernel's evaluations equal the reference heuristics of :mod:`perfectplay.games.simplexity.heuristics`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 from game_support import random_position
 
-from perfectplay.games.simplexity import EVALUATIONS, SimplexityGame, SimplexityMove, game
-from perfectplay.games.simplexity_eval import evaluate as reference_evaluate
+from perfectplay.games.simplexity.heuristics import evaluate as reference_evaluate
+from perfectplay.games.simplexity.rules import EVALUATIONS, SimplexityGame, SimplexityMove, game
 from perfectplay.search.limits import make_limit
 from perfectplay.search.minimax import minimax
 from perfectplay.search.solver import analyze, solve
@@ -79,7 +79,7 @@ def test_kernel_equals_alphabeta(rows: int, cols: int, count: int, empty: int, s
 @pytest.mark.parametrize("name", EVALUATIONS)
 @pytest.mark.parametrize(("rows", "cols"), [(6, 7), (4, 5)])
 def test_kernel_evaluation_equals_reference(name: str, rows: int, cols: int) -> None:
-    from perfectplay.kernels import simplexity_kernel as sk
+    from perfectplay.games.simplexity import compiled as sk
 
     g = game(rows, cols, name)
     kernel = g.kernel()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from perfectplay.errors import ParameterError
-from perfectplay.games.mnk import MNKGame, MNKPosition, game
+from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.limits import Limit, make_limit
 from perfectplay.search.minimax import minimax

@@ -38,15 +38,15 @@ from typing import Any
 
 from perfectplay.errors import IllegalPositionError, PerfectplayError
 from perfectplay.games.protocol import Player
-from perfectplay.games.simplexity import (
+from perfectplay.games.simplexity.rules import (
     EVALUATIONS,
     SHAPES,
     SimplexityGame,
     SimplexityPosition,
 )
-from perfectplay.games.simplexity import game as make_game
+from perfectplay.games.simplexity.rules import game as make_game
 from perfectplay.search.limits import make_limit
-from perfectplay.search.solver import Engine, solve
+from perfectplay.search.solver import Engine, SearchOptions, solve
 
 MARGIN = 0.9
 """Share of the thinking time the search may use (the rest covers reading and answering)."""
@@ -75,7 +75,7 @@ class CourseView:
     """What the course state says, in perfectplay's terms.
 
     ``red``, ``blue``, ``circles`` are bitboards in the gravity layout of
-    :mod:`perfectplay.games.simplexity`; ``open_columns`` the columns whose top cell is empty;
+    :mod:`perfectplay.games.simplexity.rules`; ``open_columns`` the columns whose top cell is empty;
     ``quotas[i]`` player index ``i``'s pieces left per shape, as the state gives them.
     """
 
@@ -302,7 +302,8 @@ class PerfectplayBot:
         engine: Engine = "auto" if self.evaluation in _LOADED else "python"
         limit = make_limit(depth=self.depth, time=budget)
         entries = max(SMALLEST_TABLE, 1 << math.ceil(math.log2(1 + budget * NODES_PER_SECOND)))
-        result = solve(game, position, limit, engine=engine, table_entries=entries)
+        search = SearchOptions(engine=engine, table_entries=entries)
+        result = solve(game, position, limit, search=search)
         if engine == "auto":
             _LOADED.add(self.evaluation)
         best = result.best_move

@@ -6,11 +6,10 @@ answers them one by one and keeps one transposition table for all of them, so th
 done for one position speeds up the next:
 
 * m,n,k boards of up to :data:`COMPLETE_TABLE_CELLS` cells (tic-tac-toe): the complete
-  value table of the game (:meth:`perfectplay.kernels.mnk.MNKKernel.exact_values`, about
+  value table of the game (:meth:`perfectplay.games.mnk.kernel.MNKKernel.exact_values`, about
   15 ms for 3x3), built once per process and shared by every instance;
-* larger m,n,k boards of up to 64 cells: the compiled kernel's full-depth search
-  (:meth:`perfectplay.kernels.mnk.MNKKernel.search`) on one shared table;
-* Connect Four: the compiled exact solver (:meth:`Connect4Kernel.solve`) on one shared table;
+* any game with a compiled kernel: the kernel's exact value on one shared table (a full-depth
+  search for m,n,k boards, the exact solver for Connect Four);
 * any other game: the generic exact :func:`perfectplay.search.solver.solve`.
 
 Values use the scale of :mod:`perfectplay.search.result`, for the side to move: ``WIN - p``
@@ -28,13 +27,17 @@ from collections.abc import Hashable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from perfectplay.search.result import WIN, Score, score_of_move
+from perfectplay.errors import ParameterError
+from perfectplay.games.kernel import Kernel
+from perfectplay.search.result import Score, score_of_move
+from perfectplay.search.solver import SearchOptions, solve
+from perfectplay.values import WIN
 
-UNLIMITED_NODES = 1 << 62
 COMPLETE_TABLE_CELLS = 9
 """Boards up to this many cells are valued from their complete table (3**9 positions bound)."""
-CONNECT4_TABLE_BITS = (16, 22)
-"""Connect Four table size: 2**cells slots, clamped to this range (16 bytes a slot)."""
+MAX_TABLE_BITS = 22
+"""The shared table has the kernel's default size, at most 2**22 slots."""
+PYTHON_SEARCH = SearchOptions(engine="python")
 
 
 class ExactValues:
@@ -47,7 +50,7 @@ class ExactValues:
     def __init__(self, game: Any, engine: str = "auto") -> None:
         self.game = game
         self._memo: dict[Hashable, int] = {}
-        self._kernel: Any = None
+        self._kernel: Kernel[Any, Any] | None = None
         self._table: Any = None
         self._engine = engine
         self._ready = False
@@ -84,34 +87,28 @@ class ExactValues:
             if known is not None:
                 return known
         if self._kernel is None:
-            from perfectplay.search.solver import solve
-
-            return int(solve(self.game, position, engine="python").score.value)
-        if hasattr(self._kernel, "to_value"):  # Connect Four's solver: standard scores
-            score = self._kernel.solve(position, self._table).score
-            return int(self._kernel.to_value(position, score))
-        depth = self.game.plies_left_bound(position)
-        return int(self._kernel.search(position, depth, None, self._table, UNLIMITED_NODES).value)
+            return int(solve(self.game, position, search=PYTHON_SEARCH).score.value)
+        return int(self._kernel.exact_value(position, self._table))
 
     def _prepare(self) -> None:
         """Load the kernel and allocate the shared table (once)."""
         self._ready = True
         game = self.game
-        kernel = game.kernel() if self._engine != "python" and hasattr(game, "kernel") else None
+        kernel = None if self._engine == "python" else game.kernel()
         self._kernel = kernel
         if kernel is None:
             return
-        if hasattr(kernel, "exact_values") and game.spec.cells <= COMPLETE_TABLE_CELLS:
+        small = game.plies_left_bound(game.initial()) <= COMPLETE_TABLE_CELLS
+        if kernel.traits.complete_table and small:
             self._complete = complete_table(game)
-        if hasattr(kernel, "to_value"):
-            low, high = CONNECT4_TABLE_BITS
-            self._table = kernel.new_table(1 << max(low, min(high, game.spec.cells)))
-        else:
-            self._table = kernel.new_table(kernel.table_entries_hint())
+        self._table = kernel.new_table(min(kernel.table_entries_hint(), 1 << MAX_TABLE_BITS))
 
 
 @lru_cache(maxsize=8)
 def complete_table(game: Any) -> Mapping[Hashable, int]:
     """The exact value of every position of a small game, keyed by ``game.key`` (built once
     per game and process; treat it as read-only)."""
-    return dict(game.kernel().exact_values(game.initial()))
+    kernel = game.kernel()
+    if kernel is None or not kernel.traits.complete_table:
+        raise ParameterError(f"complete table: {game.name} has no kernel that lists one")
+    return dict(kernel.exact_values(game.initial()))

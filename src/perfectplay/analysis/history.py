@@ -23,22 +23,20 @@ the optimal histories (paths whose every move is optimal) and finds the fewest m
 :class:`perfectplay.analysis.exact.ExactValues`: one exact value per sub-board, the best
 value of a position being its own value and a move's value that of the position it makes.
 
-Supported games: m,n,k boards (tic-tac-toe) and Connect Four. A board no legal game reaches
-raises :class:`~perfectplay.errors.IllegalPositionError`; too many sub-boards raise
+Supported games: those whose kit declares the ``HISTORY`` capability and gives a
+:class:`~perfectplay.games.kit.Retraction` (m,n,k boards and Connect Four). A board no legal
+game reaches raises :class:`~perfectplay.errors.IllegalPositionError`; too many sub-boards raise
 :class:`~perfectplay.errors.ParameterError`.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from math import comb, prod
 from typing import Any, Literal
 
 from perfectplay.analysis.exact import ExactValues
 from perfectplay.errors import IllegalPositionError, ParameterError
-from perfectplay.games.connect4 import Connect4Game, Connect4Position
-from perfectplay.games.mnk import MNKGame, MNKPosition
+from perfectplay.games.kit import Retraction
 from perfectplay.games.protocol import Player
 from perfectplay.search.result import Score, score_of_move
 
@@ -151,87 +149,34 @@ def _sign(value: int) -> int:
 
 
 # -- sub-boards -------------------------------------------------------------------------------
-class _SubBoards(ABC):
-    """The target's sub-boards for one game: positions, removable stones, moves."""
+class _SubBoards:
+    """The target's sub-boards, as the game's :class:`Retraction` takes stones back."""
 
-    def __init__(self, game: Any, target: Any) -> None:
+    def __init__(self, game: Any, retraction: Retraction, target: Any) -> None:
         self.game = game
-        self.target_state: State = self.state_of(target)
+        self.retraction = retraction
+        self.target_state: State = retraction.state_of(target)
 
-    @abstractmethod
-    def state_of(self, position: Any) -> State:
-        """The two players' stones of ``position``."""
-
-    @abstractmethod
     def removable(self, state: State) -> int:
         """Stones of the last mover that can have been its last stone."""
+        return self.retraction.removable(state)
 
-    @abstractmethod
     def move_of(self, stone: int) -> Any:
         """The move that placed the single-bit ``stone``."""
+        return self.retraction.move_of(stone)
 
-    @abstractmethod
     def bound(self) -> int:
         """An upper bound on the number of sub-boards."""
+        return self.retraction.bound(self.target_state)
 
     def position(self, state: State) -> Any:
         """The running position of ``state``, or ``None`` if no game passes through it
         (a line on the board: the game would have ended)."""
         try:
-            position = self.game.from_bits(*state)
+            position = self.retraction.position(state)
         except IllegalPositionError:
             return None
         return position if self.game.outcome(position) is None else None
-
-
-class _MNKSubBoards(_SubBoards):
-    """Any stone of the last mover can be taken back."""
-
-    def state_of(self, position: MNKPosition) -> State:
-        return position.x, position.o
-
-    def removable(self, state: State) -> int:
-        first, second = state
-        return first if (first | second).bit_count() % 2 else second
-
-    def move_of(self, stone: int) -> Any:
-        return self.game.cell(stone.bit_length() - 1)
-
-    def bound(self) -> int:
-        first, second = (s.bit_count() for s in self.target_state)
-        total = first + second
-        return sum(comb(first, (i + 1) // 2) * comb(second, i // 2) for i in range(total + 1))
-
-
-class _Connect4SubBoards(_SubBoards):
-    """Only the top stone of a column can be taken back (gravity)."""
-
-    def state_of(self, position: Connect4Position) -> State:
-        return position.first, position.second
-
-    def removable(self, state: State) -> int:
-        first, second = state
-        mask = first | second
-        tops = mask & ~(mask >> 1)  # the bit above a column's top stone is empty (or sentinel)
-        return tops & (first if mask.bit_count() % 2 else second)
-
-    def move_of(self, stone: int) -> Any:
-        return (stone.bit_length() - 1) // self.game.spec.stride
-
-    def bound(self) -> int:
-        mask = self.target_state[0] | self.target_state[1]
-        stride = self.game.spec.stride
-        column = (1 << stride) - 1
-        heights = ((mask >> (c * stride)) & column for c in range(self.game.spec.width))
-        return prod(h.bit_count() + 1 for h in heights)
-
-
-def _sub_boards(game: Any, position: Any) -> _SubBoards:
-    if isinstance(game, MNKGame):
-        return _MNKSubBoards(game, position)
-    if isinstance(game, Connect4Game):
-        return _Connect4SubBoards(game, position)
-    raise ParameterError(f"history {game.name}: only tictactoe and connect4 boards are supported")
 
 
 # -- the reconstruction -----------------------------------------------------------------------
@@ -258,20 +203,23 @@ class _Tally:
 def reconstruct(
     game: Any,
     position: Any,
+    retraction: Retraction,
     notion: Notion = "outcome",
     values: ExactValues | None = None,
 ) -> History:
-    """The history of ``position`` (a validated position of ``game``) under ``notion``.
+    """The history of ``position`` (a validated position of ``game``) under ``notion``,
+    taking stones back as the game's ``retraction`` says (its kit's, for games that declare
+    the ``HISTORY`` capability).
 
     ``values`` lets several calls share exact values (it must belong to ``game``). Raises
-    :class:`ParameterError` for an unknown notion, an unsupported game or a board with too
+    :class:`ParameterError` for an unknown notion or a board with too
     many sub-boards (more than :data:`MAX_STATES`), and :class:`IllegalPositionError` when
     no legal game reaches the board (possible for Connect Four boards that pass the
     notation's checks, e.g. player 2's stone under player 1's alone in a column).
     """
     if notion not in NOTIONS:
         raise ParameterError(f"notion {notion!r}: expected one of {', '.join(NOTIONS)}")
-    boards = _sub_boards(game, position)
+    boards = _SubBoards(game, retraction, position)
     bound = boards.bound()
     if bound > MAX_STATES:
         raise ParameterError(
@@ -285,9 +233,8 @@ def reconstruct(
     if final is None:
         raise IllegalPositionError(
             "no legal game reaches this board: its stones cannot be taken back one at a time, "
-            "the last mover's first"
-            + (" and each from the top of its column," if isinstance(game, Connect4Game) else ",")
-            + " down to the empty board without passing a finished position"
+            "the last mover's first (as the rules allow), down to the empty board without "
+            "passing a finished position"
         )
     steps = _rebuild(boards, layers, tallies)
     return History(position, notion, steps, final.optimal_paths)

@@ -25,8 +25,8 @@ def value_table(game: Any, position: Any = None, engine: str = "auto") -> dict[H
     :class:`~perfectplay.errors.ParameterError` when the kernel judges the tree too large.
     """
     root = game.initial() if position is None else position
-    kernel = game.kernel() if engine != "python" and hasattr(game, "kernel") else None
-    if kernel is not None and hasattr(kernel, "exact_values"):
+    kernel = None if engine == "python" else game.kernel()
+    if kernel is not None and kernel.traits.complete_table:
         return dict(kernel.exact_values(root))
     table: dict[Hashable, int] = {}
     _fill(game, root, table)

@@ -39,7 +39,8 @@ from typing import Any, Literal
 from perfectplay.analysis.exact import ExactValues
 from perfectplay.errors import ParameterError
 from perfectplay.games.protocol import Player
-from perfectplay.search.result import INFINITY, WIN, is_decisive
+from perfectplay.search.result import is_decisive
+from perfectplay.values import INFINITY, WIN
 
 Leaves = Literal["exact", "heuristic"]
 Bound = Literal["exact", "lower", "upper"]

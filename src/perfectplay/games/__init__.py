@@ -1,6 +1,6 @@
-"""Games: the protocol, the registry and one module per game."""
+"""Games: the protocol, the kit a game declares, the registry, and one package per game.
 
-from perfectplay.games.protocol import BaseGame, Game, Outcome, Player
-from perfectplay.games.registry import game_names, get_game, register
-
-__all__ = ["BaseGame", "Game", "Outcome", "Player", "game_names", "get_game", "register"]
+``games/<name>/`` holds a game's rules, notation, text drawing, heuristics, compiled kernel
+(and book) and its kit; ``games/common/`` the bit tricks the grid and gravity games share;
+``games/registry.py`` lists the games, one line each. No game package imports another.
+"""

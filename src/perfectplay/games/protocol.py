@@ -6,8 +6,10 @@ hashable values created by the game; ``play`` returns a new position and never m
 Outcomes are values: ``outcome(position)`` is ``None`` while the game runs and an
 :class:`Outcome` once it has ended.
 
-Search code only needs :class:`Game`. Everything else a game may offer (a compiled kernel, a
-symmetry group, a heuristic) is an optional hook with a sensible default in :class:`BaseGame`.
+Search code only needs :class:`Game`. A compiled kernel, a heuristic and the conventional
+score scale and the symmetry group are hooks with a sensible default in :class:`BaseGame`
+(no kernel, a weak score, no symmetry). What the front doors need beyond
+the rules (notation, drawing, policy) is in the game's kit (:mod:`perfectplay.games.kit`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
+
+if TYPE_CHECKING:
+    from perfectplay.games.kernel import Kernel
 
 P = TypeVar("P")
 M = TypeVar("M")
@@ -122,6 +129,31 @@ class Game(Protocol[P, M]):
         """How the game names a side ("x"/"o", "1"/"2")."""
         ...
 
+    def canonical_form(self, position: P) -> tuple[Hashable, int]:
+        """The key shared by the position's symmetric images and the number of the symmetry
+        that maps ``position`` onto it (``(key, 0)`` for a game without symmetries)."""
+        ...
+
+    def map_move(self, move: M, symmetry: int) -> M:
+        """Where ``move`` lands under symmetry number ``symmetry``."""
+        ...
+
+    def unmap_move(self, move: M, symmetry: int) -> M:
+        """The inverse of :meth:`map_move`."""
+        ...
+
+    def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> Kernel[P, M] | None:
+        """A fresh compiled kernel with ``options``, or ``None`` (the generic search runs)."""
+        ...
+
+    def conventional_score(self, position: P, win: bool, plies: int) -> int:
+        """The game's own score of a win (``win``) or loss ``plies`` plies away."""
+        ...
+
+    def finished_score(self, position: P) -> int:
+        """The game's own score of a finished position for the side that would move."""
+        ...
+
 
 class BaseGame(Generic[P, M]):
     """Default hooks; concrete games override what they can do better."""
@@ -131,6 +163,18 @@ class BaseGame(Generic[P, M]):
     def canonical_key(self, position: P) -> Hashable:
         """No symmetry by default: the plain key."""
         return self.key(position)  # type: ignore[attr-defined, no-any-return]
+
+    def canonical_form(self, position: P) -> tuple[Hashable, int]:
+        """No symmetry by default: the plain key and the identity (0)."""
+        return self.key(position), 0  # type: ignore[attr-defined]
+
+    def map_move(self, move: M, symmetry: int) -> M:
+        """The identity by default."""
+        return move
+
+    def unmap_move(self, move: M, symmetry: int) -> M:
+        """The identity by default."""
+        return move
 
     def evaluate(self, position: P) -> float:
         """No knowledge by default: every unfinished position looks even."""
@@ -143,3 +187,18 @@ class BaseGame(Generic[P, M]):
     def player_name(self, player: Player) -> str:
         """Players are "1" and "2" by default."""
         return str(int(player))
+
+    def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> Kernel[P, M] | None:
+        """No compiled kernel by default."""
+        return None
+
+    def conventional_score(self, position: P, win: bool, plies: int) -> int:
+        """By default a weak score: 1 for a win, -1 for a loss."""
+        return 1 if win else -1
+
+    def finished_score(self, position: P) -> int:
+        """By default -1 when the side that would move has lost, else 0."""
+        outcome = self.outcome(position)  # type: ignore[attr-defined]
+        if outcome is None or outcome.winner is None:
+            return 0
+        return 1 if outcome.winner == self.to_move(position) else -1  # type: ignore[attr-defined]

@@ -1,25 +1,84 @@
-"""The game registry: names to factories, so that every interface finds games the same way.
+"""The game registry: every game perfectplay knows, one line each, and the games installed
+from outside through the entry-point group ``perfectplay.games``.
 
-A new game plugs in with :func:`register`; :func:`get_game` builds it from keyword parameters
-(each factory validates its own parameters and raises :class:`ParameterError`).
+A registry line names the module attribute that holds the game's kit
+(:class:`perfectplay.games.kit.GameKit`); the module is imported on first use, so that
+``perfectplay --help`` imports no game. An installed package adds a game by declaring, in its
+``pyproject.toml``::
+
+    [project.entry-points."perfectplay.games"]
+    nim = "nim_game.kit:KIT"
+
+Names and aliases are matched case-insensitively; a later game cannot take a name or alias
+already taken (it is skipped, and the clash is reported by :func:`problems`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from importlib.metadata import entry_points
 from typing import Any
 
 from perfectplay.errors import UnknownGameError
+from perfectplay.games.kit import GameKit, GameParams
 
-_FACTORIES: dict[str, Callable[..., Any]] = {}
-_ALIASES: dict[str, str] = {}
+ENTRY_POINT_GROUP = "perfectplay.games"
+
+BUILTIN = (
+    "perfectplay.games.mnk.kit:KIT",
+    "perfectplay.games.connect4.kit:KIT",
+    "perfectplay.games.simplexity.kit:KIT",
+)
+"""The built-in games, one line each, in the order they are listed."""
 
 
-def register(name: str, factory: Callable[..., Any], *aliases: str) -> None:
-    """Make ``factory(**params)`` available as ``get_game(name, **params)``."""
-    _FACTORIES[name] = factory
-    for alias in aliases:
-        _ALIASES[alias] = name
+@dataclass(frozen=True)
+class Registry:
+    """The kits by name, the aliases, and what went wrong loading plug-ins."""
+
+    kits: Mapping[str, GameKit]
+    aliases: Mapping[str, str]
+    problems: tuple[str, ...]
+
+
+def _load(reference: str) -> object:
+    module, _, attribute = reference.partition(":")
+    return getattr(import_module(module), attribute)
+
+
+def _as_kit(found: object) -> GameKit:
+    kit = found() if isinstance(found, type) and issubclass(found, GameKit) else found
+    if not isinstance(kit, GameKit):
+        raise TypeError(f"{found!r} is not a GameKit")
+    return kit
+
+
+@cache
+def registry() -> Registry:
+    """The built-in games and the installed plug-ins, read once per process (a plug-in
+    installed later is seen by the next process)."""
+    kits: dict[str, GameKit] = {}
+    aliases: dict[str, str] = {}
+    problems: list[str] = []
+    sources: list[tuple[str, Any]] = [(ref, lambda ref=ref: _load(ref)) for ref in BUILTIN]
+    sources += [(ep.value, ep.load) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    for label, load in sources:
+        try:
+            kit = _as_kit(load())
+        except Exception as exc:  # a broken plug-in must not break the built-in games
+            problems.append(f"{label}: {type(exc).__name__}: {exc}")
+            continue
+        names = [kit.name.lower(), *(a.lower() for a in kit.aliases)]
+        taken = [n for n in names if n in kits or n in aliases]
+        if taken:
+            problems.append(f"{label}: the name {taken[0]!r} is taken")
+            continue
+        kits[names[0]] = kit
+        aliases.update((alias, names[0]) for alias in names[1:])
+    return Registry(kits, aliases, tuple(problems))
 
 
 def canonical_name(name: str) -> str:
@@ -27,30 +86,36 @@ def canonical_name(name: str) -> str:
 
     Raises :class:`UnknownGameError` naming the known games.
     """
+    known = registry()
     lowered = name.strip().lower()
-    lowered = _ALIASES.get(lowered, lowered)
-    if lowered not in _FACTORIES:
-        known = ", ".join(sorted(_FACTORIES))
-        raise UnknownGameError(f"game {name!r}: unknown; known games are {known}")
+    lowered = known.aliases.get(lowered, lowered)
+    if lowered not in known.kits:
+        names = ", ".join(sorted(known.kits))
+        raise UnknownGameError(f"game {name!r}: unknown; known games are {names}")
     return lowered
 
 
-def get_game(name: str, **params: Any) -> Any:
-    """Build the game ``name`` with ``params`` (e.g. ``get_game("tictactoe", rows=4, k=4)``)."""
-    return _FACTORIES[canonical_name(name)](**params)
+def get_kit(name: str) -> GameKit:
+    """The kit of the game ``name`` (or an alias); raises :class:`UnknownGameError`."""
+    return registry().kits[canonical_name(name)]
+
+
+def kit_of(game: Any) -> GameKit:
+    """The kit of a game object (by its ``name``); raises :class:`UnknownGameError`."""
+    return get_kit(game.name)
+
+
+def get_game(name: str, size: tuple[int, int] | None = None, k: int | None = None) -> Any:
+    """The game ``name`` built with ``size`` (in its kit's order) and ``k``; raises
+    :class:`UnknownGameError` or :class:`~perfectplay.errors.ParameterError`."""
+    return get_kit(name).make(GameParams(size, k))
 
 
 def game_names() -> list[str]:
     """Registered game names, sorted."""
-    return sorted(_FACTORIES)
+    return sorted(registry().kits)
 
 
-def _register_builtins() -> None:
-    from perfectplay.games import connect4, mnk, simplexity
-
-    register("tictactoe", mnk.game, "mnk", "ttt", "tic-tac-toe")
-    register("connect4", connect4.game, "connect-four", "connectfour", "c4")
-    register("simplexity", simplexity.game, "shapecolor", "shape-color", "sc")
-
-
-_register_builtins()
+def problems() -> tuple[str, ...]:
+    """Plug-ins that could not be loaded, and why."""
+    return registry().problems

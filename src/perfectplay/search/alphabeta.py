@@ -27,7 +27,6 @@ from typing import Any
 from perfectplay.search.limits import EXACT, Deadline, Limit, SearchAborted
 from perfectplay.search.ordering import move_first
 from perfectplay.search.result import (
-    INFINITY,
     Score,
     SearchResult,
     finished_value,
@@ -41,6 +40,7 @@ from perfectplay.search.transposition import (
     from_table,
     to_table,
 )
+from perfectplay.values import INFINITY
 
 CHECK_EVERY = 512
 """Nodes between two looks at the clock."""
@@ -76,16 +76,13 @@ class _Search:
         self.node_budget = node_budget
         self.nodes = 0
         self.horizon = 0
-        canonical_form = getattr(game, "canonical_form", None)
-        self.canonical_form = canonical_form if options.symmetry else None
 
     def lookup_key(self, position: Any) -> tuple[Any, int]:
-        """The table key and the symmetry that maps the position onto it."""
-        if self.canonical_form is not None:
-            key, symmetry = self.canonical_form(position)
-            return key, symmetry
+        """The table key and the symmetry that maps the position onto it (the identity, 0,
+        when symmetry reduction is off)."""
         if self.options.symmetry:
-            return self.game.canonical_key(position), -1
+            key, symmetry = self.game.canonical_form(position)
+            return key, symmetry
         return self.game.key(position), 0
 
     def count_node(self) -> None:
@@ -155,14 +152,10 @@ class _Search:
         return best
 
     def _map(self, move: Any, symmetry: int) -> Any:
-        if symmetry <= 0 or move is None:
-            return move if symmetry >= 0 else None
-        return self.game.map_move(move, symmetry)
+        return move if symmetry == 0 or move is None else self.game.map_move(move, symmetry)
 
     def _unmap(self, move: Any, symmetry: int) -> Any:
-        if symmetry <= 0 or move is None:
-            return move if symmetry >= 0 else None
-        return self.game.unmap_move(move, symmetry)
+        return move if symmetry == 0 or move is None else self.game.unmap_move(move, symmetry)
 
 
 def search_root(

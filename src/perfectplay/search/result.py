@@ -16,12 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
-M = TypeVar("M")
+from perfectplay.values import MAX_PLIES, WIN
 
-WIN = 1_000_000
-MAX_PLIES = 10_000
-HEURISTIC_BOUND = 100_000
-INFINITY = WIN + 1
+M = TypeVar("M")
 
 OutcomeName = Literal["win", "draw", "loss"]
 
@@ -65,13 +62,13 @@ def score_of_move(score: Score) -> Score:
 
     A position lost in ``p`` plies for its side to move is a move that wins in ``p + 1``.
     """
-    return Score(_across_ply(score.value, +1), score.exact)
+    return Score(_across_ply(score.value, +1), score.exact, score.weak)
 
 
 def score_after_move(score: Score) -> Score:
     """The score of the position a move leads to, given the mover's score for the move
     (the inverse of :func:`score_of_move`)."""
-    return Score(_across_ply(score.value, -1), score.exact)
+    return Score(_across_ply(score.value, -1), score.exact, score.weak)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +77,19 @@ class Score:
 
     ``exact`` scores are game-theoretic: ``outcome`` is ``win``/``draw``/``loss`` and ``plies``
     the number of plies until the game ends with perfect play (counting the next move).
-    Heuristic scores have ``outcome`` ``None``.
+    Heuristic scores have ``outcome`` ``None``. A ``weak`` score is exact about the outcome
+    only: its value is 1 (win), 0 (draw) or -1 (loss) and ``plies`` is ``None``.
     """
 
     value: float
     exact: bool
+    weak: bool = False
 
     @property
     def outcome(self) -> OutcomeName | None:
         """``win``, ``draw``, ``loss`` for exact scores (and decisive heuristic ones)."""
+        if self.weak:
+            return "win" if self.value > 0 else "loss" if self.value < 0 else "draw"
         if is_decisive(self.value):
             return "win" if self.value > 0 else "loss"
         if self.exact:
@@ -104,6 +105,8 @@ class Score:
 
     def __str__(self) -> str:
         outcome = self.outcome
+        if self.weak:
+            return f"{outcome} (weak solve)"
         if outcome in ("win", "loss"):
             return f"{outcome} in {self.plies}"
         if outcome == "draw":

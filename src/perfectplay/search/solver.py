@@ -9,6 +9,11 @@ alpha-beta of :mod:`.alphabeta`) and one of three regimes from the limit:
 * ``time`` (and/or ``nodes``): iterative deepening, depth 1, 2, ... until the value is exact or
   the budget runs out; the best move of the last completed iteration is returned.
 
+What the game's compiled kernel can do is read from its declared
+:class:`~perfectplay.games.kernel.KernelTraits`, never probed. Everything a call needs travels
+with it in :class:`SearchOptions` (engine, kernel options such as the opening book and the
+table size, the alpha-beta refinements); nothing is kept between calls.
+
 Callers outside the library go through :mod:`perfectplay.api`, which validates input first.
 """
 
@@ -21,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from perfectplay.errors import ParameterError
+from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, ExactProgress, Kernel, KernelOptions
 from perfectplay.search import alphabeta as generic
 from perfectplay.search.limits import EXACT, Deadline, Limit, SearchAborted
 from perfectplay.search.ordering import move_first
@@ -35,18 +42,38 @@ from perfectplay.search.result import (
     score_of_move,
 )
 from perfectplay.search.transposition import TranspositionTable
+from perfectplay.values import UNLIMITED_NODES
 
 Engine = Literal["auto", "kernel", "python"]
 KERNEL_START_RATE = 2_000_000
 """Assumed kernel nodes per second before the first iteration has been timed."""
-UNLIMITED_NODES = 1 << 62
+WARM_UP_NODES = 1_000
+"""Nodes of the search that loads a kernel's compiled code before any clock starts."""
 
 IterationCallback = Callable[[int, Score, Any, int, float], None]
 """Called after each completed iteration with (depth, score, best move, nodes, seconds)."""
 
 
-_WARM: set[str] = set()
-"""Kernel kinds already loaded in this process (numba loads compiled code on first call)."""
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """How one call searches.
+
+    ``engine``: ``"kernel"`` insists on the compiled kernel (:class:`ParameterError` if the
+    game has none), ``"python"`` runs the generic alpha-beta, ``"auto"`` the kernel when there
+    is one. ``kernel``: the kernel's options (opening book, table size). ``refinements``: the
+    generic search's table, symmetry and ordering switches (the kernel's too, where it has
+    them). ``table_entries`` caps the table (by default the kernel's own choice).
+    """
+
+    engine: Engine = "auto"
+    kernel: KernelOptions = DEFAULT_KERNEL_OPTIONS
+    refinements: generic.Options = generic.DEFAULT_OPTIONS
+    table_entries: int | None = None
+    on_progress: ExactProgress | None = None
+    """Told how an exact solve narrows the value (kernels that can report it)."""
+
+
+DEFAULT_SEARCH = SearchOptions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,49 +88,41 @@ class _Iteration:
 class _Searcher:
     """One engine with its table, for the duration of one public call."""
 
-    def __init__(
-        self,
-        game: Any,
-        engine: Engine,
-        table_entries: int | None,
-        options: generic.Options,
-    ) -> None:
+    def __init__(self, game: Any, search: SearchOptions) -> None:
         self.game = game
-        self.options = options
-        kernel = game.kernel() if engine != "python" and hasattr(game, "kernel") else None
-        if engine == "kernel" and kernel is None:
-            from perfectplay.errors import ParameterError
-
+        self.options = search.refinements
+        self.on_progress = search.on_progress
+        self.kernel: Kernel[Any, Any] | None = (
+            None if search.engine == "python" else game.kernel(search.kernel)
+        )
+        if search.engine == "kernel" and self.kernel is None:
             raise ParameterError(f"engine 'kernel': {game!r} has no compiled kernel")
-        self.kernel = kernel
-        if kernel is not None:
-            hint = kernel.table_entries_hint()
-            entries = hint if table_entries is None else min(table_entries, hint)
-            self.table: Any = kernel.new_table(entries) if options.table else None
+        if self.kernel is not None:
+            hint = self.kernel.table_entries_hint()
+            entries = hint if search.table_entries is None else min(search.table_entries, hint)
+            self.table: Any = self.kernel.new_table(entries) if self.options.table else None
         else:
-            self.table = TranspositionTable() if options.table else None
+            self.table = TranspositionTable() if self.options.table else None
 
     @property
     def name(self) -> str:
         return "alphabeta-kernel" if self.kernel is not None else "alphabeta"
 
     def warm_up(self) -> None:
-        """Load or compile the kernel before any clock starts (once per process)."""
-        kind = type(self.kernel).__name__
-        if self.kernel is not None and kind not in _WARM:
-            _WARM.add(kind)
-            start = self.game.initial()
-            if self.game.outcome(start) is None:
-                self.kernel.search(start, 1, None, None, 1_000, True, True)
+        """Load the kernel's compiled code before any clock starts: a tiny search, which
+        costs microseconds once numba has loaded the code in this process."""
+        start = self.game.initial()
+        if self.kernel is not None and self.game.outcome(start) is None:
+            self.kernel.search(start, 1, None, None, WARM_UP_NODES)
 
     def fixed_depth(
         self, position: Any, depth: int, first: Any, deadline: Deadline | None, nodes: int
     ) -> _Iteration:
         """One search of ``position`` to ``depth`` plies within a node budget."""
         if self.kernel is not None:
-            extra = {}
-            if deadline is not None and getattr(self.kernel, "takes_deadline", False):
-                extra["deadline"] = deadline.end - _reserve(deadline)
+            end = None
+            if deadline is not None and self.kernel.traits.keeps_deadline:
+                end = deadline.end - _reserve(deadline)
             result = self.kernel.search(
                 position,
                 depth,
@@ -112,7 +131,8 @@ class _Searcher:
                 nodes,
                 self.options.symmetry,
                 self.options.ordering,
-                **extra,
+                end,
+                self.on_progress,
             )
             exact = result.horizon == 0 or is_decisive(result.value)
             return _Iteration(result.move, result.value, result.nodes, exact, result.aborted)
@@ -134,17 +154,17 @@ class _Searcher:
         kernel that keeps the time itself, the table's best moves are followed. A kernel's own
         exact line stops at the ``deadline`` of a timed search.
         """
-        keeps_time = deadline is not None and getattr(self.kernel, "takes_deadline", False)
+        kernel = self.kernel
+        keeps_time = deadline is not None and kernel is not None and kernel.traits.keeps_deadline
         if not exact or move is None or keeps_time:
-            if self.kernel is not None:
-                return tuple(self.kernel.principal_variation(position, move, self.table))
+            if kernel is not None:
+                return tuple(kernel.principal_variation(position, move, self.table))
             return generic.principal_variation(self.game, position, move, self.table, self.options)
-        exact_line = getattr(self.kernel, "exact_line", None)
-        if exact_line is not None:
+        if kernel is not None and kernel.traits.exact_line:
             if deadline is None or math.isinf(deadline.end):
-                return tuple(exact_line(position, move, value, self.table))
+                return tuple(kernel.exact_line(position, move, value, self.table))
             end = deadline.end - _reserve(deadline)
-            return tuple(exact_line(position, move, value, self.table, deadline=end))
+            return tuple(kernel.exact_line(position, move, value, self.table, deadline=end))
         game = self.game
         line = [move]
         current = game.play(position, move)
@@ -171,7 +191,7 @@ class _Searcher:
     def proof_depth(self, position: Any, value: float) -> int:
         """Plies enough to prove ``value`` again: the distance of a decisive one, else all."""
         full = int(self.game.plies_left_bound(position))
-        if getattr(self.kernel, "proves_with_full_depth", False):
+        if self.kernel is not None and self.kernel.traits.full_depth_proofs:
             return full
         plies = Score(value, True).plies
         return full if plies is None else min(full, plies)
@@ -226,7 +246,7 @@ class _Searcher:
         total_nodes, rate = 0, float(KERNEL_START_RATE)
         best: _Iteration | None = None
         reached = 0
-        if getattr(self.kernel, "solves_exactly_first", False) and limit.depth is None:
+        if self.kernel is not None and self.kernel.traits.exact_first and limit.depth is None:
             # An exact solve often finishes quickly; give it half the budget before deepening.
             share = budget // 2
             if limit.time is not None:
@@ -241,7 +261,7 @@ class _Searcher:
             if (
                 self.kernel is not None
                 and limit.time is not None
-                and not getattr(self.kernel, "takes_deadline", False)
+                and not self.kernel.traits.keeps_deadline
             ):
                 nodes_left = min(nodes_left, max(1_000, int(rate * deadline.remaining() * 0.9)))
             if nodes_left <= 0 or deadline.expired():
@@ -268,6 +288,41 @@ class _Searcher:
             best = _Iteration(move, 0.0, 0, False, True)
         found = _Iteration(best.move, best.value, total_nodes, best.exact, False)
         return self._result(position, found, reached, started, with_pv, deadline)
+
+    def check_weak(self, limit: Limit) -> Kernel[Any, Any]:
+        """The kernel of a weak solve; raises :class:`ParameterError` when there is none or
+        the limit is not exact."""
+        if not limit.unlimited:
+            raise ParameterError("weak solve: it is exact; it takes no depth, time or node limit")
+        if self.kernel is None or not self.kernel.traits.weak:
+            raise ParameterError(f"weak solve: {self.game.name} has no weak solver")
+        return self.kernel
+
+    def weak(self, position: Any, limit: Limit) -> SearchResult[Any]:
+        """Win (1), draw (0) or loss (-1) of ``position`` for its side to move, no move."""
+        kernel = self.check_weak(limit)
+        self.warm_up()
+        started = time.perf_counter()
+        outcome = self.game.outcome(position)
+        nodes = 0
+        if outcome is not None:
+            value = finished_value(self.game, position, outcome.winner)
+            sign = (value > 0) - (value < 0)
+        else:
+            sign, nodes, _ = kernel.weak_value(position, self.table, UNLIMITED_NODES)
+        elapsed = time.perf_counter() - started
+        depth = self.game.plies_left_bound(position)
+        return SearchResult(None, Score(sign, True, True), (), nodes, depth, elapsed, self.name)
+
+    def value(self, position: Any, limit: Limit, weak: bool = False) -> Score:
+        """The score of a running ``position`` for its side to move under ``limit``: from the
+        kernel's exact (or weak) value when the limit is exact, else from a search."""
+        if self.kernel is not None and limit.unlimited:
+            if weak:
+                sign, _, _ = self.kernel.weak_value(position, self.table, UNLIMITED_NODES)
+                return Score(sign, True, True)
+            return Score(self.kernel.exact_value(position, self.table), True)
+        return self.run(position, limit, None, with_pv=False).score
 
     def _result(
         self,
@@ -306,20 +361,21 @@ def solve(
     position: Any,
     limit: Limit = EXACT,
     *,
-    engine: Engine = "auto",
-    table_entries: int | None = None,
-    options: generic.Options = generic.DEFAULT_OPTIONS,
+    weak: bool = False,
+    search: SearchOptions = DEFAULT_SEARCH,
     on_iteration: IterationCallback | None = None,
 ) -> SearchResult[Any]:
     """Best move, value and principal variation of ``position`` under ``limit``.
 
-    ``engine`` forces the compiled kernel (``"kernel"``, :class:`ParameterError` if the game has
-    none) or the generic Python search (``"python"``). ``table_entries`` caps the kernel's
-    table (by default the kernel's own choice: up to 2**20 slots of 24 bytes for m,n,k boards,
-    2**23 slots of 16 bytes, 128 MiB, for Connect Four). Ties between equally good moves go to
-    the first in the game's move order.
+    ``weak=True`` asks only whether the side to move wins, draws or loses (an exact limit and
+    a kernel declaring the ``weak`` trait are needed; :class:`ParameterError` otherwise): the
+    result has a weak score and no move. Ties between equally good moves go to the first in
+    the game's move order.
     """
-    return _Searcher(game, engine, table_entries, options).run(position, limit, on_iteration)
+    searcher = _Searcher(game, search)
+    if weak:
+        return searcher.weak(position, limit)
+    return searcher.run(position, limit, on_iteration)
 
 
 def analyze(
@@ -327,30 +383,35 @@ def analyze(
     position: Any,
     limit: Limit = EXACT,
     *,
-    engine: Engine = "auto",
-    table_entries: int | None = None,
+    weak: bool = False,
+    search: SearchOptions = DEFAULT_SEARCH,
 ) -> list[MoveValue[Any]]:
     """The value of every legal move, for the side to move, in the game's legal order.
 
-    Under a time limit the time is shared equally between the moves.
+    Exact values come from one table shared by all the moves (the kernel's exact value where
+    it has one); under a time limit the time is shared equally between the moves; ``weak``
+    gives win/draw/loss only (as for :func:`solve`).
     """
-    searcher = _Searcher(game, engine, table_entries, generic.DEFAULT_OPTIONS)
+    searcher = _Searcher(game, search)
     moves = list(game.legal_moves(position))
     per_move = Limit(
         None if limit.depth is None else max(0, limit.depth - 1),
         None if limit.time is None or not moves else limit.time / len(moves),
         limit.nodes,
     )
+    if weak:
+        searcher.check_weak(per_move)
+    searcher.warm_up()
     values: list[MoveValue[Any]] = []
     for move in moves:
         child = game.play(position, move)
         outcome = game.outcome(child)
         if outcome is not None:
             value = -finished_value(game, child, outcome.winner, 1)
-            values.append(MoveValue(move, Score(value, True)))
+            score = Score((value > 0) - (value < 0), True, True) if weak else Score(value, True)
+            values.append(MoveValue(move, score))
             continue
-        result = searcher.run(child, per_move, None, with_pv=False)
-        values.append(MoveValue(move, score_of_move(result.score)))
+        values.append(MoveValue(move, score_of_move(searcher.value(child, per_move, weak))))
     return values
 
 
@@ -360,16 +421,16 @@ def best_move(
     limit: Limit = EXACT,
     *,
     rng: random.Random | None = None,
-    engine: Engine = "auto",
+    search: SearchOptions = DEFAULT_SEARCH,
 ) -> SearchResult[Any]:
     """Like :func:`solve`; with ``rng`` the move is drawn at random among the equally best.
 
     The random choice analyses every move (see :func:`analyze`), so it costs more.
     """
-    result = solve(game, position, limit, engine=engine)
+    result = solve(game, position, limit, search=search)
     if rng is None or result.best_move is None:
         return result
-    values = analyze(game, position, limit, engine=engine)
+    values = analyze(game, position, limit, search=search)
     top = max(v.score.value for v in values)
     choice = rng.choice([v for v in values if v.score.value == top])
     return SearchResult(
@@ -383,4 +444,12 @@ def best_move(
     )
 
 
-__all__ = ["analyze", "best_move", "loss_in", "score_of_move", "solve"]
+__all__ = [
+    "DEFAULT_SEARCH",
+    "SearchOptions",
+    "analyze",
+    "best_move",
+    "loss_in",
+    "score_of_move",
+    "solve",
+]

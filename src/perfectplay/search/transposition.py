@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from perfectplay.search.result import MAX_PLIES, WIN
+from perfectplay.values import MAX_PLIES, WIN
 
 FULL_DRAFT = 1 << 30
 

@@ -3,7 +3,7 @@
 Import lazily: loading numba costs about half a second, the first compile some seconds (then
 cached on disk).
 
-Position: three uint64 boards in the gravity layout of :mod:`perfectplay.games.gravity`:
+Position: three uint64 boards in the gravity layout of :mod:`perfectplay.games.common.gravity`:
 ``red`` (player 1), ``blue`` (player 2) and ``circ`` (pieces of shape O, either color), plus
 ``plies`` (pieces on the board; player 1 moves when it is even). A move is encoded
 ``column * 2 + shape`` with shape 0 for O and 1 for X. Player ``m`` (0 red, 1 blue) owns shape
@@ -52,9 +52,8 @@ import time
 import numpy as np
 from numba import njit, objmode, types
 
-from perfectplay.games import simplexity_eval
-from perfectplay.kernels.gravity_bits import popcount, winning_cells_4
-from perfectplay.kernels.table_values import (
+from perfectplay.games.common.compiled_bits import popcount, winning_cells_4
+from perfectplay.games.common.table_values import (
     EXACT,
     INF,
     LOWER,
@@ -63,6 +62,7 @@ from perfectplay.kernels.table_values import (
     from_table,
     to_table,
 )
+from perfectplay.games.simplexity import heuristics as simplexity_eval
 
 FULL_DRAFT = 1 << 20
 ROWS, COLS, CELLS, OWN_Q, OTHER_Q, EVAL, ORDERING, TABLE, SYMMETRY, ORDER = range(10)
@@ -126,7 +126,7 @@ def threats(p, masks):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def evaluate(red, blue, circ, plies, geo, windows, rays):  # type: ignore[no-untyped-def]
-    """The heuristic for the side to move (see :mod:`perfectplay.games.simplexity_eval`)."""
+    """The heuristic for the side to move (see :mod:`perfectplay.games.simplexity.heuristics`)."""
     mask = red | blue
     crosses = mask & ~circ
     total = 0

@@ -33,9 +33,8 @@ from typing import Any, Protocol
 
 from perfectplay.errors import ParameterError
 from perfectplay.games.protocol import Player
-from perfectplay.games.simplexity import EVALUATIONS
 from perfectplay.search.limits import Limit, make_limit
-from perfectplay.search.solver import solve
+from perfectplay.search.solver import SearchOptions, solve
 
 DEFAULT_TIME = 3.0
 """Seconds per move of an engine that names neither depth nor time, without a match time."""
@@ -49,8 +48,11 @@ NODE_RATE = 1_000_000
 """Rough engine speed in nodes per second, to size the tables of timed searches."""
 SMALLEST_TABLE = 1 << 16
 
-Progress = Callable[[int, int, "GameRecord"], None]
+ArenaProgress = Callable[[int, int, "GameRecord"], None]
 """Called after each game with (games done, games in all, the game's record)."""
+Natural = Callable[[Any, Any], bool]
+"""``natural(position, move)``: whether a random opening should prefer ``move`` (the game's
+kit says; the shape-and-color game prefers the mover's own shape)."""
 
 
 # -- player specs ----------------------------------------------------------------------------
@@ -78,7 +80,7 @@ class PlayerSpec:
         return self.kind + (":" + ",".join(settings) if settings else "")
 
 
-def parse_player(text: str, evaluations: tuple[str, ...] = EVALUATIONS) -> PlayerSpec:
+def parse_player(text: str, evaluations: tuple[str, ...]) -> PlayerSpec:
     """The :class:`PlayerSpec` of ``text`` (``kind`` or ``kind:name=value,...``).
 
     ``evaluations`` are the names ``eval`` accepts. Raises :class:`ParameterError` quoting the
@@ -215,7 +217,8 @@ class EngineContestant:
 
     def choose(self, game: Any, position: Any) -> Choice:
         """The engine's best move under its limit."""
-        result = solve(self._game(game), position, self.limit, table_entries=self.entries)
+        search = SearchOptions(table_entries=self.entries)
+        result = solve(self._game(game), position, self.limit, search=search)
         return Choice(result.best_move, result.depth, result.nodes)
 
 
@@ -385,7 +388,8 @@ def run_arena(
     time_limit: float | None = None,
     seed: int = 0,
     opening_plies: int = 0,
-    progress: Progress | None = None,
+    progress: ArenaProgress | None = None,
+    natural: Natural | None = None,
 ) -> ArenaResult:
     """Play ``games`` games of ``p1`` against ``p2`` on ``game`` (see the module docstring).
 
@@ -410,7 +414,7 @@ def run_arena(
     opening: list[Any] = []
     for index in range(games):
         if index % 2 == 0:
-            opening = random_opening(game, opening_plies, rng)
+            opening = random_opening(game, opening_plies, rng, natural)
         played = play_game(game, index, contestants, records, opening)
         result.games.append(played)
         if progress is not None:
@@ -432,14 +436,17 @@ def _check_match(game: Any, games: int, time_limit: float | None, opening_plies:
         )
 
 
-def random_opening(game: Any, plies: int, rng: random.Random) -> list[Any]:
+def random_opening(
+    game: Any, plies: int, rng: random.Random, natural: Natural | None = None
+) -> list[Any]:
     """``plies`` random legal moves (fewer if the board runs out of them) that keep the game
-    open: none ends it or leaves the opponent a winning reply, and each mover plays its own
-    shape where it can (a random piece of the opponent's shape often loses at once)."""
+    open: none ends it or leaves the opponent a winning reply, and each mover plays a
+    ``natural`` move where it can (in the shape-and-color game its own shape: a random piece
+    of the opponent's shape often loses at once)."""
     position, moves = game.initial(), []
     for _ in range(plies):
         candidates = [m for m in game.legal_moves(position) if _quiet(game, position, m)]
-        own = [m for m in candidates if _own_shape(game, position, m)]
+        own = [m for m in candidates if natural is None or natural(position, m)]
         if not candidates:
             break
         move = rng.choice(own or candidates)
@@ -454,12 +461,6 @@ def _quiet(game: Any, position: Any, move: Any) -> bool:
     if game.outcome(after) is not None:
         return False
     return all(game.outcome(game.play(after, reply)) is None for reply in game.legal_moves(after))
-
-
-def _own_shape(game: Any, position: Any, move: Any) -> bool:
-    """Whether ``move`` has the mover's own shape (games without shapes: always)."""
-    shape = getattr(move, "shape", None)
-    return shape is None or shape == ("O", "X")[game.to_move(position) - 1]
 
 
 def play_game(

@@ -1,5 +1,5 @@
 """The Connect Four kernel driver: tables, score conversions and root move choice around the
-compiled solver of :mod:`perfectplay.kernels.connect4_kernel`.
+compiled solver of :mod:`perfectplay.games.connect4.compiled`.
 
 Two scales meet here. The solver works in the standard Connect Four score (a win with the
 winner's ``s``-th stone is ``(cells + 1) // 2 + 1 - s``); the generic search layer works in
@@ -9,25 +9,30 @@ winner's ``s``-th stone is ``(cells + 1) // 2 + 1 - s``); the generic search lay
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perfectplay.games.connect4 import Connect4Game, Connect4Position
-from perfectplay.kernels import KernelResult
-from perfectplay.kernels.connect4_book import OpeningBook
-from perfectplay.kernels.connect4_kernel import NO_BOOK, STATS_SIZE, work_size
-from perfectplay.search.result import WIN
+from perfectplay.errors import ParameterError
+from perfectplay.games.connect4.book import OpeningBook, bundled_book
+from perfectplay.games.connect4.compiled import NO_BOOK, STATS_SIZE, work_size
+from perfectplay.games.kernel import (
+    ExactProgress,
+    KernelBase,
+    KernelOptions,
+    KernelResult,
+    KernelTraits,
+    table_entries,
+)
+from perfectplay.values import UNLIMITED_NODES as UNLIMITED
+from perfectplay.values import WIN
+
+if TYPE_CHECKING:
+    from perfectplay.games.connect4.rules import Connect4Game, Connect4Position
 
 DEFAULT_TABLE_BITS = 23
 """2**23 slots of 16 bytes: 128 MiB, the default table of the exact solver."""
-UNLIMITED = 1 << 62
-
-ProgressCallback = Callable[[int, int, int, float], None]
-"""Called with (low, high, nodes, seconds) as the exact score's range narrows."""
 
 
 class Connect4Table:
@@ -40,8 +45,6 @@ class Connect4Table:
 
     def __init__(self, entries: int) -> None:
         if entries < 2 or entries & (entries - 1):
-            from perfectplay.errors import ParameterError
-
             raise ParameterError(f"table entries={entries}: must be a power of two, at least 2")
         self.slots = np.zeros(2 * entries, dtype=np.uint64)
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
@@ -84,10 +87,13 @@ class Solved:
     aborted: bool
 
 
-class Connect4Kernel:
-    """Compiled search for one Connect Four board size."""
+class Connect4Kernel(KernelBase["Connect4Position", int]):
+    """Compiled search for one Connect Four board size, with the opening book ``options``
+    ask for (the one shipped for the board by default, a file, or none)."""
 
-    def __init__(self, game: Connect4Game) -> None:
+    traits = KernelTraits(exact_first=True, full_depth_proofs=True, exact_line=True, weak=True)
+
+    def __init__(self, game: Connect4Game, options: KernelOptions) -> None:
         spec = game.spec
         self.game = game
         stride = spec.stride
@@ -103,13 +109,18 @@ class Connect4Kernel:
         self.work = np.zeros(work_size(spec.width, spec.cells), dtype=np.uint64)
         self.work[: len(header)] = header
         self.book: OpeningBook | None = None
+        self.table_bits = DEFAULT_TABLE_BITS if options.table_bits is None else options.table_bits
+        if options.book_path is not None:
+            self.use_book(OpeningBook.load(options.book_path))
+        elif options.book:
+            self.use_book(bundled_book(spec.width, spec.height, spec.k))
 
     def use_book(self, book: OpeningBook | None) -> None:
         """Consult ``book`` (or none) in every later search of this board size.
 
         Raises :class:`ParameterError` when the book is for another board.
         """
-        from perfectplay.kernels.connect4_kernel import BOOK_COUNT, BOOK_DEPTH, BOOK_START
+        from perfectplay.games.connect4.compiled import BOOK_COUNT, BOOK_DEPTH, BOOK_START
 
         spec = self.game.spec
         base = self.work[: work_size(spec.width, spec.cells)].copy()
@@ -118,8 +129,6 @@ class Connect4Kernel:
             self.work, self.book = base, None
             return
         if (book.width, book.height, book.k) != (spec.width, spec.height, spec.k):
-            from perfectplay.errors import ParameterError
-
             raise ParameterError(
                 f"opening book for {book.width}x{book.height}: this board is {spec.label}"
             )
@@ -135,14 +144,19 @@ class Connect4Kernel:
         return Connect4Table(entries)
 
     def table_entries_hint(self) -> int:
-        """The default table size."""
-        return 1 << DEFAULT_TABLE_BITS
+        """The table size of the options (2**23 slots, 128 MiB, by default)."""
+        return table_entries(KernelOptions(table_bits=self.table_bits), DEFAULT_TABLE_BITS)
 
-    solves_exactly_first = True
-    """Under a time limit, try the exact solver before the depth-limited search."""
+    def exact_value(self, position: Connect4Position, table: Connect4Table) -> int:
+        """The exact value of a running position: the solver's score on the value scale."""
+        return self.to_value(position, self.solve(position, table).score)
 
-    proves_with_full_depth = True
-    """Exact lines must be re-proved by the exact solver, not by a depth-limited search."""
+    def weak_value(
+        self, position: Connect4Position, table: Connect4Table, node_budget: int
+    ) -> tuple[int, int, bool]:
+        """Win (1), draw (0) or loss (-1) of a running position, nodes, whether aborted."""
+        solved = self.solve(position, table, weak=True, node_budget=node_budget)
+        return solved.score, solved.nodes, solved.aborted
 
     # -- positions ------------------------------------------------------------------------
     def boards(self, position: Connect4Position) -> tuple[np.uint64, np.uint64, int]:
@@ -157,14 +171,14 @@ class Connect4Kernel:
         table: Connect4Table,
         weak: bool = False,
         node_budget: int = UNLIMITED,
-        progress: ProgressCallback | None = None,
+        progress: ExactProgress | None = None,
     ) -> Solved:
         """Standard score of a running position (weak: -1, 0 or 1).
 
         ``progress(low, high, nodes, seconds)`` is called after every null-window probe; the
         score range narrows until ``low == high``. Without it the whole bisection runs compiled.
         """
-        from perfectplay.kernels import connect4_kernel as k
+        from perfectplay.games.connect4 import compiled as k
 
         current, mask, played = self.boards(position)
         if progress is None:
@@ -216,7 +230,7 @@ class Connect4Kernel:
         A move is optimal when its reply scores at most ``-score``: one null-window search
         per candidate on the warm table.
         """
-        from perfectplay.kernels import connect4_kernel as k
+        from perfectplay.games.connect4 import compiled as k
 
         nodes = 0
         for column in self.game.ordered_moves(position):
@@ -260,18 +274,26 @@ class Connect4Kernel:
         node_budget: int,
         symmetry: bool = True,
         ordering: bool = True,
-    ) -> KernelResult:
+        deadline: float | None = None,
+        progress: ExactProgress | None = None,
+    ) -> KernelResult[int]:
         """Exact when ``depth`` covers the rest of the game, else depth-limited with the
         heuristic; the move is the first optimal one in centre-first order (``first`` is only
         a hint for the depth-limited search)."""
         if table is None:
             table = self.new_table(1 << 16)
         if depth >= self.game.plies_left_bound(position):
-            return self._exact(position, table, node_budget)
+            return self._exact(position, table, node_budget, progress)
         return self._limited(position, depth, first, node_budget)
 
-    def _exact(self, position: Connect4Position, table: Connect4Table, budget: int) -> KernelResult:
-        solved = self.solve(position, table, node_budget=budget)
+    def _exact(
+        self,
+        position: Connect4Position,
+        table: Connect4Table,
+        budget: int,
+        progress: ExactProgress | None = None,
+    ) -> KernelResult[int]:
+        solved = self.solve(position, table, node_budget=budget, progress=progress)
         if solved.aborted:
             return KernelResult(None, 0, solved.nodes, 0, True)
         column, extra = self.best_column(position, solved.score, table, budget)
@@ -282,8 +304,8 @@ class Connect4Kernel:
 
     def _limited(
         self, position: Connect4Position, depth: int, first: int | None, budget: int
-    ) -> KernelResult:
-        from perfectplay.kernels import connect4_kernel as k
+    ) -> KernelResult[int]:
+        from perfectplay.games.connect4 import compiled as k
 
         stats = np.zeros(STATS_SIZE, dtype=np.int64)
         stats[1] = budget
@@ -360,15 +382,3 @@ LINE_RATE = 3_000_000
 def _nodes_until(deadline: float) -> int:
     """The node budget that fits in the time left before ``deadline``."""
     return int((deadline - time.perf_counter()) * LINE_RATE)
-
-
-@lru_cache(maxsize=16)
-def kernel_for(game: Connect4Game) -> Connect4Kernel:
-    """The kernel of ``game``'s board size, consulting the opening book shipped for it
-    (:data:`~perfectplay.kernels.connect4_book.BUNDLED`) when there is one."""
-    from perfectplay.kernels.connect4_book import bundled_book
-
-    kernel = Connect4Kernel(game)
-    spec = game.spec
-    kernel.use_book(bundled_book(spec.width, spec.height, spec.k))
-    return kernel

@@ -7,22 +7,31 @@ alpha-beta of :mod:`perfectplay.search.alphabeta`.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perfectplay.errors import ParameterError
-from perfectplay.games.bitboard import (
+from perfectplay.games.common.grid import (
     centre_first_order,
     inverse,
     symmetries,
     windows,
     windows_by_cell,
 )
-from perfectplay.games.mnk import Cell, MNKGame, MNKPosition, MNKSpec
-from perfectplay.kernels import KernelResult
-from perfectplay.search.result import WIN
+from perfectplay.games.kernel import (
+    ExactProgress,
+    KernelBase,
+    KernelOptions,
+    KernelResult,
+    KernelTraits,
+)
+from perfectplay.values import UNLIMITED_NODES, WIN
+
+if TYPE_CHECKING:
+    from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, MNKSpec
 
 MAX_CELLS = 64
 MAX_TABLE = 1 << 22
@@ -35,51 +44,30 @@ def supports(spec: MNKSpec) -> bool:
     return spec.cells <= MAX_CELLS
 
 
-class MNKKernel:
+class MNKKernel(KernelBase["MNKPosition", "Cell"]):
     """Compiled search for one m,n,k board size. Stateless apart from constant tables."""
 
-    def __init__(self, game: MNKGame) -> None:
+    traits = KernelTraits(complete_table=True)
+
+    def __init__(self, game: MNKGame, options: KernelOptions) -> None:
         spec = game.spec
         self.game = game
-        cells = spec.cells
-        per_cell = windows_by_cell(spec.rows, spec.cols, spec.k)
-        width = max(1, max(len(w) for w in per_cell))
-        cell_windows = np.zeros((cells, width), dtype=np.uint64)
-        window_count = np.zeros(cells, dtype=np.int64)
-        for cell, found in enumerate(per_cell):
-            window_count[cell] = len(found)
-            for i, mask in enumerate(found):
-                cell_windows[cell, i] = mask
-        perms = symmetries(spec.rows, spec.cols)
-        chunks = (cells + 7) // 8
-        sym_tables = np.zeros((len(perms), chunks, 256), dtype=np.uint64)
-        for s, perm in enumerate(perms):
-            for chunk in range(chunks):
-                for byte in range(256):
-                    mapped = 0
-                    for bit in range(8):
-                        cell = chunk * 8 + bit
-                        if byte >> bit & 1 and cell < cells:
-                            mapped |= 1 << perm[cell]
-                    sym_tables[s, chunk, byte] = mapped
-        self.nsym = len(perms)
+        self.table_bits = options.table_bits
+        self.nsym, self._static = static_tables(spec)
         self._contexts: dict[tuple[bool, bool, bool], tuple[Any, ...]] = {}
-        self._static = (
-            cell_windows,
-            window_count,
-            np.array(centre_first_order(spec.rows, spec.cols), dtype=np.int64),
-            sym_tables,
-            np.array(perms, dtype=np.int64),
-            np.array([inverse(p) for p in perms], dtype=np.int64),
-            np.array(windows(spec.rows, spec.cols, spec.k), dtype=np.uint64),
-            np.array([0] + [4**i for i in range(1, spec.k + 1)], dtype=np.int64),
-        )
 
     def table_entries_hint(self) -> int:
         """Slots worth allocating: a power of two above 3 ** cells, from 2**10 to 2**20
-        (24 MiB; pass ``table_entries`` to ``solve`` for more)."""
+        (24 MiB), or ``2**table_bits`` when the options set it."""
+        if self.table_bits is not None:
+            return 1 << self.table_bits
         states_bound: int = 3**self.game.spec.cells
         return max(1 << 10, 1 << min(20, states_bound.bit_length()))
+
+    def exact_value(self, position: MNKPosition, table: Any) -> int:
+        """The exact value of a running position: a full-depth search."""
+        depth = self.game.plies_left_bound(position)
+        return self.search(position, depth, None, table, UNLIMITED_NODES).value
 
     def context(self, symmetry: bool, table: bool, ordering: bool) -> tuple[Any, ...]:
         """The kernel's context tuple with the given switches (built once per combination)."""
@@ -124,12 +112,15 @@ class MNKKernel:
         node_budget: int,
         symmetry: bool = True,
         ordering: bool = True,
-    ) -> KernelResult:
-        """One fixed-depth search of a running position (see :class:`perfectplay.kernels.Kernel`).
-
-        ``table`` ``None`` searches without a table.
+        deadline: float | None = None,
+        progress: ExactProgress | None = None,
+    ) -> KernelResult[Cell]:
+        """One fixed-depth search of a running position (see
+        :class:`perfectplay.games.kernel.Kernel`); ``table`` ``None`` searches without a table.
+        The deadline is not kept here (no ``keeps_deadline`` trait): the solver turns time
+        into a node budget.
         """
-        from perfectplay.kernels import mnk_kernel
+        from perfectplay.games.mnk import compiled as mnk_kernel
 
         use_table = table is not None
         if table is None:
@@ -144,7 +135,7 @@ class MNKKernel:
 
     def table_move(self, position: MNKPosition, table: Any) -> Cell | None:
         """The table's best move for a running position, if it has one."""
-        from perfectplay.kernels import mnk_kernel
+        from perfectplay.games.mnk import compiled as mnk_kernel
 
         if table is None:
             return None
@@ -158,7 +149,7 @@ class MNKKernel:
         self, position: MNKPosition, first: Cell | None, table: Any
     ) -> tuple[Cell, ...]:
         """``first`` and then the table's best moves until the game ends or the table is silent."""
-        from perfectplay.kernels import mnk_kernel
+        from perfectplay.games.mnk import compiled as mnk_kernel
 
         if first is None:
             return ()
@@ -174,7 +165,7 @@ class MNKKernel:
             current = self.game.play_index(current, cell)
         return tuple(line)
 
-    def exact_values(self, position: MNKPosition) -> dict[tuple[int, int], int]:
+    def exact_values(self, position: MNKPosition) -> Mapping[Hashable, int]:
         """Exact position-relative value of every position reachable from ``position``.
 
         Keys are ``(x, o)`` bitboards; values are ``WIN - plies`` (win), 0 (draw),
@@ -182,7 +173,7 @@ class MNKKernel:
         Raises :class:`ParameterError` when more than :data:`MAX_TABLE` positions could be
         reachable (3 ** empty cells bounds them).
         """
-        from perfectplay.kernels import mnk_kernel
+        from perfectplay.games.mnk import compiled as mnk_kernel
 
         outcome = self.game.outcome(position)
         if outcome is not None:
@@ -203,7 +194,7 @@ class MNKKernel:
         ctx = self.context(False, False, False)
         mnk_kernel.exact_values(cur, opp, ctx, keys_a, keys_b, values, count)
         used = values != mnk_kernel.FREE
-        result: dict[tuple[int, int], int] = {}
+        result: dict[Hashable, int] = {}
         for a, b, v in zip(
             keys_a[used].tolist(), keys_b[used].tolist(), values[used].tolist(), strict=True
         ):
@@ -213,6 +204,39 @@ class MNKKernel:
 
 
 @lru_cache(maxsize=32)
-def kernel_for(game: MNKGame) -> MNKKernel | None:
-    """The kernel of ``game``'s board size, or ``None`` when the board is too large."""
-    return MNKKernel(game) if supports(game.spec) else None
+def static_tables(spec: MNKSpec) -> tuple[int, tuple[np.ndarray[Any, Any], ...]]:
+    """The constant tables of a board size (windows through each cell, centre-first order,
+    symmetry permutations as byte tables, windows, weights): built once per size and shared
+    by every kernel of that size, so they are never written."""
+    cells = spec.cells
+    per_cell = windows_by_cell(spec.rows, spec.cols, spec.k)
+    width = max(1, max(len(w) for w in per_cell))
+    cell_windows = np.zeros((cells, width), dtype=np.uint64)
+    window_count = np.zeros(cells, dtype=np.int64)
+    for cell, found in enumerate(per_cell):
+        window_count[cell] = len(found)
+        for i, mask in enumerate(found):
+            cell_windows[cell, i] = mask
+    perms = symmetries(spec.rows, spec.cols)
+    chunks = (cells + 7) // 8
+    sym_tables = np.zeros((len(perms), chunks, 256), dtype=np.uint64)
+    for s, perm in enumerate(perms):
+        for chunk in range(chunks):
+            for byte in range(256):
+                mapped = 0
+                for bit in range(8):
+                    cell = chunk * 8 + bit
+                    if byte >> bit & 1 and cell < cells:
+                        mapped |= 1 << perm[cell]
+                sym_tables[s, chunk, byte] = mapped
+    static = (
+        cell_windows,
+        window_count,
+        np.array(centre_first_order(spec.rows, spec.cols), dtype=np.int64),
+        sym_tables,
+        np.array(perms, dtype=np.int64),
+        np.array([inverse(p) for p in perms], dtype=np.int64),
+        np.array(windows(spec.rows, spec.cols, spec.k), dtype=np.uint64),
+        np.array([0] + [4**i for i in range(1, spec.k + 1)], dtype=np.int64),
+    )
+    return len(perms), static

@@ -4,7 +4,7 @@ Import lazily: loading numba costs about half a second, the first compile severa
 (then cached on disk).
 
 Position: ``current`` (stones of the side to move) and ``mask`` (all stones), uint64 in the
-column-major layout drawn in :mod:`perfectplay.games.connect4` (``height + 1`` bits per
+column-major layout drawn in :mod:`perfectplay.games.connect4.rules` (``height + 1`` bits per
 column, bit 0 at the bottom, the top bit of each column a sentinel). Then::
 
     possible moves  = (mask + bottom) & board     one bit per non-full column
@@ -48,7 +48,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from perfectplay.kernels.gravity_bits import popcount, shift, winning_cells_4
+from perfectplay.games.common.compiled_bits import popcount, shift, winning_cells_4
+from perfectplay.values import WIN
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -58,7 +59,6 @@ WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, TOP = 0, 1, 2, 3, 4, 5, 6
 BOOK_DEPTH, BOOK_START, BOOK_COUNT, ORDER = 7, 8, 9, 10
 NO_BOOK = 1 << 20
 """``work[BOOK_DEPTH]`` when no opening book is loaded."""
-WIN = 1_000_000
 MAX_FRAMES = 66
 """Stack frames of the iterative negamax: one per ply, at most 64 cells plus two."""
 FRAMES = 8

@@ -8,7 +8,7 @@ other. Four in a row of one shape wins for that shape's owner, whoever placed th
 color wins for that color's owner; a move making both decides by the shape. The game ends at
 the first four; a full board without one is a draw.
 
-Bit layout: the gravity layout of :mod:`perfectplay.games.gravity` (``bit = column *
+Bit layout: the gravity layout of :mod:`perfectplay.games.common.gravity` (``bit = column *
 (rows + 1) + row``, row 0 at the bottom, a sentinel bit above every column).
 
 A position holds three bitboards: ``red`` (player 1's pieces), ``blue`` (player 2's) and
@@ -27,8 +27,7 @@ A position holds three bitboards: ``red`` (player 1's pieces), ``blue`` (player 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import (
     GameOverError,
@@ -36,121 +35,33 @@ from perfectplay.errors import (
     IllegalPositionError,
     ParameterError,
 )
-from perfectplay.games.gravity import GravityLayout
+from perfectplay.games.common.gravity import GravityLayout
+from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
 from perfectplay.games.protocol import BaseGame, Outcome, Player
+from perfectplay.games.simplexity.board import (
+    COLORS,
+    EVALUATIONS,
+    SHAPES,
+    K,
+    SimplexityMove,
+    SimplexityPosition,
+    SimplexitySpec,
+    make_spec,
+)
 
-SHAPES = ("O", "X")
-"""Shape names; index 0 belongs to player 1 (red), index 1 to player 2 (blue)."""
-COLORS = ("red", "blue")
-K = 4
-MAX_BITS = 64
-EVALUATIONS = ("windows", "neighbors")
-"""Names of the heuristic evaluations; the first is the default."""
+__all__ = [
+    "EVALUATIONS",
+    "SHAPES",
+    "SimplexityGame",
+    "SimplexityMove",
+    "SimplexityPosition",
+    "SimplexitySpec",
+    "game",
+    "make_spec",
+]
 
-
-class SimplexityMove(NamedTuple):
-    """A move: the 0-based ``column`` and the ``shape`` (``"O"`` or ``"X"``) of the piece."""
-
-    column: int
-    shape: str
-
-    def __str__(self) -> str:
-        return f"{self.column + 1}{self.shape}"
-
-
-@dataclass(frozen=True, slots=True)
-class SimplexitySpec:
-    """Static facts of a board: ``rows`` x ``cols``, lines of 4, the quotas."""
-
-    rows: int
-    cols: int
-
-    @property
-    def cells(self) -> int:
-        """Cells on the board (even)."""
-        return self.rows * self.cols
-
-    @property
-    def own_quota(self) -> int:
-        """Pieces of its own shape each player has: ``ceil(half / 2)``."""
-        return (self.cells // 2 + 1) // 2
-
-    @property
-    def other_quota(self) -> int:
-        """Pieces of the opponent's shape each player has: ``floor(half / 2)``."""
-        return self.cells // 4
-
-    @property
-    def label(self) -> str:
-        """``RxC`` (rows x columns)."""
-        return f"{self.rows}x{self.cols}"
-
-    def quota(self, player: Player, shape: str) -> int:
-        """The pieces of ``shape`` that ``player`` starts with."""
-        own = SHAPES[player - 1]
-        return self.own_quota if shape == own else self.other_quota
-
-
-def make_spec(rows: int = 6, cols: int = 7) -> SimplexitySpec:
-    """A checked spec: sides from 1, ``rows * cols`` even, ``cols * (rows + 1) <= 64``.
-
-    Raises :class:`ParameterError` naming the bad value.
-    """
-    for name, value in (("rows", rows), ("cols", cols)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ParameterError(f"{name}={value!r}: must be a whole number")
-        if value < 1:
-            raise ParameterError(f"{name}={value}: must be at least 1")
-    if (rows * cols) % 2:
-        raise ParameterError(
-            f"size {rows}x{cols}: rows x columns must be even (each player gets half the pieces)"
-        )
-    if cols * (rows + 1) > MAX_BITS:
-        raise ParameterError(
-            f"size {rows}x{cols}: too large, columns * (rows + 1) = {cols * (rows + 1)} must "
-            f"be at most {MAX_BITS}"
-        )
-    return SimplexitySpec(rows, cols)
-
-
-@dataclass(frozen=True, slots=True)
-class SimplexityPosition:
-    """An immutable position: the spec and the ``red``, ``blue`` and ``circles`` bitboards.
-
-    ``win_mask`` (the deciding four, 0 while nobody has one) is derived and ignored by
-    equality and hashing. Make positions with :class:`SimplexityGame`.
-    """
-
-    spec: SimplexitySpec
-    red: int
-    blue: int
-    circles: int
-    win_mask: int = field(default=0, compare=False)
-
-    @property
-    def mask(self) -> int:
-        """All pieces."""
-        return self.red | self.blue
-
-    @property
-    def crosses(self) -> int:
-        """The pieces of shape ``X``."""
-        return (self.red | self.blue) & ~self.circles
-
-    @property
-    def plies(self) -> int:
-        """Pieces on the board."""
-        return (self.red | self.blue).bit_count()
-
-    def pieces(self, player: Player, shape: str) -> int:
-        """The bitboard of ``player``'s pieces of ``shape``."""
-        color = self.red if player is Player.FIRST else self.blue
-        return color & (self.circles if shape == "O" else ~self.circles)
-
-    def __str__(self) -> str:
-        from perfectplay.notation import render_simplexity_board
-
-        return render_simplexity_board(self)
+if TYPE_CHECKING:
+    from perfectplay.games.simplexity.kernel import SimplexityKernel
 
 
 class SimplexityGame(BaseGame[SimplexityPosition, SimplexityMove]):
@@ -348,15 +259,15 @@ class SimplexityGame(BaseGame[SimplexityPosition, SimplexityMove]):
 
     def evaluate(self, position: SimplexityPosition) -> float:
         """The game's heuristic (:attr:`evaluation`), for the side to move."""
-        from perfectplay.games.simplexity_eval import evaluate
+        from perfectplay.games.simplexity.heuristics import evaluate
 
         return evaluate(self, position, self.evaluation)
 
-    def kernel(self) -> Any:
-        """The compiled engine driver (see :mod:`perfectplay.kernels.simplexity`)."""
-        from perfectplay.kernels.simplexity import kernel_for
+    def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> SimplexityKernel:
+        """A compiled engine for this board (:mod:`perfectplay.games.simplexity.kernel`)."""
+        from perfectplay.games.simplexity.kernel import SimplexityKernel
 
-        return kernel_for(self)
+        return SimplexityKernel(self, options)
 
     def move_to_json(self, move: SimplexityMove) -> dict[str, Any]:
         """``{"column": c, "shape": "O"|"X"}``, the column 1-based."""

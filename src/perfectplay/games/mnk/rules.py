@@ -5,7 +5,7 @@ board without a line is a draw. Board sizes run from 1x1 to 15x15 and ``k`` from
 ``max(rows, cols)``.
 
 Representation: two bitboards, one per side, in the dense row-major layout of
-:mod:`perfectplay.games.bitboard`::
+:mod:`perfectplay.games.common.grid`::
 
     x = 0b000_010_101  and  o = 0b000_101_010  is   x o x     bit 0 is the top-left cell,
                                                     o x o     bit rows*cols-1 the bottom-right
@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from perfectplay.errors import GameOverError, IllegalMoveError, IllegalPositionError, ParameterError
-from perfectplay.games.bitboard import (
+from perfectplay.games.common.grid import (
     BitPermutation,
     bit_indices,
     bit_permutations,
@@ -34,7 +34,11 @@ from perfectplay.games.bitboard import (
     windows,
     windows_by_cell,
 )
+from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
 from perfectplay.games.protocol import BaseGame, Outcome, Player
+
+if TYPE_CHECKING:
+    from perfectplay.games.mnk.kernel import MNKKernel
 
 MAX_SIZE = 15
 """Largest number of rows or columns."""
@@ -106,7 +110,7 @@ class MNKPosition:
     win_mask: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
-        from perfectplay.notation import format_mnk_board
+        from perfectplay.games.mnk.text import format_mnk_board
 
         return format_mnk_board(self)
 
@@ -289,11 +293,11 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
             value = -value
         return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
 
-    def kernel(self) -> Any:
-        """The compiled search kernel for this board, or ``None`` above 64 cells."""
-        from perfectplay.kernels.mnk import kernel_for
+    def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> MNKKernel | None:
+        """A compiled search kernel for this board, or ``None`` above 64 cells."""
+        from perfectplay.games.mnk.kernel import MNKKernel, supports
 
-        return kernel_for(self)
+        return MNKKernel(self, options) if supports(self._spec) else None
 
     def conventional_score(self, position: MNKPosition, win: bool, plies: int) -> int:
         """The classic article's score of a win (``10 - (plies - 1)``) or loss (its negative)."""

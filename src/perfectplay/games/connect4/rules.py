@@ -4,7 +4,7 @@ Player 1 (``x``) moves first; a move drops a stone into a column, where it falls
 lowest empty cell; ``k`` (4 by default) stones in a row across, up or diagonally win; a full
 board without a line is a draw.
 
-Bit layout: Pascal Pons' column layout, drawn in :mod:`perfectplay.games.gravity`
+Bit layout: Pascal Pons' column layout, drawn in :mod:`perfectplay.games.common.gravity`
 (``bit = column * (height + 1) + row``, row 0 at the bottom, a sentinel bit above each column).
 A position keeps one bitboard per player.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import (
     GameOverError,
@@ -21,8 +21,12 @@ from perfectplay.errors import (
     IllegalPositionError,
     ParameterError,
 )
-from perfectplay.games.gravity import GravityLayout
+from perfectplay.games.common.gravity import GravityLayout
+from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
 from perfectplay.games.protocol import BaseGame, Outcome, Player
+
+if TYPE_CHECKING:
+    from perfectplay.games.connect4.kernel import Connect4Kernel
 
 MIN_SIDE = 4
 MAX_BITS = 64
@@ -99,7 +103,7 @@ class Connect4Position:
         return (self.first | self.second).bit_count()
 
     def __str__(self) -> str:
-        from perfectplay.notation import format_connect4_picture
+        from perfectplay.games.connect4.text import format_connect4_picture
 
         return format_connect4_picture(self)
 
@@ -260,11 +264,11 @@ class Connect4Game(BaseGame[Connect4Position, int]):
                 score -= 4 ** b.bit_count()
         return float(max(-99_999, min(99_999, score)))
 
-    def kernel(self) -> Any:
-        """The compiled Connect Four kernel driver (see :mod:`perfectplay.kernels.connect4`)."""
-        from perfectplay.kernels.connect4 import kernel_for
+    def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> Connect4Kernel:
+        """A compiled solver for this board (:mod:`perfectplay.games.connect4.kernel`)."""
+        from perfectplay.games.connect4.kernel import Connect4Kernel
 
-        return kernel_for(self)
+        return Connect4Kernel(self, options)
 
     def move_to_json(self, move: int) -> dict[str, Any]:
         """``{"column": c}``, 1-based."""

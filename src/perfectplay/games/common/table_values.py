@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from numba import njit
 
-WIN = 1_000_000
-MATE = WIN - 10_000
-"""Values beyond ``±MATE`` are decisive (a win or a loss at some distance)."""
-INF = WIN + 1
+from perfectplay.values import INFINITY as INF
+from perfectplay.values import MATE, WIN
+
+__all__ = ["INF", "MATE", "WIN"]
 EXACT, LOWER, UPPER = 0, 1, 2
 """Bound kinds of a table entry."""
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from perfectplay.games.bitboard import bit_indices
+from perfectplay.games.common.grid import bit_indices
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Bit primitives of the compiled kernels for gravity boards (numba).
 
-Boards use the column layout of :mod:`perfectplay.games.gravity`: ``height + 1`` bits per
+Boards use the column layout of :mod:`perfectplay.games.common.gravity`: ``height + 1`` bits per
 column, bit 0 at the bottom, a sentinel bit on top of each column, so that shifting a board by
 1 (up), ``height + 1`` (across), ``height`` and ``height + 2`` (the diagonals) never wraps a
 line from one column into the next.

@@ -2,7 +2,7 @@
 and converts between public positions/moves and the kernel's boards and move codes.
 
 Move code: ``column * 2 + shape`` (shape 0 for ``O``, 1 for ``X``). The kernel honours a wall
-clock deadline itself (``takes_deadline``), so a time limit is never overshot by more than the
+clock deadline itself (trait ``keeps_deadline``), so a time limit is never overshot by more than the
 1024 nodes between two clock checks.
 """
 
@@ -10,20 +10,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perfectplay.games.simplexity import (
+from perfectplay.games.kernel import (
+    ExactProgress,
+    KernelBase,
+    KernelOptions,
+    KernelResult,
+    KernelTraits,
+)
+from perfectplay.games.simplexity.board import (
     EVALUATIONS,
     SHAPES,
-    SimplexityGame,
     SimplexityMove,
     SimplexityPosition,
 )
-from perfectplay.games.simplexity_eval import line_masks
-from perfectplay.kernels import KernelResult
-from perfectplay.search.result import INFINITY, WIN
+from perfectplay.games.simplexity.heuristics import line_masks
+from perfectplay.values import INFINITY, UNLIMITED_NODES, WIN
+
+if TYPE_CHECKING:
+    from perfectplay.games.simplexity.rules import SimplexityGame
 
 DEFAULT_TABLE_BITS = 21
 """2**21 slots of 24 bytes: 48 MiB."""
@@ -40,13 +48,14 @@ def decode(code: int) -> SimplexityMove:
     return SimplexityMove(code >> 1, SHAPES[code & 1])
 
 
-class SimplexityKernel:
+class SimplexityKernel(KernelBase[SimplexityPosition, SimplexityMove]):
     """Compiled search for one board size and evaluation. Not thread-safe: the history
     table and statistics are scratch memory of the instance."""
 
-    takes_deadline = True
+    traits = KernelTraits(keeps_deadline=True)
 
-    def __init__(self, game: SimplexityGame) -> None:
+    def __init__(self, game: SimplexityGame, options: KernelOptions) -> None:
+        self.table_bits = options.table_bits
         spec, layout = game.spec, game.layout
         self.game = game
         order = layout.centre_first()
@@ -70,7 +79,7 @@ class SimplexityKernel:
         self._windows = np.array(layout.windows or [0], dtype=np.uint64)
         self._rays = np.array(line_masks(spec.rows, spec.cols), dtype=np.uint64)
         self._history = np.zeros((2, 128), dtype=np.int64)
-        from perfectplay.kernels import simplexity_kernel as sk
+        from perfectplay.games.simplexity import compiled as sk
 
         sk.now()  # the first trip to the clock from compiled code takes ~0.1 s: not mid-search
 
@@ -86,8 +95,16 @@ class SimplexityKernel:
         return np.zeros(3 << bits, dtype=np.uint64)
 
     def table_entries_hint(self) -> int:
-        """The default table: 2**21 slots (48 MiB), less for tiny boards."""
+        """The default table: 2**21 slots (48 MiB), less for tiny boards; or ``2**table_bits``
+        when the options set it."""
+        if self.table_bits is not None:
+            return 1 << self.table_bits
         return 1 << min(DEFAULT_TABLE_BITS, 10 + 2 * self.game.spec.cells)
+
+    def exact_value(self, position: SimplexityPosition, table: Any) -> int:
+        """The exact value of a running position: a search to the end of the game."""
+        depth = self.game.plies_left_bound(position)
+        return self.search(position, depth, None, table, UNLIMITED_NODES).value
 
     # -- search ------------------------------------------------------------------------------
     def search(
@@ -100,7 +117,8 @@ class SimplexityKernel:
         symmetry: bool = True,
         ordering: bool = True,
         deadline: float | None = None,
-    ) -> KernelResult:
+        progress: ExactProgress | None = None,
+    ) -> KernelResult[SimplexityMove]:
         """Search a running position ``depth`` plies deep, ``first`` tried first; stop past
         ``node_budget`` nodes or the ``deadline`` (``time.perf_counter`` seconds). With
         ``symmetry`` mirror images share table entries.
@@ -109,7 +127,7 @@ class SimplexityKernel:
         whether the position is won, drawn or lost (a window around 0, where any win cuts),
         then narrows a win or loss down to its length by bisection on null windows.
         """
-        from perfectplay.kernels import simplexity_kernel as sk
+        from perfectplay.games.simplexity import compiled as sk
 
         geo = self._geo.copy()
         geo[sk.ORDERING] = 1 if ordering else 0
@@ -153,7 +171,7 @@ class SimplexityKernel:
     @staticmethod
     def _solve(probe: Callable[[int, int], int], remaining: int, stats: np.ndarray) -> int:
         """The exact value by null-window probes: win/draw/loss first, then the length."""
-        from perfectplay.kernels import simplexity_kernel as sk
+        from perfectplay.games.simplexity import compiled as sk
 
         value = probe(-1, 1)
         if value == 0 or stats[sk.ABORTED]:
@@ -175,7 +193,7 @@ class SimplexityKernel:
 
     def table_move(self, position: SimplexityPosition, table: Any) -> SimplexityMove | None:
         """The table's best move for a running position, if it stores one and it is legal."""
-        from perfectplay.kernels import simplexity_kernel as sk
+        from perfectplay.games.simplexity import compiled as sk
 
         if table is None:
             return None
@@ -202,14 +220,3 @@ class SimplexityKernel:
             line.append(move)
             current = self.game.play_move(current, move)
         return tuple(line)
-
-
-_KERNELS: dict[SimplexityGame, SimplexityKernel] = {}
-
-
-def kernel_for(game: SimplexityGame) -> SimplexityKernel:
-    """The kernel of ``game``'s board size and evaluation (built once per process)."""
-    kernel = _KERNELS.get(game)
-    if kernel is None:
-        kernel = _KERNELS[game] = SimplexityKernel(game)
-    return kernel

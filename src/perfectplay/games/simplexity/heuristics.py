@@ -23,7 +23,7 @@ from perfectplay.errors import ParameterError
 from perfectplay.games.protocol import Player
 
 if TYPE_CHECKING:
-    from perfectplay.games.simplexity import SimplexityGame, SimplexityPosition
+    from perfectplay.games.simplexity.rules import SimplexityGame, SimplexityPosition
 
 SHAPE_WEIGHTS = (0, 4, 24, 160, 0)
 """Value of a window holding 0..4 pieces of one shape and none of the other."""

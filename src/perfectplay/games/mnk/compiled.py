@@ -4,7 +4,7 @@ Import this module lazily: importing it loads numba (about half a second) and th
 compiles the kernel (a few seconds, then cached on disk by ``cache=True``).
 
 Board: ``cur`` and ``opp`` are uint64 bitboards of the side to move and of its opponent, in the
-dense row-major layout of :mod:`perfectplay.games.bitboard` (bit ``row * cols + col``). Values
+dense row-major layout of :mod:`perfectplay.games.common.grid` (bit ``row * cols + col``). Values
 use the scale of :mod:`perfectplay.search.result`, root-relative inside a search, stored
 position-relative in the table.
 
@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from perfectplay.kernels.table_values import (
+from perfectplay.games.common.table_values import (
     EXACT,
     INF,
     LOWER,

@@ -1,0 +1,260 @@
+"""The JSON contract: every object the command line's ``--json`` prints and the web API
+answers is built here, so that the same result has the same keys and types in every game and
+through every door.
+
+Moves are the game's JSON move objects (``{"row": r, "col": c}`` 0-based for tic-tac-toe,
+``{"column": c}`` 1-based for Connect Four, ``{"column": c, "shape": "O"}`` for the
+shape-and-color game, as each game's ``move_to_json`` writes them). Sides are the game's
+player names, always strings (``"x"``, ``"o"``; ``"1"``, ``"2"``).
+
+``best``/``solve``::
+
+    {"to_move": "x", "outcome": "win", "plies": 1, "score": 10, "weak": false,
+     "best_move": {"row": 2, "col": 2}, "exact": true, "nodes": 9, "time_ms": 0.4,
+     "depth": 5, "pv": [...], "value": "win in 1"}
+
+``outcome`` and ``plies`` are for the side to move (``plies`` counts the next move; 0 on a
+finished board, where ``outcome`` is ``loss`` for the side that would move, or ``draw``);
+``score`` is the game's conventional score (tic-tac-toe: the classic article's
+``10 - (plies - 1)``, its negative for a loss; Connect Four: ``(cells + 1) // 2 + 1 - s``
+with ``s`` the winner's stones at the end). Heuristic results have ``outcome`` and ``plies``
+``null`` and the heuristic value as ``score``; a weak solve has ``weak`` true, ``score`` 1,
+0 or -1, ``plies`` and ``best_move`` ``null``.
+
+``analyze``: ``{"moves": [move object + outcome, plies, score, value, exact, ...]}``.
+``history``, ``tree``, ``perft`` and the web's ``state`` are described at their functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from perfectplay.api import (
+    GameTree,
+    History,
+    JSONObject,
+    JSONValue,
+    Loaded,
+    MoveValue,
+    Outcome,
+    PerftCounts,
+    RegisteredGame,
+    Score,
+    SearchResult,
+    TreeNode,
+    board,
+    kit_of,
+    move_name,
+    position_text,
+    value_words,
+)
+
+__all__ = [
+    "JSONObject",
+    "JSONValue",
+    "analysis_json",
+    "history_json",
+    "move_json",
+    "perft_json",
+    "result_json",
+    "score_json",
+    "state_json",
+    "tree_json",
+]
+
+
+def move_json(game: RegisteredGame, move: object) -> JSONObject:
+    """A move as the game's JSON move object."""
+    data: JSONObject = dict(game.move_to_json(move))
+    return data
+
+
+def score_json(
+    game: RegisteredGame, position: object, score: Score, finished: bool = False
+) -> JSONObject:
+    """``outcome``, ``plies`` and the game's conventional ``score`` of a :class:`Score` for
+    the side to move in ``position``. A draw lasts until the board is full."""
+    outcome, plies = score.outcome, score.plies
+    if finished:
+        return {"outcome": outcome, "plies": 0, "score": game.finished_score(position)}
+    if score.weak:
+        return {"outcome": outcome, "plies": None, "score": int(score.value)}
+    if outcome in ("win", "loss") and plies is not None:
+        conventional = game.conventional_score(position, outcome == "win", plies)
+        return {"outcome": outcome, "plies": plies, "score": conventional}
+    if outcome == "draw":
+        return {"outcome": "draw", "plies": game.plies_left_bound(position), "score": 0}
+    return {"outcome": None, "plies": None, "score": round(score.value, 3) + 0.0}  # no -0.0
+
+
+def result_json(game: RegisteredGame, position: object, result: SearchResult[object]) -> JSONObject:
+    """The ``best``/``solve`` object (see the module docstring)."""
+    outcome = game.outcome(position)
+    data: JSONObject = {"to_move": game.player_name(game.to_move(position))}
+    data.update(score_json(game, position, result.score, outcome is not None))
+    best = result.best_move
+    data.update(
+        weak=result.score.weak,
+        best_move=None if best is None else move_json(game, best),
+        exact=result.exact,
+        nodes=result.nodes,
+        time_ms=round(result.time * 1000, 3),
+        depth=result.depth,
+        pv=[move_json(game, m) for m in result.pv],
+        value=str(result.score) if outcome is None else f"game over: {outcome.reason}",
+    )
+    return data
+
+
+def analysis_json(
+    game: RegisteredGame, position: object, values: Sequence[MoveValue[object]]
+) -> JSONObject:
+    """The ``analyze`` object: every move with its mover's-view outcome and score."""
+    moves: list[JSONValue] = []
+    for entry in values:
+        item = move_json(game, entry.move)
+        item.update(score_json(game, position, entry.score))
+        item["value"] = str(entry.score)
+        item["exact"] = entry.score.exact
+        item["weak"] = entry.score.weak
+        moves.append(item)
+    return {"moves": moves}
+
+
+def history_json(game: RegisteredGame, found: History) -> JSONObject:
+    """The ``history`` object::
+
+        {"reachable_optimally": false, "history": [{"row": 1, "col": 1}, ...],
+         "optimal_histories": 0,
+         "mistakes": [{"ply": 5, "move": {"row": 0, "col": 2},
+                       "before": "draw", "after": "loss"}],
+         "notion": "outcome"}
+
+    ``before``/``after`` are the mover's values in the notion's terms: ``win``, ``draw``
+    or ``loss`` for ``outcome``; ``win in 3``, ``draw``, ``loss in 4`` for ``strict``.
+    """
+    mistakes: list[JSONValue] = [
+        {
+            "ply": step.ply,
+            "move": move_json(game, step.move),
+            "before": value_words(step.best, found.notion),
+            "after": value_words(step.played, found.notion),
+        }
+        for step in found.mistakes
+    ]
+    return {
+        "reachable_optimally": found.reachable_optimally,
+        "history": [move_json(game, step.move) for step in found.steps],
+        "optimal_histories": found.optimal_histories,
+        "mistakes": mistakes,
+        "notion": found.notion,
+    }
+
+
+def perft_json(game: RegisteredGame, counts: PerftCounts) -> JSONObject:
+    """The ``perft`` object; the winners' keys are ``x_wins``/``o_wins`` in tic-tac-toe,
+    ``first_wins``/``second_wins`` where the game's kit names them so."""
+    game_kit = kit_of(game)
+    keys = game_kit.perft_keys
+    if keys is None:
+        keys = (game_kit.side_label(game, 1), game_kit.side_label(game, 2))
+    data: JSONObject = dict(counts.as_dict(*keys))
+    return data
+
+
+def outcome_json(game: RegisteredGame, outcome: Outcome) -> JSONObject:
+    """How a game ended: the winner (number and name, ``null`` for a draw), the reason and
+    the deciding line as ``[row, col]`` cells, the top row 0."""
+    winner = outcome.winner
+    game_kit = kit_of(game)
+    line: list[JSONValue] = [list(game_kit.display_cell(game, cell)) for cell in outcome.line]
+    return {
+        "winner": None if winner is None else int(winner),
+        "winner_name": None if winner is None else game.player_name(winner),
+        "reason": outcome.reason,
+        "line": line,
+    }
+
+
+def cells_json(game: RegisteredGame, position: object) -> JSONValue:
+    """The drawn board's cells, rows from the top (``null`` for a game without a board)."""
+    view = board(game, position)
+    return None if view is None else list(view.cells)  # type: ignore[arg-type]
+
+
+def state_json(loaded: Loaded) -> JSONObject:
+    """What a page needs to draw a position and take the next click::
+
+        {"game": "connect4", "size": "7x6", "k": 4, "rows": 6, "cols": 7, "gravity": true,
+         "position": "4453", "moves": [{"column": 4}, ...], "ply": 4,
+         "to_move": "1", "to_move_number": 1,
+         "cells": [[null, ..., {"player": 1, "mark": "x"}, ...], ...],  # rows top to bottom
+         "legal": [{"column": 1}, ...],
+         "outcome": null | {"winner": 1, "winner_name": "1", "reason": "...",
+                            "line": [[5, 3], [4, 3], ...]},             # [row, col], top 0
+         "quotas": null | {"1": {"O": 10, "X": 11}, "2": {...}}}
+
+    Cells are ``null`` or ``{"player": 1|2, "mark": "x"|"o"}``; shape-and-color cells are
+    ``{"player": 1|2, "shape": "O"|"X", "color": "red"|"blue"}``. A game without a board
+    view has ``rows``, ``cols`` and ``cells`` ``null``.
+    """
+    game, position = loaded.game, loaded.position
+    game_kit = kit_of(game)
+    view = board(game, position)
+    player = game.to_move(position)
+    outcome = game.outcome(position)
+    moves = loaded.moves
+    return {
+        "game": game_kit.name,
+        "size": game_kit.size_text(game),
+        "k": game_kit.k_of(game),
+        "rows": None if view is None else view.rows,
+        "cols": None if view is None else view.cols,
+        "gravity": None if view is None else view.gravity,
+        "position": position_text(loaded),
+        "moves": None if moves is None else [move_json(game, m) for m in moves],
+        "ply": game.ply(position),
+        "to_move": game.player_name(player),
+        "to_move_number": int(player),
+        "cells": cells_json(game, position),
+        "legal": [move_json(game, m) for m in game.legal_moves(position)],
+        "outcome": None if outcome is None else outcome_json(game, outcome),
+        "quotas": None if view is None else view.extra.get("quotas"),
+    }
+
+
+def tree_json(built: GameTree, game: RegisteredGame) -> JSONObject:
+    """A game tree as nested ``{"move", "label", "value", "bound", "window", "pruned",
+    "horizon", "terminal", "to_move", "cells", "children"}`` objects, with the counts."""
+    return {
+        "root": node_json(built, built.root, game),
+        "alphabeta": built.alphabeta,
+        "depth": built.depth,
+        "visited": built.visited,
+        "minimax_nodes": built.minimax_nodes,
+        "pruned": built.pruned,
+        "nodes": built.node_count(),
+        "principal": [move_json(game, m) for m in built.principal],
+        "to_move": game.player_name(game.to_move(built.root.position)),
+    }
+
+
+def node_json(built: GameTree, node: TreeNode, game: RegisteredGame) -> JSONObject:
+    """One node of :func:`tree_json`, with its children."""
+    window = node.window
+    children: list[JSONValue] = [node_json(built, child, game) for child in node.children]
+    return {
+        "move": None if node.move is None else move_json(game, node.move),
+        "label": None if node.move is None else move_name(game, node.move),
+        "value": None if node.value is None else built.display_value(node.value),
+        "bound": node.bound,
+        "window": None
+        if window is None
+        else [built.display_value(window[0]), built.display_value(window[1])],
+        "pruned": node.pruned,
+        "horizon": node.horizon,
+        "terminal": node.terminal,
+        "to_move": game.player_name(game.to_move(node.position)),
+        "cells": cells_json(game, node.position),
+        "children": children,
+    }

@@ -1,0 +1,218 @@
+"""Connect Four on any board whose bitboard fits 64 bits: the kit the api and the front doors
+read.
+
+Positions are move sequences of 1-based columns (``4453``; ``10,3,4`` on boards wider than
+9) or pictures (rows top to bottom, ``/`` or new lines between them); a move is a column
+number. Scores are the standard ones: ``(cells + 1) // 2 + 1 - s`` for a win with the
+winner's ``s``-th stone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from math import prod
+from pathlib import Path
+from typing import Any, cast
+
+from perfectplay.errors import NotationError, ParameterError
+from perfectplay.games.common.moves import column_from_json
+from perfectplay.games.connect4.notation import (
+    format_connect4_moves,
+    parse_connect4_moves,
+    parse_connect4_picture,
+)
+from perfectplay.games.connect4.rules import Connect4Game, Connect4Position, game
+from perfectplay.games.connect4.text import (
+    connect4_rows,
+    format_connect4_picture,
+    render_connect4_board,
+)
+from perfectplay.games.kernel import KernelOptions
+from perfectplay.games.kit import (
+    BoardView,
+    Capability,
+    GameKit,
+    GameParams,
+    JSONObject,
+    JSONValue,
+    Loaded,
+    Policy,
+    Retraction,
+    SizeRule,
+)
+from perfectplay.notation import quote
+
+DEFAULT_SIZE = (7, 6)
+DEFAULT_K = 4
+WHOLE_TREE_CELLS = 16
+"""``perft`` without ``--depth`` counts whole trees only up to 4x4."""
+
+
+class Connect4Retraction(Retraction):
+    """Only the top stone of a column can be taken back (gravity)."""
+
+    def __init__(self, game: Connect4Game) -> None:
+        self.game = game
+
+    def state_of(self, position: Connect4Position) -> tuple[int, int]:
+        """The two players' stones."""
+        return position.first, position.second
+
+    def removable(self, state: tuple[int, int]) -> int:
+        """The last mover's stones on top of their columns."""
+        first, second = state
+        mask = first | second
+        tops = mask & ~(mask >> 1)  # the bit above a column's top stone is empty (or sentinel)
+        return tops & (first if mask.bit_count() % 2 else second)
+
+    def move_of(self, stone: int) -> int:
+        """The 0-based column of the stone."""
+        return (stone.bit_length() - 1) // self.game.spec.stride
+
+    def bound(self, state: tuple[int, int]) -> int:
+        """Sub-boards: every column cut at every height."""
+        mask = state[0] | state[1]
+        stride = self.game.spec.stride
+        column = (1 << stride) - 1
+        heights = ((mask >> (c * stride)) & column for c in range(self.game.spec.width))
+        return prod(h.bit_count() + 1 for h in heights)
+
+    def position(self, state: tuple[int, int]) -> Connect4Position:
+        """The validated position."""
+        return self.game.from_bits(*state)
+
+
+class Connect4Kit(GameKit):
+    """Connect Four, 7x6 by default."""
+
+    name = "connect4"
+    title = "Connect Four"
+    aliases = ("connect-four", "connectfour", "c4")
+    summary = (
+        "Stones fall down WIDTHxHEIGHT columns (7x6 by default); k (4) in a row wins. "
+        "Positions are the 1-based columns played (4453) or a picture."
+    )
+    size = SizeRule(("width", "height"), DEFAULT_SIZE)
+    takes_k = True
+    perft_keys = ("first", "second")
+    capabilities = frozenset(
+        {
+            Capability.WEAK,
+            Capability.BOOK,
+            Capability.HISTORY,
+            Capability.SYMMETRY,
+            Capability.BOARD,
+        }
+    )
+    policy = Policy(whole_tree_cells=WHOLE_TREE_CELLS)
+    examples = ("4453", "44455554221")
+
+    def make(self, params: GameParams) -> Connect4Game:
+        """``game(width, height, k)``."""
+        width, height = params.size or DEFAULT_SIZE
+        return game(width, height, DEFAULT_K if params.k is None else params.k)
+
+    def load(self, text: str, params: GameParams) -> Loaded:
+        """A move sequence on a ``size`` board, or a picture (text with ``/`` or new lines)
+        whose size is read from it (``size``, when given, must agree)."""
+        if "/" in text or "\n" in text:  # a picture has several rows; moves never have these
+            parsed, position = parse_connect4_picture(
+                text, DEFAULT_K if params.k is None else params.k
+            )
+            actual = (parsed.spec.width, parsed.spec.height)
+            if params.size is not None and params.size != actual:
+                raise ParameterError(
+                    f"size {params.size[0]}x{params.size[1]}: the board given is "
+                    f"{actual[0]}x{actual[1]} (width x height)"
+                )
+            return Loaded(parsed, position, None)
+        made = self.make(params)
+        position, columns = parse_connect4_moves(made, text)
+        return Loaded(made, position, tuple(columns))
+
+    def position_text(self, loaded: Loaded) -> str:
+        """The move sequence when known, else the picture with ``/`` between rows."""
+        if loaded.moves is None:
+            return format_connect4_picture(loaded.position).replace("\n", "/")
+        return format_connect4_moves(cast(Connect4Game, loaded.game), loaded.moves)
+
+    def moves_text(self, game: Any, moves: Any) -> str:
+        """``4453`` (``10,3,4`` on wide boards)."""
+        return format_connect4_moves(game, moves)
+
+    def parse_move(self, game: Any, position: Any, text: str) -> int:
+        """A 1-based column number; the 0-based column."""
+        cleaned = text.strip()
+        if not re.fullmatch(r"\d{1,3}", cleaned):
+            raise NotationError(
+                f"move {quote(text)}: expected a column number from 1 to {game.spec.width}"
+            )
+        return int(cleaned) - 1
+
+    def move_from_json(self, game: Any, data: JSONValue) -> int:
+        """``{"column": c}``, 1-based."""
+        return column_from_json(data, game.spec.width)
+
+    def size_of(self, game: Any) -> tuple[int, int]:
+        """Width and height."""
+        return game.spec.width, game.spec.height
+
+    def k_of(self, game: Any) -> int:
+        """Stones in a row that win."""
+        return int(game.spec.k)
+
+    def render(self, game: Any, position: Any, color: bool = False) -> str:
+        """The board with column numbers, coloured on a terminal."""
+        return render_connect4_board(position, color=color)
+
+    def side_label(self, game: Any, player: int) -> str:
+        """``player 1 (x)``."""
+        return f"player {player} ({'x' if player == 1 else 'o'})"
+
+    def move_entry(self, game: Any) -> str:
+        """A column number."""
+        return f"a column number 1-{game.spec.width}"
+
+    def move_help(self, game: Any) -> str:
+        """Columns from the left."""
+        return (
+            f"moves: a column number from 1 (left) to {game.spec.width} (right); the stone "
+            "falls to the lowest empty cell"
+        )
+
+    def board(self, game: Any, position: Any) -> BoardView:
+        """x and o marks, rows from the top."""
+        cells: list[list[JSONObject | None]] = [
+            [None if c == "." else {"player": 1 if c == "x" else 2, "mark": c} for c in row]
+            for row in connect4_rows(position)
+        ]
+        return BoardView(game.spec.height, game.spec.width, True, cells)
+
+    def display_cell(self, game: Any, cell: Any) -> tuple[int, int]:
+        """``(column, height)`` as ``(row, col)`` from the top."""
+        column, height = cell
+        return game.spec.height - 1 - int(height), int(column)
+
+    def build_book(
+        self,
+        game: Any,
+        depth: int,
+        path: Path,
+        options: KernelOptions,
+        progress: Callable[[int, int, float], None] | None,
+    ) -> int:
+        """Solve every position ``depth`` stones deep (one per mirror pair) and write the
+        book to exactly ``path``, atomically (a temporary file beside it, then a rename)."""
+        from perfectplay.games.connect4.book_builder import build_book
+
+        book = build_book(game, depth, options, progress)
+        book.save(path)
+        return len(book)
+
+    def retraction(self, game: Any, position: Any) -> Connect4Retraction:
+        """Top stones only."""
+        return Connect4Retraction(game)
+
+
+KIT = Connect4Kit()

@@ -1,0 +1,179 @@
+"""The compiled-kernel protocol: what a game's kernel offers to the game-agnostic search.
+
+A game hands out its kernel through ``game.kernel(options)`` (``None`` when it has none, or
+when the board is too large for the kernel's representation). A kernel is built per call with
+the caller's :class:`KernelOptions` (opening book, table size): nothing about a search is kept
+in a process-wide cache, and two calls with different options never see each other's
+settings. Kernel modules import numba; they are imported lazily (inside functions) so that
+the command line and the library start fast.
+
+What a kernel can do beyond the core protocol is *declared* in its :class:`KernelTraits`,
+which :mod:`perfectplay.search.solver` and :mod:`perfectplay.analysis.exact` read. A trait
+that is declared must be backed by the method it names; a method whose trait is not declared
+is never called (the base :class:`KernelBase` makes such calls fail loudly, so a typo in a
+declaration cannot silently fall back to a slow path).
+
+Kernels keep scratch memory and are not thread-safe: one search at a time per kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+P = TypeVar("P")
+M = TypeVar("M")
+P_in = TypeVar("P_in", contravariant=True)
+"""A kernel only takes positions: contravariant in the position type."""
+ExactProgress = Callable[[int, int, int, float], None]
+"""Called by an exact solve as it narrows the value: ``(low, high, nodes, seconds)``, the
+bounds on the game's conventional score scale (Connect Four's standard score)."""
+MIN_TABLE_BITS, MAX_TABLE_BITS = 10, 30
+"""The range of ``KernelOptions.table_bits`` (2**N table slots)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KernelOptions:
+    """Per-call settings of a kernel.
+
+    ``book``: consult the opening book shipped for the board (games with books only);
+    ``book_path``: consult this book file instead; ``table_bits``: a transposition table of
+    ``2**table_bits`` slots instead of the kernel's default. Checked by
+    :func:`perfectplay.api.kernel_options`.
+    """
+
+    book: bool = True
+    book_path: Path | None = None
+    table_bits: int | None = None
+
+
+DEFAULT_KERNEL_OPTIONS = KernelOptions()
+
+
+@dataclass(frozen=True, slots=True)
+class KernelTraits:
+    """What a kernel declares it can do beyond :class:`Kernel`'s core.
+
+    * ``exact_first``: under a time limit, try an exact solve on part of the budget before
+      deepening (Connect Four's exact solver beats its depth-limited search);
+    * ``full_depth_proofs``: exact values are re-proved by full-depth searches only;
+    * ``keeps_deadline``: :meth:`Kernel.search` honours its ``deadline`` argument itself;
+    * ``exact_line``: :meth:`Kernel.exact_line` gives the principal variation of an exact
+      value (else the solver re-proves each step);
+    * ``weak``: :meth:`Kernel.weak_value` answers win/draw/loss faster than an exact solve;
+    * ``complete_table``: :meth:`Kernel.exact_values` lists the value of every position below
+      a position of a small board.
+    """
+
+    exact_first: bool = False
+    full_depth_proofs: bool = False
+    keeps_deadline: bool = False
+    exact_line: bool = False
+    weak: bool = False
+    complete_table: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KernelResult(Generic[M]):
+    """One fixed-depth root search: the move (``None`` if aborted before any), its value
+    (root-relative scale of :mod:`perfectplay.values`), nodes, horizon leaves reached,
+    and whether the budget ran out (then the value is only the best of the moves done).
+    """
+
+    move: M | None
+    value: int
+    nodes: int
+    horizon: int
+    aborted: bool
+
+
+class Kernel(Protocol[P_in, M]):
+    """What the search layer needs from a compiled kernel."""
+
+    @property
+    def traits(self) -> KernelTraits:
+        """The optional abilities this kernel declares."""
+        ...
+
+    def new_table(self, entries: int) -> Any:
+        """A fresh transposition table with about ``entries`` slots (the kernel's own type)."""
+        ...
+
+    def table_entries_hint(self) -> int:
+        """Table slots the kernel uses by default (its options' ``table_bits`` included)."""
+        ...
+
+    def search(
+        self,
+        position: P_in,
+        depth: int,
+        first: M | None,
+        table: Any,
+        node_budget: int,
+        symmetry: bool = True,
+        ordering: bool = True,
+        deadline: float | None = None,
+        progress: ExactProgress | None = None,
+    ) -> KernelResult[M]:
+        """Search a running position ``depth`` plies deep, ``first`` move tried first; stop
+        past ``node_budget`` nodes, or at ``deadline`` (``time.perf_counter`` seconds) when
+        the kernel declares ``keeps_deadline``. An exact search (``depth`` to the end) may
+        report its narrowing bounds to ``progress``."""
+        ...
+
+    def exact_value(self, position: P_in, table: Any) -> int:
+        """The exact value of a running position for its side to move."""
+        ...
+
+    def table_move(self, position: P_in, table: Any) -> M | None:
+        """The table's best move for a running position, or ``None``."""
+        ...
+
+    def principal_variation(self, position: P_in, first: M | None, table: Any) -> tuple[M, ...]:
+        """``first`` and the table's best moves after it."""
+        ...
+
+    def exact_line(
+        self, position: P_in, first: M, value: float, table: Any, deadline: float | None = None
+    ) -> tuple[M, ...]:
+        """Trait ``exact_line``: a principal variation of an exactly solved position, cut
+        short at ``deadline`` when given."""
+        ...
+
+    def weak_value(self, position: P_in, table: Any, node_budget: int) -> tuple[int, int, bool]:
+        """Trait ``weak``: ``(sign, nodes, aborted)``: 1 win, 0 draw, -1 loss."""
+        ...
+
+    def exact_values(self, position: P_in) -> Mapping[Hashable, int]:
+        """Trait ``complete_table``: the exact value of every position reachable from
+        ``position``, keyed by ``game.key``."""
+        ...
+
+
+class KernelBase(Generic[P, M]):
+    """Defaults for the optional methods: each fails loudly, since the search only calls a
+    method whose trait the kernel declares."""
+
+    traits = KernelTraits()
+
+    def exact_line(
+        self, position: P, first: M, value: float, table: Any, deadline: float | None = None
+    ) -> tuple[M, ...]:
+        """Not declared by this kernel."""
+        raise NotImplementedError(f"{type(self).__name__} does not declare exact_line")
+
+    def weak_value(self, position: P, table: Any, node_budget: int) -> tuple[int, int, bool]:
+        """Not declared by this kernel."""
+        raise NotImplementedError(f"{type(self).__name__} does not declare weak")
+
+    def exact_values(self, position: P) -> Mapping[Hashable, int]:
+        """Not declared by this kernel."""
+        raise NotImplementedError(f"{type(self).__name__} does not declare complete_table")
+
+
+def table_entries(options: KernelOptions, default_bits: int) -> int:
+    """The table slots ``options`` ask for, or ``2**default_bits``."""
+    bits = default_bits if options.table_bits is None else options.table_bits
+    return 1 << bits

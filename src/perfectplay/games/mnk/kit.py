@@ -1,0 +1,161 @@
+"""Tic-tac-toe and every m,n,k-game: the kit the api and the front doors read.
+
+Positions are written as boards (``xox/oox/___``, size read from the board); moves are cells
+(``b3``, or ``3 2`` as row and column from 1).
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+from perfectplay.errors import ParameterError
+from perfectplay.games.kit import (
+    BoardView,
+    Capability,
+    GameKit,
+    GameParams,
+    JSONObject,
+    JSONValue,
+    Loaded,
+    Retraction,
+    SizeRule,
+)
+from perfectplay.games.mnk.notation import (
+    format_mnk_move,
+    parse_json_cell,
+    parse_mnk_board,
+    parse_mnk_move,
+)
+from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, game
+from perfectplay.games.mnk.text import column_letters, format_mnk_board, mnk_board_matrix
+from perfectplay.games.mnk.text import render_mnk_board as render_board
+
+DEFAULT_SIZE = (3, 3)
+MARKS = {1: "x", -1: "o"}
+"""The board matrix's values as marks."""
+
+
+class MNKRetraction(Retraction):
+    """Any stone of the last mover can be taken back."""
+
+    def __init__(self, game: MNKGame) -> None:
+        self.game = game
+
+    def state_of(self, position: MNKPosition) -> tuple[int, int]:
+        """``(x, o)``."""
+        return position.x, position.o
+
+    def removable(self, state: tuple[int, int]) -> int:
+        """Every stone of the side that moved last."""
+        first, second = state
+        return first if (first | second).bit_count() % 2 else second
+
+    def move_of(self, stone: int) -> Cell:
+        """The cell of the stone."""
+        return self.game.cell(stone.bit_length() - 1)
+
+    def bound(self, state: tuple[int, int]) -> int:
+        """Sub-boards: every way to keep some of each side's stones in turn order."""
+        first, second = (s.bit_count() for s in state)
+        total = first + second
+        return sum(comb(first, (i + 1) // 2) * comb(second, i // 2) for i in range(total + 1))
+
+    def position(self, state: tuple[int, int]) -> MNKPosition:
+        """The validated position."""
+        return self.game.from_bits(*state)
+
+
+class TicTacToeKit(GameKit):
+    """Tic-tac-toe on ROWSxCOLS boards, k in a row."""
+
+    name = "tictactoe"
+    title = "Tic-tac-toe (m,n,k-games)"
+    aliases = ("mnk", "ttt", "tic-tac-toe")
+    summary = (
+        "x and o take turns on a ROWSxCOLS board (1x1 to 15x15); k in a row wins. "
+        "Positions are boards such as xox/oox/___; moves are cells such as b3."
+    )
+    size = SizeRule(("rows", "cols"), DEFAULT_SIZE)
+    takes_k = True
+    board_notation = True
+    capabilities = frozenset({Capability.HISTORY, Capability.SYMMETRY, Capability.BOARD})
+    examples = ("xox/oox/___", "___/_x_/___")
+
+    def make(self, params: GameParams) -> MNKGame:
+        """``game(rows, cols, k)``; ``k`` defaults to ``min(rows, cols)``."""
+        rows, cols = params.size or DEFAULT_SIZE
+        return game(rows, cols, params.k)
+
+    def load(self, text: str, params: GameParams) -> Loaded:
+        """A board (its size read from it; ``size``, when given, must agree), or the empty
+        board of ``size`` for the empty text."""
+        if not text.strip():
+            return self.start(self.make(params))
+        parsed, position = parse_mnk_board(text, params.k)
+        actual = (parsed.spec.rows, parsed.spec.cols)
+        if params.size is not None and params.size != actual:
+            raise ParameterError(
+                f"size {params.size[0]}x{params.size[1]}: the board given is "
+                f"{actual[0]}x{actual[1]} (rows x cols)"
+            )
+        return Loaded(parsed, position, None)
+
+    def position_text(self, loaded: Loaded) -> str:
+        """The board, ``xox/oox/___``."""
+        return format_mnk_board(loaded.position)
+
+    def parse_move(self, game: Any, position: Any, text: str) -> Cell:
+        """``b3`` or ``3 2`` (1-based row and column)."""
+        return parse_mnk_move(game, text)
+
+    def move_text(self, game: Any, move: Cell) -> str:
+        """``b3``."""
+        return format_mnk_move(move)
+
+    def move_from_json(self, game: Any, data: JSONValue) -> Cell:
+        """``{"row": r, "col": c}``, 0-based."""
+        return parse_json_cell(game, data)
+
+    def size_of(self, game: Any) -> tuple[int, int]:
+        """Rows and columns."""
+        return game.spec.rows, game.spec.cols
+
+    def k_of(self, game: Any) -> int:
+        """Stones in a row that win."""
+        return int(game.spec.k)
+
+    def render(self, game: Any, position: Any, color: bool = False) -> str:
+        """The board with column letters and row numbers."""
+        return render_board(position)
+
+    def side_label(self, game: Any, player: int) -> str:
+        """``x`` or ``o``."""
+        return "x" if player == 1 else "o"
+
+    def move_entry(self, game: Any) -> str:
+        """A cell."""
+        return "a move such as b2 or '2 2'"
+
+    def move_help(self, game: Any) -> str:
+        """Cells as letter and number, or row and column."""
+        spec = game.spec
+        return (
+            f"moves: a cell as column letter and row number (a1 .. "
+            f"{column_letters(spec.cols)[-1]}{spec.rows}) or row and column from 1 ('2 3')"
+        )
+
+    def board(self, game: Any, position: Any) -> BoardView:
+        """x and o marks, rows from the top."""
+        cells: list[list[JSONObject | None]] = [
+            [None if v == 0 else {"player": 1 if v == 1 else 2, "mark": MARKS[v]} for v in row]
+            for row in mnk_board_matrix(position)
+        ]
+        return BoardView(game.spec.rows, game.spec.cols, False, cells)
+
+    def retraction(self, game: Any, position: Any) -> MNKRetraction:
+        """Any stone of the last mover."""
+        return MNKRetraction(game)
+
+
+KIT = TicTacToeKit()

@@ -1,0 +1,140 @@
+"""Tic-tac-toe and m,n,k notation: boards, moves, and the terminal drawing.
+
+Boards
+    Rows from top to bottom separated by ``/`` (or new lines), cells ``x``, ``o`` and ``_``,
+    ``.`` or ``-`` for empty, case-insensitive: ``xox/oox/___``. Alternatively a JSON matrix of
+    ``1`` (x), ``-1`` (o) and ``0`` (empty): ``[[1,-1,1],[-1,-1,1],[0,0,0]]``. The board size
+    is read from the text; ``k`` defaults to ``min(rows, cols)``. :func:`format_mnk_board`
+    writes the compact form, which parses back to the same position.
+
+Moves
+    ``b3`` (column letter, row number from the top, both 1-based as on the drawn board) or two
+    1-based numbers ``3 2`` / ``3,2`` (row, column).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from perfectplay.errors import (
+    IllegalMoveError,
+    NotationError,
+    ParameterError,
+)
+from perfectplay.games.mnk.rules import (
+    MAX_SIZE,
+    Cell,
+    MNKGame,
+    MNKPosition,
+    make_spec,
+)
+from perfectplay.games.mnk.text import column_letters
+from perfectplay.notation import (
+    MAX_TEXT,
+    check_rectangular,
+    grid_from_text,
+    quote,
+)
+
+# -- m,n,k boards ----------------------------------------------------------------------------
+
+
+def _grid_from_json(text: str) -> list[list[int]]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"board {quote(text)}: not valid JSON ({exc.msg})") from None
+    if not isinstance(data, list) or not data:
+        raise NotationError(f"board {quote(text)}: a JSON board must be a non-empty list of rows")
+    grid: list[list[int]] = []
+    for r, row in enumerate(data, start=1):
+        if not isinstance(row, list) or not row:
+            raise NotationError(f"board {quote(text)}: row {r} is not a non-empty list")
+        for c, value in enumerate(row, start=1):
+            if isinstance(value, bool) or value not in (1, -1, 0) or not isinstance(value, int):
+                raise NotationError(
+                    f"board {quote(text)}: value {value!r} at row {r}, column {c} "
+                    "(use 1 for x, -1 for o, 0 for empty)"
+                )
+        grid.append(list(row))
+    return grid
+
+
+def parse_mnk_board(text: str, k: int | None = None) -> tuple[MNKGame, MNKPosition]:
+    """The game (size from the board, ``k`` or its default) and the validated position.
+
+    Raises :class:`NotationError` for text that does not parse (empty, ragged rows, unknown
+    characters), :class:`ParameterError` for a size or ``k`` out of range and
+    :class:`~perfectplay.errors.IllegalPositionError` for a board no legal game reaches.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"board {text!r}: expected text")
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"board {quote(text)}: longer than {MAX_TEXT} characters")
+    if not text.strip():
+        raise NotationError(f"board {quote(text)}: empty text; write rows such as xox/oox/___")
+    is_json = text.lstrip().startswith("[")
+    grid = _grid_from_json(text) if is_json else grid_from_text(text)
+    check_rectangular(text, grid)
+    rows, cols = len(grid), len(grid[0])
+    if rows > MAX_SIZE or cols > MAX_SIZE:
+        raise ParameterError(
+            f"board {quote(text)}: {rows}x{cols} is too large; at most {MAX_SIZE}x{MAX_SIZE}"
+        )
+    game = MNKGame(make_spec(rows, cols, k))
+    x = o = 0
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            if value == 1:
+                x |= 1 << (r * cols + c)
+            elif value == -1:
+                o |= 1 << (r * cols + c)
+    try:
+        return game, game.from_bits(x, o)
+    except ValueError as exc:
+        raise type(exc)(f"board {quote(text)}: {exc}") from None
+
+
+def parse_mnk_move(game: MNKGame, text: str) -> Cell:
+    """A cell from ``b3`` (column letter, 1-based row) or ``3 2`` / ``3,2`` (1-based row, col).
+
+    Raises :class:`NotationError` when the text is neither form and :class:`IllegalMoveError`
+    when it names a cell off the board.
+    """
+    spec = game.spec
+    cleaned = text.strip().lower()
+    letter = re.fullmatch(r"([a-z])\s*(\d{1,2})", cleaned)
+    numbers = re.fullmatch(r"(\d{1,2})\s*[ ,;]\s*(\d{1,2})", cleaned)
+    if letter:
+        row, col = int(letter.group(2)), ord(letter.group(1)) - ord("a") + 1
+    elif numbers:
+        row, col = int(numbers.group(1)), int(numbers.group(2))
+    else:
+        raise NotationError(
+            f"move {quote(text)}: expected a cell such as b3 (column letter, row number) or "
+            "'3 2' (row, column, from 1)"
+        )
+    if not (1 <= row <= spec.rows and 1 <= col <= spec.cols):
+        raise IllegalMoveError(
+            f"move {quote(text)}: off the {spec.rows}x{spec.cols} board "
+            f"(rows 1-{spec.rows}, columns a-{column_letters(spec.cols)[-1]})"
+        )
+    return Cell(row - 1, col - 1)
+
+
+def format_mnk_move(move: Cell) -> str:
+    """``b3``-style label of a cell, as :func:`parse_mnk_move` reads it."""
+    return f"{column_letters(26)[move[1]]}{move[0] + 1}"
+
+
+def parse_json_cell(game: MNKGame, data: Any) -> Cell:
+    """A cell from the JSON object ``{"row": r, "col": c}`` (0-based)."""
+    if not isinstance(data, dict) or set(data) != {"row", "col"}:
+        raise NotationError(f"move {data!r}: expected an object with keys row and col")
+    row, col = data["row"], data["col"]
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
+        raise NotationError(f"move {data!r}: row and col must be whole numbers")
+    game.index((row, col))
+    return Cell(row, col)
