@@ -27,7 +27,7 @@ import common
 
 from perfectplay import api
 from perfectplay.analysis.exact import ExactValues, complete_table
-from perfectplay.analysis.history import History, reconstruct
+from perfectplay.analysis.history import History
 
 LARGER = [
     ("4x4 k=4, full drawn board", "tictactoe", "xxoo/ooxx/xxoo/xxoo", 4),
@@ -61,13 +61,13 @@ def reachable_3x3() -> list[Any]:
 
 def row_3x3(sample: int | None) -> tuple[str, str, str, str]:
     game, full = api.load("tictactoe", "xox/xoo/oxx")
-    reconstruct(game, full)  # load the kernel before timing
+    api.history(game, full)  # load the kernel before timing
     boards = reachable_3x3()
     if sample is not None:
         boards = random.Random(1).sample(boards, sample)
     times, slowest, optimal = [], "", 0
     for position in boards:
-        seconds, history = timed_call(lambda p=position: reconstruct(game, p, "outcome"))
+        seconds, history = timed_call(lambda p=position: api.history(game, p, "outcome"))
         if not times or seconds > max(times):
             slowest = str(position)
         times.append(seconds)
@@ -87,7 +87,7 @@ def row_first_3x3() -> tuple[str, str, str, str]:
     runs = []
     for _ in range(5):
         complete_table.cache_clear()
-        runs.append(timed_call(lambda: reconstruct(game, full))[0])
+        runs.append(timed_call(lambda: api.history(game, full))[0])
     label = "3x3, first call of a process (builds the complete 3x3 table) `xox/xoo/oxx`"
     return label, fmt(statistics.median(runs)), "9 stones", "222 optimal histories"
 
@@ -95,7 +95,7 @@ def row_first_3x3() -> tuple[str, str, str, str]:
 def row_larger(label: str, name: str, text: str, k: int) -> tuple[str, str, str, str]:
     game, position = api.load(name, text, k=k)
     ExactValues(game).value(game.initial())  # load the kernel before timing
-    runs = [timed_call(lambda: reconstruct(game, position)) for _ in range(3)]
+    runs = [timed_call(lambda: api.history(game, position)) for _ in range(3)]
     seconds = statistics.median(s for s, _ in runs)
     history = runs[0][1]
     verdict = (

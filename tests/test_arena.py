@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from perfectplay.arena import (
+from perfectplay.analysis.arena import (
     DEFAULT_TIME,
     PlayerSpec,
     engine_limit,
@@ -13,6 +15,8 @@ from perfectplay.arena import (
     run_arena,
 )
 from perfectplay.errors import ParameterError
+from perfectplay.games.simplexity.board import EVALUATIONS
+from perfectplay.games.simplexity.kit import KIT
 from perfectplay.games.simplexity.rules import game
 from perfectplay.search.limits import Limit
 
@@ -31,8 +35,8 @@ from perfectplay.search.limits import Limit
     ],
 )
 def test_parse_player(text: str, spec: PlayerSpec) -> None:
-    assert parse_player(text) == spec
-    assert parse_player(str(spec)) == spec  # the label parses back
+    assert parse_player(text, EVALUATIONS) == spec
+    assert parse_player(str(spec), EVALUATIONS) == spec  # the label parses back
 
 
 @pytest.mark.parametrize(
@@ -59,14 +63,14 @@ def test_parse_player(text: str, spec: PlayerSpec) -> None:
 )
 def test_parse_player_rejects(text: str, message: str) -> None:
     with pytest.raises(ParameterError) as info:
-        parse_player(text)
+        parse_player(text, EVALUATIONS)
     assert message in str(info.value), str(info.value)
     assert str(info.value).startswith(f"player {text!r}: ")
 
 
 def test_parse_player_rejects_non_text() -> None:
     with pytest.raises(ParameterError, match="expected text"):
-        parse_player(3)  # type: ignore[arg-type]
+        parse_player(3, EVALUATIONS)  # type: ignore[arg-type]
 
 
 def test_engine_limits() -> None:
@@ -83,8 +87,8 @@ def test_matches_alternate_sides_and_count_results() -> None:
     seen: list[int] = []
     result = run_arena(
         g,
-        parse_player("engine:depth=2"),
-        parse_player("random"),
+        parse_player("engine:depth=2", EVALUATIONS),
+        parse_player("random", EVALUATIONS),
         5,
         seed=7,
         progress=lambda done, total, record: seen.append(done),
@@ -104,7 +108,7 @@ def test_matches_alternate_sides_and_count_results() -> None:
     assert p1.mean_depth == 2.0 and p2.mean_depth is None
     # Random players are reproducible from the match seed. (Engines need not be: the kernel
     # keeps its move-ordering history between searches, and ties may then break otherwise.)
-    pair = parse_player("random"), parse_player("random")
+    pair = parse_player("random", EVALUATIONS), parse_player("random", EVALUATIONS)
     once, twice = (run_arena(g, *pair, 3, seed=7) for _ in range(2))
     assert [r.moves for r in once.games] == [r.moves for r in twice.games]
 
@@ -113,8 +117,11 @@ def test_random_openings_are_shared_by_pairs_and_do_not_end_games() -> None:
     g = game(4, 4)
     import random
 
+    def natural(position: Any, move: Any) -> bool:
+        return KIT.natural_move(g, position, move)
+
     for seed in range(20):
-        opening = random_opening(g, 6, random.Random(seed))
+        opening = random_opening(g, 6, random.Random(seed), natural)
         assert len(opening) == 6
         position = g.initial()
         for move in opening:
@@ -124,7 +131,11 @@ def test_random_openings_are_shared_by_pairs_and_do_not_end_games() -> None:
             for reply in g.legal_moves(position):  # and no reply wins at once
                 assert g.outcome(g.play(position, reply)) is None
     result = run_arena(
-        g, parse_player("random:seed=1"), parse_player("random:seed=2"), 4, opening_plies=3
+        g,
+        parse_player("random:seed=1", EVALUATIONS),
+        parse_player("random:seed=2", EVALUATIONS),
+        4,
+        opening_plies=3,
     )
     pairs = [r.moves[:3] for r in result.games]
     assert pairs[0] == pairs[1] and pairs[2] == pairs[3]
@@ -142,4 +153,9 @@ def test_random_openings_are_shared_by_pairs_and_do_not_end_games() -> None:
 )
 def test_match_parameters_are_checked(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ParameterError, match=message):
-        run_arena(game(4, 4), parse_player("random"), parse_player("random"), **kwargs)  # type: ignore[arg-type]
+        run_arena(
+            game(4, 4),
+            parse_player("random", EVALUATIONS),
+            parse_player("random", EVALUATIONS),
+            **kwargs,
+        )  # type: ignore[arg-type]

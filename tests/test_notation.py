@@ -16,19 +16,16 @@ from perfectplay.errors import (
     ParameterError,
     PerfectplayError,
 )
-from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, MNKSpec, game
-from perfectplay.games.protocol import Player
-from perfectplay.notation import (
-    format_mnk_board,
+from perfectplay.games.mnk.notation import (
     format_mnk_move,
-    mnk_board_matrix,
     parse_json_cell,
     parse_mnk_board,
     parse_mnk_move,
-    parse_size,
-    player_from_text,
-    render_mnk_board,
 )
+from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, MNKSpec, game
+from perfectplay.games.mnk.text import format_mnk_board, mnk_board_matrix, render_mnk_board
+from perfectplay.games.protocol import Player
+from perfectplay.notation import parse_size, player_from_text
 
 
 def rejects(error: type[PerfectplayError], text: str, *reasons: str, k: int | None = None) -> str:

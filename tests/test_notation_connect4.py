@@ -19,15 +19,14 @@ from perfectplay.errors import (
     ParameterError,
     PerfectplayError,
 )
-from perfectplay.games.connect4.rules import Connect4Game, Connect4Position, Connect4Spec, game
-from perfectplay.games.protocol import Player
-from perfectplay.notation import (
+from perfectplay.games.connect4.notation import (
     format_connect4_moves,
-    format_connect4_picture,
     parse_connect4_moves,
     parse_connect4_picture,
-    render_connect4_board,
 )
+from perfectplay.games.connect4.rules import Connect4Game, Connect4Position, Connect4Spec, game
+from perfectplay.games.connect4.text import format_connect4_picture, render_connect4_board
+from perfectplay.games.protocol import Player
 
 C4 = game(7, 6, 4)
 WIDE = game(10, 5, 4)  # 10 x 6 does not fit 64 bits (10 * 7 = 70); 10 x 5 does (60)

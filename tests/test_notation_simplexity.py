@@ -18,14 +18,13 @@ from perfectplay.errors import (
     ParameterError,
     PerfectplayError,
 )
-from perfectplay.games.simplexity.rules import SimplexityGame, SimplexityMove, game
-from perfectplay.notation import (
+from perfectplay.games.simplexity.notation import (
     format_simplexity_moves,
     parse_simplexity_move,
     parse_simplexity_moves,
-    render_simplexity_board,
-    simplexity_quotas,
 )
+from perfectplay.games.simplexity.rules import SimplexityGame, SimplexityMove, game
+from perfectplay.games.simplexity.text import render_simplexity_board, simplexity_quotas
 
 SC = game()
 SIZES = [(6, 7), (4, 4), (5, 6), (2, 3), (4, 10), (7, 8)]

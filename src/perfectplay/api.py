@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from perfectplay.analysis.arena import (
     ArenaProgress,
@@ -67,7 +67,7 @@ from perfectplay.games.registry import game_names, get_kit, kit_of
 from perfectplay.notation import parse_size
 from perfectplay.search.limits import EXACT, Limit, make_limit
 from perfectplay.search.result import MoveValue, Score, SearchResult
-from perfectplay.search.solver import IterationCallback, SearchOptions
+from perfectplay.search.solver import IterationCallback, Searcher, SearchOptions
 from perfectplay.search.solver import analyze as search_analyze
 from perfectplay.search.solver import best_move as search_best
 from perfectplay.search.solver import solve as search_solve
@@ -84,6 +84,7 @@ __all__ = [
     "ArenaResult",
     "BoardView",
     "Capability",
+    "Engine",
     "ExactProgress",
     "GameKit",
     "GameRecord",
@@ -349,6 +350,43 @@ def analyze(
     return search_analyze(
         game, position, search_limit, weak=weak, search=SearchOptions(kernel=options)
     )
+
+
+class Engine(Generic[P, M]):
+    """A game's search engine with its transposition table kept across calls, for many
+    searches of positions of one game (a batch, a match): the compiled kernel and its table
+    are made once. Not thread-safe: one search at a time.
+
+    Each call takes its options as :func:`solve` does; ``clear`` empties the table (so that
+    each position is searched as if alone).
+    """
+
+    def __init__(self, game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> None:
+        self.game = game
+        self._searcher = Searcher(game, SearchOptions(kernel=options))
+        self._searcher.warm_up()
+
+    def solve(
+        self,
+        position: P,
+        search_limit: Limit = EXACT,
+        *,
+        weak: bool = False,
+        on_progress: ExactProgress | None = None,
+    ) -> SearchResult[M]:
+        """As :func:`solve`, on this engine's table."""
+        if weak:
+            require(self.game, Capability.WEAK, "--weak")
+            return self._searcher.weak(position, search_limit)
+        self._searcher.on_progress = on_progress
+        try:
+            return self._searcher.run(position, search_limit, None)
+        finally:
+            self._searcher.on_progress = None
+
+    def clear(self) -> None:
+        """Empty the table."""
+        self._searcher.clear()
 
 
 # -- analysis ---------------------------------------------------------------------------------

@@ -18,14 +18,27 @@ from hypothesis import strategies as st
 
 from perfectplay import api
 from perfectplay.analysis.exact import ExactValues
-from perfectplay.analysis.history import History, Notion, mistake_text, reconstruct
+from perfectplay.analysis.history import History, Notion, mistake_text
+from perfectplay.analysis.history import reconstruct as reconstruct_with
+from perfectplay.contract import history_json
 from perfectplay.errors import IllegalPositionError, ParameterError
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
+from perfectplay.games.registry import kit_of
 from perfectplay.search.minimax import minimax
 from perfectplay.values import WIN
 
 TTT = game()
 VALUES = ExactValues(TTT)
+
+
+def reconstruct(
+    game: Any, position: Any, notion: Notion = "outcome", values: ExactValues | None = None
+) -> History:
+    """The history of ``position``, taking stones back as the game's kit says."""
+    retraction = kit_of(game).retraction(game, position)
+    return reconstruct_with(game, position, retraction, notion, values)
+
+
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 Board = tuple[str, ...]
 
@@ -168,7 +181,7 @@ def test_every_reachable_board_with_mistakes_is_minimal() -> None:
 def test_the_empty_board_has_one_empty_history() -> None:
     history = reconstruct(TTT, TTT.initial())
     assert history.steps == () and history.optimal_histories == 1
-    assert history.as_dict(TTT) == {
+    assert history_json(TTT, history) == {
         "reachable_optimally": True,
         "history": [],
         "optimal_histories": 1,
@@ -187,7 +200,7 @@ def test_a_drawn_full_board_has_222_optimal_orders() -> None:
 def test_mistakes_are_named_and_in_json() -> None:
     _, position = api.load("tictactoe", "xo_/_x_/o_x")
     history = reconstruct(TTT, position, values=VALUES)
-    data = history.as_dict(TTT)
+    data = history_json(TTT, history)
     assert set(data) == {
         "reachable_optimally",
         "history",
@@ -201,7 +214,7 @@ def test_mistakes_are_named_and_in_json() -> None:
         {"ply": 4, "move": {"row": 0, "col": 1}, "before": "draw", "after": "loss"}
     ]
     assert mistake_text(history.mistakes[0], "outcome") == "move 4 turned a draw into a loss"
-    strict = reconstruct(TTT, position, "strict", VALUES).as_dict(TTT)
+    strict = history_json(TTT, reconstruct(TTT, position, "strict", VALUES))
     assert strict["mistakes"][0]["after"] == "loss in 2"
 
 
@@ -355,7 +368,7 @@ def _c4_orders(g: Any, target: Any) -> tuple[int, int]:
 def test_connect4_mistake_is_named(connect4: tuple[Any, ExactValues]) -> None:
     g, values = connect4
     _, position = api.load("connect4", C4_BOARDS["mistakes"])
-    data = reconstruct(g, position, values=values).as_dict(g)
+    data = history_json(g, reconstruct(g, position, values=values))
     assert data["history"][0] == {"column": 2}
     assert [(m["ply"], m["before"], m["after"]) for m in data["mistakes"]] == [
         (3, "draw", "loss"),

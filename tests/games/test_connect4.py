@@ -22,7 +22,6 @@ from perfectplay.errors import (
     ParameterError,
     PerfectplayError,
 )
-from perfectplay.games import get_game
 from perfectplay.games.connect4.rules import (
     Connect4Game,
     Connect4Position,
@@ -31,6 +30,7 @@ from perfectplay.games.connect4.rules import (
     make_spec,
 )
 from perfectplay.games.protocol import Player
+from perfectplay.games.registry import get_game
 
 PLAYER_OF = {ref.X: Player.FIRST, ref.O: Player.SECOND}
 PERFT_DATA = Path(__file__).resolve().parent.parent / "data" / "perft_connect4.json"
@@ -390,7 +390,7 @@ def test_spec_game_and_registry() -> None:
     assert spec == Connect4Spec(7, 6, 4)
     assert (spec.cells, spec.stride, spec.label, spec.max_score) == (42, 7, "7x6", 21)
     assert make_spec(8, 7, 5).label == "8x7, k=5"
-    g = get_game("connect4", width=6, height=5)
+    g = get_game("connect4", (6, 5))
     assert isinstance(g, Connect4Game) and g == game(6, 5) and hash(g) == hash(game(6, 5))
     for alias in ("connect-four", "ConnectFour", " C4 "):
         assert get_game(alias) == game()
@@ -438,7 +438,7 @@ def test_make_spec_rejects(kwargs: dict[str, Any], named: str, reason: str) -> N
     assert named in str(info.value) and reason in str(info.value)
     assert isinstance(info.value, PerfectplayError)
     with pytest.raises(ParameterError):
-        get_game("connect4", **kwargs)
+        game(**kwargs)
 
 
 # -- symmetry --------------------------------------------------------------------------------

@@ -19,9 +19,9 @@ from perfectplay.errors import (
     PerfectplayError,
     UnknownGameError,
 )
-from perfectplay.games import game_names, get_game
 from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, MNKSpec, game, make_spec
 from perfectplay.games.protocol import Player
+from perfectplay.games.registry import game_names, get_game
 
 PLAYER_OF = {ref.X: Player.FIRST, ref.O: Player.SECOND}
 
@@ -508,20 +508,20 @@ def test_make_spec_rejects_out_of_range_parameters(kwargs: dict[str, object], na
 
 
 def test_registry_builds_tictactoe() -> None:
-    four = get_game("tictactoe", rows=4, k=4)
+    four = get_game("tictactoe", (4, 4), k=4)
     assert isinstance(four, MNKGame)
     assert four.spec == MNKSpec(4, 4, 4)
     assert four == game(4, 4, 4) and hash(four) == hash(game(4, 4, 4))
     assert get_game("tictactoe").spec == MNKSpec(3, 3, 3)
-    assert get_game("tictactoe", rows=3, cols=5).spec == MNKSpec(3, 5, 3)
+    assert get_game("tictactoe", (3, 5)).spec == MNKSpec(3, 5, 3)
     for alias in ["mnk", "ttt", "tic-tac-toe", "TicTacToe", "  TTT ", "MNK"]:
-        assert get_game(alias, rows=4, k=4) == four
+        assert get_game(alias, (4, 4), k=4) == four
     assert "tictactoe" in game_names()
     assert four.name == "tictactoe"
     with pytest.raises(ParameterError, match="rows=0"):
-        get_game("ttt", rows=0)
+        get_game("ttt", (0, 0))
     with pytest.raises(ParameterError, match="k=9"):
-        get_game("mnk", rows=4, k=9)
+        get_game("mnk", (4, 4), k=9)
 
 
 @pytest.mark.parametrize("name", ["chess", "", "tic tac toe", "connect4x"])

@@ -12,8 +12,8 @@ from game_support import random_position
 from reference import simplexity_reference as ref
 
 from perfectplay.errors import GameOverError, IllegalMoveError, IllegalPositionError
-from perfectplay.games import get_game
 from perfectplay.games.protocol import Player
+from perfectplay.games.registry import get_game
 from perfectplay.games.simplexity.heuristics import (
     COLOR_WEIGHTS,
     EVALUATION_BOUND,
@@ -608,7 +608,7 @@ def test_from_bits_handed_over_win() -> None:
 
 # -- protocol facts --------------------------------------------------------------------------
 def test_registry_spec_and_moves() -> None:
-    g = get_game("simplexity", rows=4, cols=5)
+    g = get_game("simplexity", (4, 5))
     assert isinstance(g, SimplexityGame) and g.spec == SimplexitySpec(4, 5)
     for alias in ("shapecolor", "shape-color", "sc"):
         assert get_game(alias) == game()

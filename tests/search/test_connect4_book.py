@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from perfectplay.errors import ParameterError
-from perfectplay.games.connect4.book import OpeningBook, build_book, positions_at
+from perfectplay.games.connect4.book import OpeningBook
+from perfectplay.games.connect4.book_builder import build_book, positions_at
 from perfectplay.games.connect4.rules import Connect4Game, game
 
 SMALL = game(5, 4)
@@ -88,7 +89,8 @@ the centre wins, with the last stone (score 1)."""
 
 
 def test_the_shipped_7x6_book_covers_every_position_with_two_stones() -> None:
-    from perfectplay.games.connect4.book import bundled_book, canonical_solver_key
+    from perfectplay.games.connect4.book import bundled_book
+    from perfectplay.games.connect4.book_builder import canonical_solver_key
 
     shipped = bundled_book(7, 6, 4)
     assert shipped is not None and shipped.depth == 2

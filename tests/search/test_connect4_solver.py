@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from perfectplay import api
+from perfectplay import api, contract
+from perfectplay.games.connect4.notation import parse_connect4_moves
 from perfectplay.games.connect4.rules import Connect4Game, Connect4Position, game
-from perfectplay.notation import parse_connect4_moves
 from perfectplay.search.alphabeta import alphabeta
 from perfectplay.search.limits import Limit
 from perfectplay.search.result import Score
@@ -31,7 +31,7 @@ def lines(path: Path) -> list[tuple[str, int]]:
 
 def standard(g: Connect4Game, position: Connect4Position, value: float) -> int:
     """A WIN - plies value for the side to move as a standard Connect Four score."""
-    score = api.score_json(g, position, Score(value, True))["score"]
+    score = contract.score_json(g, position, Score(value, True))["score"]
     return int(score)
 
 
@@ -49,7 +49,7 @@ def test_benchmark_positions_have_the_listed_scores(path: Path) -> None:
 def test_the_two_worked_examples_through_the_public_api() -> None:
     for moves, expected in (("4455", 18), ("44455554221", -15)):
         g, position = api.load("connect4", moves)
-        data = api.result_json(g, position, api.solve(g, position))
+        data = contract.result_json(g, position, api.solve(g, position))
         assert data["score"] == expected
         assert data["outcome"] == ("win" if expected > 0 else "loss")
         # The principal variation replays to a finished game with that score.

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from perfectplay import api
+from perfectplay import api, contract
 from perfectplay.analysis.table import value_table
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.minimax import minimax
 from perfectplay.search.result import Score
-from perfectplay.search.solver import score_of_move, solve
+from perfectplay.search.solver import SearchOptions, score_of_move, solve
 
 TTT = game()
 
@@ -86,7 +86,7 @@ def article_best_value(position: MNKPosition) -> int:
 
 
 def article_score(score: Score) -> int:
-    return int(api.score_json(TTT, TTT.initial(), score)["score"])
+    return int(contract.score_json(TTT, TTT.initial(), score)["score"])
 
 
 def move_value(position: MNKPosition, move: Any) -> int:
@@ -128,7 +128,8 @@ def test_alphabeta_matches_minimax_everywhere(options: Options, engine: str) -> 
         if engine == "python":
             result = alphabeta(TTT, position, options=options)
         else:
-            result = solve(TTT, position, engine="kernel", options=options)
+            search = SearchOptions(engine="kernel", refinements=options)
+            result = solve(TTT, position, search=search)
         assert result.exact
         assert result.score.value == expected, (str(position), options)
         # Never a slower win or a faster loss than the best move available.
@@ -155,10 +156,10 @@ def test_principal_variation_replays_to_the_end_with_the_value() -> None:
 
 def test_article_board() -> None:
     g, position = api.load("tictactoe", "xox/oox/___")
-    data = api.result_json(g, position, api.best(g, position))
+    data = contract.result_json(g, position, api.best(g, position))
     assert data["best_move"] == {"row": 2, "col": 2}
     assert (data["outcome"], data["plies"], data["score"], data["to_move"]) == ("win", 1, 10, "x")
-    moves = api.analysis_json(g, position, api.analyze(g, position))["moves"]
+    moves = contract.analysis_json(g, position, api.analyze(g, position))["moves"]
     summary = [(m["row"], m["col"], m["outcome"], m["plies"], m["score"]) for m in moves]
     assert summary == [(2, 0, "loss", 2, -9), (2, 1, "draw", 3, 0), (2, 2, "win", 1, 10)]
 

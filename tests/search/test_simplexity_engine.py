@@ -2,7 +2,8 @@
 
 Plain minimax (the textbook reference) checks the generic alpha-beta on late positions; the
 generic alpha-beta checks the kernel's exact values on many positions of small boards; the
-kernel's evaluations equal the reference heuristics of :mod:`perfectplay.games.simplexity.heuristics`.
+kernel's evaluations equal the reference heuristics of
+:mod:`perfectplay.games.simplexity.heuristics`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from perfectplay.games.simplexity.heuristics import evaluate as reference_evalua
 from perfectplay.games.simplexity.rules import EVALUATIONS, SimplexityGame, SimplexityMove, game
 from perfectplay.search.limits import make_limit
 from perfectplay.search.minimax import minimax
-from perfectplay.search.solver import analyze, solve
+from perfectplay.search.solver import SearchOptions, analyze, solve
 
 DATA = Path(__file__).parent.parent / "data" / "simplexity_values.json"
 
@@ -56,7 +57,7 @@ def test_alphabeta_equals_minimax(rows: int, cols: int, count: int, empty: int, 
     g = game(rows, cols)
     for position in positions(rows, cols, count, empty, seed):
         reference = minimax(g, position, make_limit())
-        fast = solve(g, position, engine="python")
+        fast = solve(g, position, search=SearchOptions(engine="python"))
         assert fast.score.value == reference.score.value, str(position)
 
 
@@ -67,12 +68,15 @@ def test_alphabeta_equals_minimax(rows: int, cols: int, count: int, empty: int, 
 def test_kernel_equals_alphabeta(rows: int, cols: int, count: int, empty: int, seed: int) -> None:
     g = game(rows, cols)
     for position in positions(rows, cols, count, empty, seed):
-        kernel = solve(g, position, engine="kernel")
-        python = solve(g, position, engine="python")
+        kernel = solve(g, position, search=SearchOptions(engine="kernel"))
+        python = solve(g, position, search=SearchOptions(engine="python"))
         assert kernel.score.value == python.score.value, str(position)
         assert kernel.best_move in g.legal_moves(position)
         # The move the kernel chose is worth the value it claims.
-        values = {v.move: v.score.value for v in analyze(g, position, engine="python")}
+        values = {
+            v.move: v.score.value
+            for v in analyze(g, position, search=SearchOptions(engine="python"))
+        }
         assert values[kernel.best_move] == kernel.score.value
 
 
@@ -119,7 +123,7 @@ def test_a_position_where_every_move_hands_over_is_lost_in_one() -> None:
             continue
         found += 1
         for engine in ("kernel", "python"):
-            result = solve(g, position, engine=engine)  # type: ignore[arg-type]
+            result = solve(g, position, search=SearchOptions(engine=engine))  # type: ignore[arg-type]
             assert result.score.outcome == "loss"
             assert result.score.plies == 1
             assert result.best_move in g.legal_moves(position)

@@ -13,7 +13,7 @@ from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.limits import Limit, make_limit
 from perfectplay.search.minimax import minimax
-from perfectplay.search.solver import analyze, best_move, solve
+from perfectplay.search.solver import SearchOptions, analyze, best_move, solve
 
 KNOWN = json.loads((Path(__file__).parent.parent / "data" / "mnk_values.json").read_text())
 
@@ -51,8 +51,8 @@ def test_kernel_agrees_with_generic_on_random_4x4_positions() -> None:
     rng = random.Random(4)
     for _ in range(25):
         position = random_position(g, rng.randint(5, 10), rng)
-        kernel = solve(g, position, engine="kernel")
-        python = solve(g, position, engine="python")
+        kernel = solve(g, position, search=SearchOptions(engine="kernel"))
+        python = solve(g, position, search=SearchOptions(engine="python"))
         assert kernel.score == python.score, str(position)
 
 
@@ -151,4 +151,9 @@ def test_limits_are_checked() -> None:
             make_limit(**bad)  # type: ignore[arg-type]
     assert make_limit(depth=3, time=1).time == 1.0
     with pytest.raises(ParameterError, match="kernel"):
-        solve(game(9, 9, 5), game(9, 9, 5).initial(), Limit(depth=1), engine="kernel")
+        solve(
+            game(9, 9, 5),
+            game(9, 9, 5).initial(),
+            Limit(depth=1),
+            search=SearchOptions(engine="kernel"),
+        )

@@ -65,11 +65,6 @@ SMALLEST_TABLE = 1 << 16
 COLORS = ("RED", "BLUE")
 """Course color names by player index: index 0 is red (player 1), 1 is blue (player 2)."""
 
-_LOADED: set[str] = set()
-"""Evaluations whose compiled engine has been loaded in this process (the first search of a
-kind loads or compiles the kernel, which is not bounded by the search's deadline)."""
-
-
 @dataclass(frozen=True, slots=True)
 class CourseView:
     """What the course state says, in perfectplay's terms.
@@ -232,6 +227,10 @@ class PerfectplayBot:
         self.evaluation = evaluation
         self.depth = depth
         self.margin = float(margin)
+        # Whether this bot's compiled engine is loaded: the first search of a kind loads or
+        # compiles the kernel, which its deadline does not bound, so until then it searches
+        # with the generic engine.
+        self.loaded = False
         self.last: Decision | None = None
         self._games: dict[tuple[int, int], SimplexityGame] = {}
         if warm_up:
@@ -252,7 +251,7 @@ class PerfectplayBot:
             position = following
         for start in (game.initial(), position, game.initial()):
             solve(game, start, make_limit(time=WARM_UP_SEARCH))
-        _LOADED.add(self.evaluation)
+        self.loaded = True
 
     def _game(self, rows: int, cols: int) -> SimplexityGame:
         key = (rows, cols)
@@ -299,13 +298,11 @@ class PerfectplayBot:
         budget = float(thinking_time) * self.margin - (time.perf_counter() - started) - RESERVE
         if not budget >= MIN_SEARCH:  # also catches NaN
             raise ValueError(f"no time to search (thinking time {thinking_time!r})")
-        engine: Engine = "auto" if self.evaluation in _LOADED else "python"
+        engine: Engine = "auto" if self.loaded else "python"
         limit = make_limit(depth=self.depth, time=budget)
         entries = max(SMALLEST_TABLE, 1 << math.ceil(math.log2(1 + budget * NODES_PER_SECOND)))
         search = SearchOptions(engine=engine, table_entries=entries)
         result = solve(game, position, limit, search=search)
-        if engine == "auto":
-            _LOADED.add(self.evaluation)
         best = result.best_move
         move = None if best is None else (best.column, best.shape)
         if move not in legal:

@@ -95,34 +95,6 @@ class History:
         """The non-optimal steps (none when the board is reachable optimally)."""
         return tuple(step for step in self.steps if not step.optimal)
 
-    def as_dict(self, game: Any) -> dict[str, Any]:
-        """The ``history --json`` object (moves in the JSON form ``best`` uses)::
-
-        {"reachable_optimally": false, "history": [{"row": 1, "col": 1}, ...],
-         "optimal_histories": 0,
-         "mistakes": [{"ply": 5, "move": {"row": 0, "col": 2},
-                       "before": "draw", "after": "loss"}],
-         "notion": "outcome"}
-
-        ``before``/``after`` are the mover's values in the notion's terms: ``win``, ``draw``
-        or ``loss`` for ``outcome``; ``win in 3``, ``draw``, ``loss in 4`` for ``strict``.
-        """
-        return {
-            "reachable_optimally": self.reachable_optimally,
-            "history": [game.move_to_json(step.move) for step in self.steps],
-            "optimal_histories": self.optimal_histories,
-            "mistakes": [
-                {
-                    "ply": step.ply,
-                    "move": game.move_to_json(step.move),
-                    "before": value_words(step.best, self.notion),
-                    "after": value_words(step.played, self.notion),
-                }
-                for step in self.mistakes
-            ],
-            "notion": self.notion,
-        }
-
 
 def value_words(value: int, notion: Notion) -> str:
     """``win``/``draw``/``loss`` (``outcome``), or with the distance: ``win in 3``

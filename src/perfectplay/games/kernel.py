@@ -123,6 +123,11 @@ class Kernel(Protocol[P_in, M]):
         report its narrowing bounds to ``progress``."""
         ...
 
+    def clear_table(self, table: Any) -> Any:
+        """An empty table of the same size: ``table`` emptied where the kernel can do that
+        in place, else a new one."""
+        ...
+
     def exact_value(self, position: P_in, table: Any) -> int:
         """The exact value of a running position for its side to move."""
         ...
@@ -157,6 +162,18 @@ class KernelBase(Generic[P, M]):
     method whose trait the kernel declares."""
 
     traits = KernelTraits()
+
+    def new_table(self, entries: int) -> Any:
+        """Every kernel makes its own tables."""
+        raise NotImplementedError(f"{type(self).__name__} does not define new_table")
+
+    def table_entries_hint(self) -> int:
+        """Every kernel says its default table size."""
+        raise NotImplementedError(f"{type(self).__name__} does not define table_entries_hint")
+
+    def clear_table(self, table: Any) -> Any:
+        """A new table of the default size."""
+        return self.new_table(self.table_entries_hint())
 
     def exact_line(
         self, position: P, first: M, value: float, table: Any, deadline: float | None = None

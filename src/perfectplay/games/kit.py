@@ -117,7 +117,11 @@ class BoardView:
 
 class Retraction(ABC):
     """Capability ``HISTORY``: the sub-boards of a target board, for
-    :mod:`perfectplay.analysis.history`. A state is the two players' stones as bitboards."""
+    :mod:`perfectplay.analysis.history`. A state is the two players' stones as bitboards,
+    and ``game.from_bits(first, second)`` the validated position of a state."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     @abstractmethod
     def state_of(self, position: Any) -> tuple[int, int]:
@@ -135,9 +139,9 @@ class Retraction(ABC):
     def bound(self, state: tuple[int, int]) -> int:
         """An upper bound on the number of sub-boards of ``state``."""
 
-    @abstractmethod
     def position(self, state: tuple[int, int]) -> Any:
         """The validated position of ``state``; raises ``IllegalPositionError``."""
+        return self.game.from_bits(*state)
 
 
 class GameKit(ABC):
@@ -229,12 +233,16 @@ class GameKit(ABC):
         checked (legality is ``game.play``'s). Raises :class:`NotationError` naming it."""
 
     def size_of(self, game: Game[Any, Any]) -> tuple[int, int] | None:
-        """The game's size in its :class:`SizeRule` order (``None``: no size)."""
-        return None
+        """The game's size in its :class:`SizeRule` order, read from the fields of the
+        game's spec that the rule names (``None``: no size)."""
+        if self.size is None:
+            return None
+        first, second = (int(getattr(game.spec, name)) for name in self.size.names)
+        return first, second
 
     def k_of(self, game: Game[Any, Any]) -> int | None:
-        """The game's ``k`` (``None``: no k)."""
-        return None
+        """The game's ``k``, its spec's ``k`` field (``None``: the game takes no k)."""
+        return int(game.spec.k) if self.takes_k else None
 
     def size_text(self, game: Game[Any, Any]) -> str | None:
         """``AxB`` in the game's ``--size`` order, or ``None``."""

@@ -85,8 +85,9 @@ class _Iteration:
     aborted: bool
 
 
-class _Searcher:
-    """One engine with its table, for the duration of one public call."""
+class Searcher:
+    """One engine with its table: for the duration of one public call, or kept by a caller
+    across many (:class:`perfectplay.api.Engine`)."""
 
     def __init__(self, game: Any, search: SearchOptions) -> None:
         self.game = game
@@ -107,6 +108,14 @@ class _Searcher:
     @property
     def name(self) -> str:
         return "alphabeta-kernel" if self.kernel is not None else "alphabeta"
+
+    def clear(self) -> None:
+        """Forget everything the table holds."""
+        if self.kernel is not None:
+            if self.table is not None:
+                self.table = self.kernel.clear_table(self.table)
+        elif self.table is not None:
+            self.table = TranspositionTable()
 
     def warm_up(self) -> None:
         """Load the kernel's compiled code before any clock starts: a tiny search, which
@@ -372,7 +381,7 @@ def solve(
     result has a weak score and no move. Ties between equally good moves go to the first in
     the game's move order.
     """
-    searcher = _Searcher(game, search)
+    searcher = Searcher(game, search)
     if weak:
         return searcher.weak(position, limit)
     return searcher.run(position, limit, on_iteration)
@@ -392,7 +401,7 @@ def analyze(
     it has one); under a time limit the time is shared equally between the moves; ``weak``
     gives win/draw/loss only (as for :func:`solve`).
     """
-    searcher = _Searcher(game, search)
+    searcher = Searcher(game, search)
     moves = list(game.legal_moves(position))
     per_move = Limit(
         None if limit.depth is None else max(0, limit.depth - 1),
@@ -447,6 +456,7 @@ def best_move(
 __all__ = [
     "DEFAULT_SEARCH",
     "SearchOptions",
+    "Searcher",
     "analyze",
     "best_move",
     "loss_in",

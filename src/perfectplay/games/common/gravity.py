@@ -72,6 +72,12 @@ class GravityLayout:
         """``(column, row)`` of a bit index, both 0-based, row 0 at the bottom."""
         return divmod(bit, self.stride)
 
+    def display_cell(self, cell: tuple[int, int]) -> tuple[int, int]:
+        """A ``(column, row)`` cell (row 0 at the bottom) as people see it drawn: ``(row,
+        column)`` with the top row 0."""
+        column, row = cell
+        return self.height - 1 - int(row), int(column)
+
     def bit_of(self, column: int, row: int) -> int:
         """The bit index of ``(column, row)``, row 0 at the bottom."""
         return column * self.stride + row

@@ -52,9 +52,6 @@ WHOLE_TREE_CELLS = 16
 class Connect4Retraction(Retraction):
     """Only the top stone of a column can be taken back (gravity)."""
 
-    def __init__(self, game: Connect4Game) -> None:
-        self.game = game
-
     def state_of(self, position: Connect4Position) -> tuple[int, int]:
         """The two players' stones."""
         return position.first, position.second
@@ -68,7 +65,8 @@ class Connect4Retraction(Retraction):
 
     def move_of(self, stone: int) -> int:
         """The 0-based column of the stone."""
-        return (stone.bit_length() - 1) // self.game.spec.stride
+        stride: int = self.game.spec.stride
+        return (stone.bit_length() - 1) // stride
 
     def bound(self, state: tuple[int, int]) -> int:
         """Sub-boards: every column cut at every height."""
@@ -77,10 +75,6 @@ class Connect4Retraction(Retraction):
         column = (1 << stride) - 1
         heights = ((mask >> (c * stride)) & column for c in range(self.game.spec.width))
         return prod(h.bit_count() + 1 for h in heights)
-
-    def position(self, state: tuple[int, int]) -> Connect4Position:
-        """The validated position."""
-        return self.game.from_bits(*state)
 
 
 class Connect4Kit(GameKit):
@@ -154,14 +148,6 @@ class Connect4Kit(GameKit):
         """``{"column": c}``, 1-based."""
         return column_from_json(data, game.spec.width)
 
-    def size_of(self, game: Any) -> tuple[int, int]:
-        """Width and height."""
-        return game.spec.width, game.spec.height
-
-    def k_of(self, game: Any) -> int:
-        """Stones in a row that win."""
-        return int(game.spec.k)
-
     def render(self, game: Any, position: Any, color: bool = False) -> str:
         """The board with column numbers, coloured on a terminal."""
         return render_connect4_board(position, color=color)
@@ -191,8 +177,7 @@ class Connect4Kit(GameKit):
 
     def display_cell(self, game: Any, cell: Any) -> tuple[int, int]:
         """``(column, height)`` as ``(row, col)`` from the top."""
-        column, height = cell
-        return game.spec.height - 1 - int(height), int(column)
+        return game.layout.display_cell(cell)  # type: ignore[no-any-return]
 
     def build_book(
         self,

@@ -39,9 +39,6 @@ MARKS = {1: "x", -1: "o"}
 class MNKRetraction(Retraction):
     """Any stone of the last mover can be taken back."""
 
-    def __init__(self, game: MNKGame) -> None:
-        self.game = game
-
     def state_of(self, position: MNKPosition) -> tuple[int, int]:
         """``(x, o)``."""
         return position.x, position.o
@@ -53,17 +50,14 @@ class MNKRetraction(Retraction):
 
     def move_of(self, stone: int) -> Cell:
         """The cell of the stone."""
-        return self.game.cell(stone.bit_length() - 1)
+        cell: Cell = self.game.cell(stone.bit_length() - 1)
+        return cell
 
     def bound(self, state: tuple[int, int]) -> int:
         """Sub-boards: every way to keep some of each side's stones in turn order."""
         first, second = (s.bit_count() for s in state)
         total = first + second
         return sum(comb(first, (i + 1) // 2) * comb(second, i // 2) for i in range(total + 1))
-
-    def position(self, state: tuple[int, int]) -> MNKPosition:
-        """The validated position."""
-        return self.game.from_bits(*state)
 
 
 class TicTacToeKit(GameKit):
@@ -116,14 +110,6 @@ class TicTacToeKit(GameKit):
     def move_from_json(self, game: Any, data: JSONValue) -> Cell:
         """``{"row": r, "col": c}``, 0-based."""
         return parse_json_cell(game, data)
-
-    def size_of(self, game: Any) -> tuple[int, int]:
-        """Rows and columns."""
-        return game.spec.rows, game.spec.cols
-
-    def k_of(self, game: Any) -> int:
-        """Stones in a row that win."""
-        return int(game.spec.k)
 
     def render(self, game: Any, position: Any, color: bool = False) -> str:
         """The board with column letters and row numbers."""

@@ -92,10 +92,6 @@ class SimplexityKit(GameKit):
             raise NotationError(f"move {quote(repr(data))}: shape must be 'O' or 'X'")
         return SimplexityMove(column, str(data["shape"]))
 
-    def size_of(self, game: Any) -> tuple[int, int]:
-        """Rows and columns."""
-        return game.spec.rows, game.spec.cols
-
     def with_evaluation(self, game: Any, name: str) -> SimplexityGame:
         """The same rules searched with the heuristic ``name``."""
         searched: SimplexityGame = game.with_evaluation(name)
@@ -146,8 +142,7 @@ class SimplexityKit(GameKit):
 
     def display_cell(self, game: Any, cell: Any) -> tuple[int, int]:
         """``(column, height)`` as ``(row, col)`` from the top."""
-        column, height = cell
-        return game.spec.rows - 1 - int(height), int(column)
+        return game.layout.display_cell(cell)  # type: ignore[no-any-return]
 
 
 def _piece(position: SimplexityPosition, bit: int) -> JSONObject | None:
