@@ -23,6 +23,7 @@ import time
 from common import fmt, machine
 
 from perfectplay.api import load, new_game
+from perfectplay.games.kernel import SearchControls
 from perfectplay.search.limits import make_limit
 from perfectplay.search.solver import solve
 from perfectplay.values import UNLIMITED_NODES
@@ -69,7 +70,8 @@ def exact(sizes: list[str], cap: float) -> None:
         began = time.perf_counter()
         deadline = began + cap
         cells = game.plies_left_bound(start)
-        result = kernel.search(start, cells, None, table, UNLIMITED_NODES, deadline=deadline)
+        controls = SearchControls(deadline=deadline)
+        result = kernel.search(start, cells, None, table, UNLIMITED_NODES, controls)
         used = time.perf_counter() - began
         if result.aborted:
             print(f"| {size} | not solved within {fmt(cap)} | | {result.nodes:,} | {fmt(used)} |")

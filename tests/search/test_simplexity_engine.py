@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from game_support import random_position
 
+from perfectplay.games.kernel import SearchControls
 from perfectplay.games.simplexity.heuristics import evaluate as reference_evaluate
 from perfectplay.games.simplexity.rules import EVALUATIONS, SimplexityGame, SimplexityMove, game
 from perfectplay.search.limits import make_limit
@@ -153,7 +154,12 @@ def test_deadline_in_the_past_aborts() -> None:
     g = game()
     kernel = g.kernel()
     result = kernel.search(
-        g.initial(), 30, None, kernel.new_table(1 << 12), 1 << 60, deadline=time.perf_counter()
+        g.initial(),
+        30,
+        None,
+        kernel.new_table(1 << 12),
+        1 << 60,
+        SearchControls(deadline=time.perf_counter()),
     )
     assert result.aborted
     assert result.move is None

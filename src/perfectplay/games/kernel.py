@@ -53,6 +53,23 @@ DEFAULT_KERNEL_OPTIONS = KernelOptions()
 
 
 @dataclass(frozen=True, slots=True)
+class SearchControls:
+    """How one kernel search runs: ``symmetry`` lets symmetric positions share table
+    entries, ``ordering`` tries the promising moves first (both on by default; the switches
+    exist to measure them), ``deadline`` (``time.perf_counter`` seconds) stops the search
+    when the kernel declares ``keeps_deadline``, and ``progress`` hears how an exact solve
+    narrows the value."""
+
+    symmetry: bool = True
+    ordering: bool = True
+    deadline: float | None = None
+    progress: ExactProgress | None = None
+
+
+DEFAULT_CONTROLS = SearchControls()
+
+
+@dataclass(frozen=True, slots=True)
 class KernelTraits:
     """What a kernel declares it can do beyond :class:`Kernel`'s core.
 
@@ -112,15 +129,12 @@ class Kernel(Protocol[P_in, M]):
         first: M | None,
         table: Any,
         node_budget: int,
-        symmetry: bool = True,
-        ordering: bool = True,
-        deadline: float | None = None,
-        progress: ExactProgress | None = None,
+        controls: SearchControls = DEFAULT_CONTROLS,
     ) -> KernelResult[M]:
         """Search a running position ``depth`` plies deep, ``first`` move tried first; stop
-        past ``node_budget`` nodes, or at ``deadline`` (``time.perf_counter`` seconds) when
-        the kernel declares ``keeps_deadline``. An exact search (``depth`` to the end) may
-        report its narrowing bounds to ``progress``."""
+        past ``node_budget`` nodes, or at the controls' deadline when the kernel declares
+        ``keeps_deadline``. An exact search (``depth`` to the end) may report its narrowing
+        bounds to the controls' ``progress``."""
         ...
 
     def clear_table(self, table: Any) -> Any:

@@ -1,0 +1,1 @@
+"""Game-agnostic search over the game protocol: minimax, alpha-beta, limits, results, solver."""

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from perfectplay.errors import ParameterError
-from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, ExactProgress, Kernel, KernelOptions
+from perfectplay.games.kernel import (
+    DEFAULT_KERNEL_OPTIONS,
+    ExactProgress,
+    Kernel,
+    KernelOptions,
+    SearchControls,
+)
 from perfectplay.search import alphabeta as generic
 from perfectplay.search.limits import EXACT, Deadline, Limit, SearchAborted
 from perfectplay.search.ordering import move_first
@@ -132,17 +138,10 @@ class Searcher:
             end = None
             if deadline is not None and self.kernel.traits.keeps_deadline:
                 end = deadline.end - _reserve(deadline)
-            result = self.kernel.search(
-                position,
-                depth,
-                first,
-                self.table,
-                nodes,
-                self.options.symmetry,
-                self.options.ordering,
-                end,
-                self.on_progress,
+            controls = SearchControls(
+                self.options.symmetry, self.options.ordering, end, self.on_progress
             )
+            result = self.kernel.search(position, depth, first, self.table, nodes, controls)
             exact = result.horizon == 0 or is_decisive(result.value)
             return _Iteration(result.move, result.value, result.nodes, exact, result.aborted)
         try:

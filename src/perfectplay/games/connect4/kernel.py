@@ -18,11 +18,13 @@ from perfectplay.errors import ParameterError
 from perfectplay.games.connect4.book import OpeningBook, bundled_book
 from perfectplay.games.connect4.compiled import NO_BOOK, STATS_SIZE, work_size
 from perfectplay.games.kernel import (
+    DEFAULT_CONTROLS,
     ExactProgress,
     KernelBase,
     KernelOptions,
     KernelResult,
     KernelTraits,
+    SearchControls,
     table_entries,
 )
 from perfectplay.values import UNLIMITED_NODES as UNLIMITED
@@ -277,10 +279,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         first: int | None,
         table: Connect4Table | None,
         node_budget: int,
-        symmetry: bool = True,
-        ordering: bool = True,
-        deadline: float | None = None,
-        progress: ExactProgress | None = None,
+        controls: SearchControls = DEFAULT_CONTROLS,
     ) -> KernelResult[int]:
         """Exact when ``depth`` covers the rest of the game, else depth-limited with the
         heuristic; the move is the first optimal one in centre-first order (``first`` is only
@@ -288,7 +287,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         if table is None:
             table = self.new_table(1 << 16)
         if depth >= self.game.plies_left_bound(position):
-            return self._exact(position, table, node_budget, progress)
+            return self._exact(position, table, node_budget, controls.progress)
         return self._limited(position, depth, first, node_budget)
 
     def _exact(

@@ -1,5 +1,7 @@
-"""Connect Four notation: move sequences, pictures, and the terminal drawing.
+"""Connect Four notation: move sequences and pictures, parsed and checked.
 
+Move sequences
+    The 1-based columns played, in order, from the empty board. Up to 9 columns wide the
     digits are written together: ``4453``; wider boards separate the columns with commas:
     ``10,3,4`` (commas are accepted on narrow boards too: ``4,4,5,3``). Whitespace around the
     text and around commas is ignored; the empty text is the empty board.
@@ -17,13 +19,11 @@ Pictures
         ..xox..
 
     The board size is read from the picture; the position is checked (no floating stones,
-    possible counts, at most one line and only the last mover's). :func:`format_connect4_picture`
-    writes it (``str`` of a position) and :func:`parse_connect4_picture` reads it back.
-    :func:`render_connect4_board` draws it for a terminal, with column numbers and colours.
+    possible counts, at most one line and only the last mover's).
+    :func:`~perfectplay.games.connect4.text.format_connect4_picture` writes it (``str`` of a
+    position) and :func:`parse_connect4_picture` reads it back.
 
-Shape-and-color moves and positions
-    A move is the 1-based column followed by the shape, ``4O`` or ``4x`` (case-insensitive); a
-    position is the moves played from the empty board, separated by spaces or commas or
+Every parser raises a precise :mod:`perfectplay.errors` exception naming the input.
 """
 
 from __future__ import annotations

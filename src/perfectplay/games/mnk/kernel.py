@@ -22,11 +22,12 @@ from perfectplay.games.common.grid import (
     windows_by_cell,
 )
 from perfectplay.games.kernel import (
-    ExactProgress,
+    DEFAULT_CONTROLS,
     KernelBase,
     KernelOptions,
     KernelResult,
     KernelTraits,
+    SearchControls,
 )
 from perfectplay.values import UNLIMITED_NODES, WIN
 
@@ -110,10 +111,7 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
         first: Cell | None,
         table: Any,
         node_budget: int,
-        symmetry: bool = True,
-        ordering: bool = True,
-        deadline: float | None = None,
-        progress: ExactProgress | None = None,
+        controls: SearchControls = DEFAULT_CONTROLS,
     ) -> KernelResult[Cell]:
         """One fixed-depth search of a running position (see
         :class:`perfectplay.games.kernel.Kernel`); ``table`` ``None`` searches without a table.
@@ -128,7 +126,7 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
         stats = np.array([0, 0, node_budget, 0], dtype=np.int64)
         cur, opp = self.boards(position)
         first_cell = -1 if first is None else self.game.index(first)
-        ctx = self.context(symmetry, use_table, ordering)
+        ctx = self.context(controls.symmetry, use_table, controls.ordering)
         cell, value = mnk_kernel.search_root(cur, opp, depth, first_cell, ctx, table, stats)
         move = None if cell < 0 else self.game.cell(int(cell))
         return KernelResult(move, int(value), int(stats[0]), int(stats[1]), bool(stats[3]))

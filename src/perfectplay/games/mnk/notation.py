@@ -1,4 +1,4 @@
-"""Tic-tac-toe and m,n,k notation: boards, moves, and the terminal drawing.
+"""Tic-tac-toe and m,n,k notation: boards and moves.
 
 Boards
     Rows from top to bottom separated by ``/`` (or new lines), cells ``x``, ``o`` and ``_``,

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perfectplay.games.kernel import (
-    ExactProgress,
+    DEFAULT_CONTROLS,
     KernelBase,
     KernelOptions,
     KernelResult,
     KernelTraits,
+    SearchControls,
 )
 from perfectplay.games.simplexity.board import (
     EVALUATIONS,
@@ -114,10 +115,7 @@ class SimplexityKernel(KernelBase[SimplexityPosition, SimplexityMove]):
         first: SimplexityMove | None,
         table: Any,
         node_budget: int,
-        symmetry: bool = True,
-        ordering: bool = True,
-        deadline: float | None = None,
-        progress: ExactProgress | None = None,
+        controls: SearchControls = DEFAULT_CONTROLS,
     ) -> KernelResult[SimplexityMove]:
         """Search a running position ``depth`` plies deep, ``first`` tried first; stop past
         ``node_budget`` nodes or the ``deadline`` (``time.perf_counter`` seconds). With
@@ -130,13 +128,14 @@ class SimplexityKernel(KernelBase[SimplexityPosition, SimplexityMove]):
         from perfectplay.games.simplexity import compiled as sk
 
         geo = self._geo.copy()
-        geo[sk.ORDERING] = 1 if ordering else 0
+        geo[sk.ORDERING] = 1 if controls.ordering else 0
         geo[sk.TABLE] = 0 if table is None else 1
-        geo[sk.SYMMETRY] = 1 if symmetry else 0
+        geo[sk.SYMMETRY] = 1 if controls.symmetry else 0
         tt = table if table is not None else self.new_table(1 << 10)
         stats = np.zeros(sk.STATS_SIZE, dtype=np.int64)
         stats[sk.BUDGET] = max(1, node_budget)
         stats[sk.ROOT_MOVE] = -1 if first is None else encode(first)
+        deadline = controls.deadline
         clock = np.array([math.inf if deadline is None else deadline], dtype=np.float64)
         scratch = np.zeros((self.game.spec.cells + 2, 2 * sk.MAX_MOVES), dtype=np.int64)
         ctx = (

@@ -1,12 +1,10 @@
-"""Shape-and-color notation: moves, move sequences, and the course's board drawing.
+"""Shape-and-color notation: moves and move sequences, parsed and checked.
 
-    writes it (``str`` of a position) and :func:`parse_connect4_picture` reads it back.
-    :func:`render_connect4_board` draws it for a terminal, with column numbers and colours.
-
-Shape-and-color moves and positions
-    A move is the 1-based column followed by the shape, ``4O`` or ``4x`` (case-insensitive); a
-    position is the moves played from the empty board, separated by spaces or commas or
-    written together: ``4O 4X 3O`` or ``4O4X3O``. :func:`parse_simplexity_moves` plays them and
+A move is the 1-based column followed by the shape, ``4O`` or ``4x`` (case-insensitive); a
+position is the moves played from the empty board, separated by spaces or commas or written
+together: ``4O 4X 3O`` or ``4O4X3O``. :func:`parse_simplexity_moves` plays them and
+:func:`format_simplexity_moves` writes them back (space-separated). Every parser raises a
+precise :mod:`perfectplay.errors` exception naming the input (and the move's number).
 """
 
 from __future__ import annotations
