@@ -31,6 +31,8 @@ ExactProgress = Callable[[int, int, int, float], None]
 """Called by an exact solve as it narrows the value: ``(low, high, nodes, seconds)``, the
 bounds on the game's conventional score scale (Connect Four's standard score)."""
 MIN_TABLE_BITS, MAX_TABLE_BITS = 10, 30
+WARM_UP_NODES = 1_000
+"""Nodes of the search that loads a kernel's compiled code before any clock starts."""
 """The range of ``KernelOptions.table_bits`` (2**N table slots)."""
 
 
@@ -142,6 +144,11 @@ class Kernel(Protocol[P_in, M]):
         in place, else a new one."""
         ...
 
+    def warm_up(self, start: P_in) -> None:
+        """Load (or compile) the compiled code before any clock starts, by a tiny search of
+        the running position ``start``; nearly free once the code is loaded."""
+        ...
+
     def exact_value(self, position: P_in, table: Any) -> int:
         """The exact value of a running position for its side to move."""
         ...
@@ -188,6 +195,18 @@ class KernelBase(Generic[P, M]):
     def clear_table(self, table: Any) -> Any:
         """A new table of the default size."""
         return self.new_table(self.table_entries_hint())
+
+    def compiled_functions(self) -> tuple[Any, ...]:
+        """The numba functions a search calls (to tell whether they are loaded)."""
+        return ()
+
+    def warm_up(self, start: P) -> None:
+        """A depth-1 search of ``start`` unless every compiled function a search calls is
+        already loaded in this process (numba keeps its dispatchers' compiled signatures)."""
+        functions = self.compiled_functions()
+        if functions and all(function.signatures for function in functions):
+            return
+        self.search(start, 1, None, None, WARM_UP_NODES)  # type: ignore[attr-defined]
 
     def exact_line(
         self, position: P, first: M, value: float, table: Any, deadline: float | None = None

@@ -53,8 +53,6 @@ from perfectplay.values import UNLIMITED_NODES
 Engine = Literal["auto", "kernel", "python"]
 KERNEL_START_RATE = 2_000_000
 """Assumed kernel nodes per second before the first iteration has been timed."""
-WARM_UP_NODES = 1_000
-"""Nodes of the search that loads a kernel's compiled code before any clock starts."""
 
 IterationCallback = Callable[[int, Score, Any, int, float], None]
 """Called after each completed iteration with (depth, score, best move, nodes, seconds)."""
@@ -128,7 +126,7 @@ class Searcher:
         costs microseconds once numba has loaded the code in this process."""
         start = self.game.initial()
         if self.kernel is not None and self.game.outcome(start) is None:
-            self.kernel.search(start, 1, None, None, WARM_UP_NODES)
+            self.kernel.warm_up(start)
 
     def fixed_depth(
         self, position: Any, depth: int, first: Any, deadline: Deadline | None, nodes: int

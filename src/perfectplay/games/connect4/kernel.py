@@ -149,6 +149,23 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         """The table size of the options (2**23 slots, 128 MiB, by default)."""
         return table_entries(KernelOptions(table_bits=self.table_bits), DEFAULT_TABLE_BITS)
 
+    def compiled_functions(self) -> tuple[Any, ...]:
+        """The solver's numba entry points (those of the exact solve's progress reports
+        too, which :meth:`warm_up` loads as well)."""
+        from perfectplay.games.connect4 import compiled as k
+
+        return (k.solve, k.negamax, k.negamax_depth, k.can_win_next, k.next_probe, k.score_bounds)
+
+    def warm_up(self, start: Connect4Position) -> None:
+        """Load every entry point: an exact solve of ``start`` with and without progress
+        reports, one node each, and a depth-1 search."""
+        if all(function.signatures for function in self.compiled_functions()):
+            return
+        table = self.new_table(1 << 4)
+        self.solve(start, table, node_budget=1)
+        self.solve(start, table, node_budget=1, progress=lambda *_: None)
+        super().warm_up(start)
+
     def clear_table(self, table: Connect4Table) -> Connect4Table:
         """The same table, emptied in O(1) (a new epoch)."""
         table.clear()

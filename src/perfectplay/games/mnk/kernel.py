@@ -65,6 +65,12 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
         states_bound: int = 3**self.game.spec.cells
         return max(1 << 10, 1 << min(20, states_bound.bit_length()))
 
+    def compiled_functions(self) -> tuple[Any, ...]:
+        """The search's numba entry points."""
+        from perfectplay.games.mnk import compiled as mnk_kernel
+
+        return (mnk_kernel.search_root, mnk_kernel.table_move)
+
     def exact_value(self, position: MNKPosition, table: Any) -> int:
         """The exact value of a running position: a full-depth search."""
         depth = self.game.plies_left_bound(position)

@@ -102,6 +102,12 @@ class SimplexityKernel(KernelBase[SimplexityPosition, SimplexityMove]):
             return 1 << self.table_bits
         return 1 << min(DEFAULT_TABLE_BITS, 10 + 2 * self.game.spec.cells)
 
+    def compiled_functions(self) -> tuple[Any, ...]:
+        """The engine's numba entry points."""
+        from perfectplay.games.simplexity import compiled as sk
+
+        return (sk.negamax, sk.stored_move)
+
     def exact_value(self, position: SimplexityPosition, table: Any) -> int:
         """The exact value of a running position: a search to the end of the game."""
         depth = self.game.plies_left_bound(position)
