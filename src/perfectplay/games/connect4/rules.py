@@ -295,6 +295,28 @@ class Connect4Game(BaseGame[Connect4Position, int]):
         line). These checks are necessary, not sufficient: a board can pass them and still
         be unreachable (player 2's stone under player 1's, alone on the board, for one).
         """
+        self._check_stones(first, second)
+        first_lines, second_lines = self.lines(first), self.lines(second)
+        self._check_lines(first, second, first_lines, second_lines)
+        if not (first_lines or second_lines):
+            return Connect4Position(self._spec, first, second)
+        winner, on_lines, number = (
+            (first, first_lines, 1) if first_lines else (second, second_lines, 2)
+        )
+        tops = self.layout.tops(first | second) & on_lines
+        while tops:
+            stone = tops & -tops
+            tops ^= stone
+            if not self.lines(winner & ~stone):
+                return Connect4Position(self._spec, first, second, self.line_through(winner, stone))
+        raise IllegalPositionError(
+            f"no legal game reaches this board: no top stone of player {number} lies on every "
+            f"one of its lines, so its last stone cannot have completed them all (the game "
+            "would have ended earlier)"
+        )
+
+    def _check_stones(self, first: int, second: int) -> None:
+        """Whole-number boards, no overlap, on the board, nothing floating, possible counts."""
         for name, bits in (("first", first), ("second", second)):
             if isinstance(bits, bool) or not isinstance(bits, int):
                 raise IllegalPositionError(f"{name}={bits!r}: a bitboard is a whole number")
@@ -318,33 +340,21 @@ class Connect4Game(BaseGame[Connect4Position, int]):
                 f"{n_second}; player 1 moves first, so it must have as many stones as "
                 "player 2 or one more"
             )
-        first_lines, second_lines = self.lines(first), self.lines(second)
+
+    @staticmethod
+    def _check_lines(first: int, second: int, first_lines: int, second_lines: int) -> None:
+        """At most one side has a line, and only the side that moved last."""
+        moved_last_first = first.bit_count() == second.bit_count() + 1
         if first_lines and second_lines:
             raise IllegalPositionError("both players have a line; the game ends at the first line")
-        if first_lines and n_first != n_second + 1:
+        if first_lines and not moved_last_first:
             raise IllegalPositionError(
                 "player 1 (x) has a line but did not move last; the game ends at the first line"
             )
-        if second_lines and n_first != n_second:
+        if second_lines and moved_last_first:
             raise IllegalPositionError(
                 "player 2 (o) has a line but did not move last; the game ends at the first line"
             )
-        if not (first_lines or second_lines):
-            return Connect4Position(self._spec, first, second)
-        winner, on_lines, number = (
-            (first, first_lines, 1) if first_lines else (second, second_lines, 2)
-        )
-        tops = self.layout.tops(mask) & on_lines
-        while tops:
-            stone = tops & -tops
-            tops ^= stone
-            if not self.lines(winner & ~stone):
-                return Connect4Position(self._spec, first, second, self.line_through(winner, stone))
-        raise IllegalPositionError(
-            f"no legal game reaches this board: no top stone of player {number} lies on every "
-            f"one of its lines, so its last stone cannot have completed them all (the game "
-            "would have ended earlier)"
-        )
 
     # -- conversions -----------------------------------------------------------------------
     def conventional_score(self, position: Connect4Position, win: bool, plies: int) -> int:
