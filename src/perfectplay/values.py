@@ -23,6 +23,10 @@ MATE = WIN - MAX_PLIES
 """Values beyond ``±MATE`` are decisive (a win or a loss at some distance)."""
 HEURISTIC_BOUND = 100_000
 """Heuristic values stay strictly inside ``(-HEURISTIC_BOUND, HEURISTIC_BOUND)``."""
+HEURISTIC_LIMIT = HEURISTIC_BOUND - 1
+"""The largest heuristic value: evaluations clamp to ``[-HEURISTIC_LIMIT, HEURISTIC_LIMIT]``."""
+FULL_DRAFT = 1 << 30
+"""The draft (depth searched) of a table entry that holds an exact value."""
 INFINITY = WIN + 1
 """Above every value: the open bound of a search window."""
 UNLIMITED_NODES = 1 << 62

@@ -33,14 +33,13 @@ from perfectplay.search.result import (
     is_decisive,
 )
 from perfectplay.search.transposition import (
-    FULL_DRAFT,
     Bound,
     Entry,
     TranspositionTable,
     from_table,
     to_table,
 )
-from perfectplay.values import INFINITY
+from perfectplay.values import FULL_DRAFT, INFINITY
 
 CHECK_EVERY = 512
 """Nodes between two looks at the clock."""

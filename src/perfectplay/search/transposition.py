@@ -17,8 +17,6 @@ from typing import Any
 
 from perfectplay.values import MAX_PLIES, WIN
 
-FULL_DRAFT = 1 << 30
-
 
 class Bound(IntEnum):
     """What an entry's value means."""

@@ -15,6 +15,12 @@ from numba.core.extending import intrinsic
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
+HASH_A = np.uint64(0x9E3779B97F4A7C15)
+"""Multiplicative hashing constants (the golden ratio's and another odd 64-bit constant)."""
+HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
+U64_ARRAY = types.Array(types.uint64, 1, "C")
+I64_ARRAY = types.Array(types.int64, 1, "C")
+"""The numba types of the one-dimensional arrays in explicit kernel signatures."""
 
 
 @intrinsic

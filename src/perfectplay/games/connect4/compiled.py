@@ -48,13 +48,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from perfectplay.games.common.compiled_bits import popcount, shift, winning_cells_4
+from perfectplay.games.common.compiled_bits import (
+    HASH_A,
+    I64_ARRAY,
+    U0,
+    U1,
+    U64_ARRAY,
+    popcount,
+    shift,
+    winning_cells_4,
+)
 from perfectplay.values import WIN
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
 UPPER, LOWER = 1, 2
-HASH = np.uint64(0x9E3779B97F4A7C15)
 WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, TOP = 0, 1, 2, 3, 4, 5, 6
 BOOK_DEPTH, BOOK_START, BOOK_COUNT, ORDER = 7, 8, 9, 10
 NO_BOOK = 1 << 20
@@ -65,16 +71,21 @@ FRAMES = 8
 """Where the integer stack frames start in ``stats``."""
 STATS_SIZE = FRAMES + 5 * MAX_FRAMES
 
-_U64 = types.Array(types.uint64, 1, "C")
-_I64 = types.Array(types.int64, 1, "C")
 # Recursive kernels need an explicit signature: numba's cache of inferred self-recursive
 # functions crashes when reloaded.
 NEGAMAX_SIGNATURE = types.int64(
-    types.uint64, types.uint64, types.int64, types.int64, types.int64, _U64, _U64, _I64
+    types.uint64,
+    types.uint64,
+    types.int64,
+    types.int64,
+    types.int64,
+    U64_ARRAY,
+    U64_ARRAY,
+    I64_ARRAY,
 )
 DEPTH_SIGNATURE = types.int64(
     types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
-    types.int64, _U64, _I64,
+    types.int64, U64_ARRAY, I64_ARRAY,
 )  # fmt: skip
 
 
@@ -266,7 +277,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # ty
                     result = b
                     continue
             key = cur + msk
-            slot = np.int64((key * HASH) >> shift)
+            slot = np.int64((key * HASH_A) >> shift)
             if table[2 * slot] == key:
                 data = table[2 * slot + 1]
                 if data >> np.uint64(16) == epoch:

@@ -24,6 +24,7 @@ from perfectplay.errors import (
 from perfectplay.games.common.gravity import GravityLayout
 from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
 from perfectplay.games.protocol import BaseGame, Outcome, Player
+from perfectplay.values import HEURISTIC_LIMIT
 
 if TYPE_CHECKING:
     from perfectplay.games.connect4.kernel import Connect4Kernel
@@ -262,7 +263,7 @@ class Connect4Game(BaseGame[Connect4Position, int]):
                 score += 4 ** a.bit_count()
             elif b and not a:
                 score -= 4 ** b.bit_count()
-        return float(max(-99_999, min(99_999, score)))
+        return float(max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, score)))
 
     def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> Connect4Kernel:
         """A compiled solver for this board (:mod:`perfectplay.games.connect4.kernel`)."""

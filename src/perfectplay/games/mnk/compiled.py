@@ -32,6 +32,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from perfectplay.games.common.compiled_bits import (
+    HASH_A,
+    HASH_B,
+    I64_ARRAY,
+    U0,
+    U1,
+    U64_ARRAY,
+    popcount,
+)
 from perfectplay.games.common.table_values import (
     EXACT,
     INF,
@@ -42,27 +51,26 @@ from perfectplay.games.common.table_values import (
     from_table,
     to_table,
 )
+from perfectplay.values import FULL_DRAFT, HEURISTIC_LIMIT
 
-_U64_1D = types.Array(types.uint64, 1, "C")
-_I64_1D = types.Array(types.int64, 1, "C")
 CTX_TYPE = types.Tuple(
     (
         types.Array(types.uint64, 2, "C"),
-        _I64_1D,
-        _I64_1D,
+        I64_ARRAY,
+        I64_ARRAY,
         types.Array(types.uint64, 3, "C"),
         types.Array(types.int64, 2, "C"),
         types.Array(types.int64, 2, "C"),
-        _U64_1D,
-        _I64_1D,
-        _I64_1D,
+        U64_ARRAY,
+        I64_ARRAY,
+        I64_ARRAY,
     )
 )
 TABLE_TYPE = types.Tuple(
     (
-        _U64_1D,
-        _U64_1D,
-        _I64_1D,
+        U64_ARRAY,
+        U64_ARRAY,
+        I64_ARRAY,
         types.Array(types.int8, 1, "C"),
         types.Array(types.int32, 1, "C"),
         types.Array(types.int16, 1, "C"),
@@ -79,17 +87,11 @@ NEGAMAX_SIGNATURE = types.int64(
     types.int64,
     CTX_TYPE,
     TABLE_TYPE,
-    _I64_1D,
+    I64_ARRAY,
 )
 EXACT_VALUES_SIGNATURE = types.int64(
-    types.uint64, types.uint64, CTX_TYPE, _U64_1D, _U64_1D, _I64_1D, _I64_1D
+    types.uint64, types.uint64, CTX_TYPE, U64_ARRAY, U64_ARRAY, I64_ARRAY, I64_ARRAY
 )
-
-FULL_DRAFT = 1 << 30
-HASH_A = np.uint64(0x9E3779B97F4A7C15)
-HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
 
 
 @njit(cache=True)
@@ -107,7 +109,7 @@ def wins_with(stones, cell, ctx):  # type: ignore[no-untyped-def]
 def permute(bits, sym, ctx):  # type: ignore[no-untyped-def]
     """``bits`` under symmetry ``sym``, one table look-up per byte."""
     tables = ctx[3]
-    out = ZERO
+    out = U0
     chunk = 0
     while bits:
         out |= tables[sym, chunk, bits & np.uint64(0xFF)]
@@ -149,17 +151,7 @@ def evaluate(cur, opp, ctx):  # type: ignore[no-untyped-def]
             score += weights[popcount(mine)]
         elif theirs and not mine:
             score -= weights[popcount(theirs)]
-    return max(-99_999, min(99_999, score))
-
-
-@njit(cache=True)
-def popcount(x):  # type: ignore[no-untyped-def]
-    """Set bits of a uint64."""
-    count = 0
-    while x:
-        x &= x - ONE
-        count += 1
-    return count
+    return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, score))
 
 
 @njit(NEGAMAX_SIGNATURE, cache=True)
@@ -174,7 +166,7 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
         stats[3] = 1
         return 0
     cells = ctx[8][0]
-    full = (ONE << np.uint64(cells)) - ONE if cells < 64 else ~ZERO
+    full = (U1 << np.uint64(cells)) - U1 if cells < 64 else ~U0
     empty = full & ~(cur | opp)
     if empty == 0:
         return 0
@@ -182,7 +174,7 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
     threat_cell, threats = -1, 0
     for i in range(cells):
         cell = order[i]
-        bit = ONE << np.uint64(cell)
+        bit = U1 << np.uint64(cell)
         if empty & bit:
             if wins_with(cur | bit, cell, ctx):
                 return WIN - (ply + 1)
@@ -203,7 +195,7 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
     use_table = ctx[8][2] != 0
     alpha_start = alpha
     table_move = -1
-    slot, key_a, key_b, sym = 0, ZERO, ZERO, 0
+    slot, key_a, key_b, sym = 0, U0, U0, 0
     if use_table:
         key_a, key_b, sym = canonical(cur, opp, ctx)
         size = tt[0].shape[0]
@@ -231,13 +223,13 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
     if first >= 0:
         best_cell = first
         best = -negamax(
-            opp, cur | (ONE << np.uint64(first)), ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats
+            opp, cur | (U1 << np.uint64(first)), ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats
         )
         alpha = max(alpha, best)
     if threats != 1 and alpha < beta:
         for i in range(cells):
             cell = order[i] if ctx[8][3] else i
-            bit = ONE << np.uint64(cell)
+            bit = U1 << np.uint64(cell)
             if not empty & bit or cell == table_move:
                 continue
             value = -negamax(opp, cur | bit, ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats)
@@ -271,13 +263,13 @@ def search_root(cur, opp, depth, first, ctx, tt, stats):  # type: ignore[no-unty
     ``first`` (a cell or -1) is tried first. ``stats[3]`` set on return means aborted.
     """
     cells = ctx[8][0]
-    full = (ONE << np.uint64(cells)) - ONE if cells < 64 else ~ZERO
+    full = (U1 << np.uint64(cells)) - U1 if cells < 64 else ~U0
     empty = full & ~(cur | opp)
     stats[0] += 1
     order = ctx[2]
     for i in range(cells):
         cell = order[i]
-        bit = ONE << np.uint64(cell)
+        bit = U1 << np.uint64(cell)
         if empty & bit and wins_with(cur | bit, cell, ctx):
             return cell, WIN - 1
     best_cell, alpha = -1, -INF
@@ -290,7 +282,7 @@ def search_root(cur, opp, depth, first, ctx, tt, stats):  # type: ignore[no-unty
             cell = order[i] if ctx[8][3] else i
             if cell == first:
                 continue
-        bit = ONE << np.uint64(cell)
+        bit = U1 << np.uint64(cell)
         if not empty & bit:
             continue
         value = -negamax(opp, cur | bit, 1, depth - 1, -INF, -alpha, ctx, tt, stats)
@@ -348,11 +340,11 @@ def exact_values(cur, opp, ctx, keys_a, keys_b, values, count):  # type: ignore[
     if values[slot] != FREE:
         return values[slot]
     cells = ctx[8][0]
-    full = (ONE << np.uint64(cells)) - ONE if cells < 64 else ~ZERO
+    full = (U1 << np.uint64(cells)) - U1 if cells < 64 else ~U0
     empty = full & ~(cur | opp)
     best = 0 if empty == 0 else -INF
     for cell in range(cells):
-        bit = ONE << np.uint64(cell)
+        bit = U1 << np.uint64(cell)
         if not empty & bit:
             continue
         if wins_with(cur | bit, cell, ctx):

@@ -36,6 +36,7 @@ from perfectplay.games.common.grid import (
 )
 from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
 from perfectplay.games.protocol import BaseGame, Outcome, Player
+from perfectplay.values import HEURISTIC_LIMIT
 
 if TYPE_CHECKING:
     from perfectplay.games.mnk.kernel import MNKKernel
@@ -45,9 +46,6 @@ MAX_SIZE = 15
 
 ARTICLE_WIN = 10
 """The classic tic-tac-toe article's value of a win, from which its scores count down."""
-
-HEURISTIC_LIMIT = 99_999.0
-"""Heuristic values stay strictly inside (-1e5, 1e5), far from exact scores."""
 
 
 class Cell(NamedTuple):
@@ -291,7 +289,7 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         value = float(x_score - o_score)
         if self.to_move(position) is Player.SECOND:
             value = -value
-        return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
+        return float(max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value)))
 
     def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> MNKKernel | None:
         """A compiled search kernel for this board, or ``None`` above 64 cells."""

@@ -22,7 +22,7 @@ Search (:func:`negamax`): alpha-beta with principal-variation null windows and:
   its shape or color: nothing the mover does elsewhere removes them) force the mover to block
   a playable one, make two playable ones a loss in 2, and forbid playing just under one;
 * the window is clamped to the earliest possible win and loss;
-* a transposition table of bounds with a *draft* (the depth searched, or ``FULL_DRAFT`` when
+* a transposition table of bounds with a *draft* (the depth searched, or ``EXACT_DRAFT`` when
   no horizon leaf was reached below, which makes the value exact at any depth);
 * moves ordered by the table's move, the threats a move creates, a history table and the
   distance to the centre, own shape before the opponent's;
@@ -52,7 +52,16 @@ import time
 import numpy as np
 from numba import njit, objmode, types
 
-from perfectplay.games.common.compiled_bits import popcount, winning_cells_4
+from perfectplay.games.common.compiled_bits import (
+    HASH_A,
+    HASH_B,
+    I64_ARRAY,
+    U0,
+    U1,
+    U64_ARRAY,
+    popcount,
+    winning_cells_4,
+)
 from perfectplay.games.common.table_values import (
     EXACT,
     INF,
@@ -64,7 +73,8 @@ from perfectplay.games.common.table_values import (
 )
 from perfectplay.games.simplexity import heuristics as simplexity_eval
 
-FULL_DRAFT = 1 << 20
+EXACT_DRAFT = 1 << 20
+"""The draft of an exact entry here: the packed entry's draft field holds 21 bits."""
 ROWS, COLS, CELLS, OWN_Q, OTHER_Q, EVAL, ORDERING, TABLE, SYMMETRY, ORDER = range(10)
 BOTTOM, BOARD, HEIGHT, COLUMN = 0, 1, 2, 3
 NODES, HORIZON, BUDGET, ABORTED, ROOT_MOVE = 0, 1, 2, 3, 4
@@ -76,22 +86,16 @@ ORDER_DEPTH = 3
 SHAPE_WEIGHTS = np.array(simplexity_eval.SHAPE_WEIGHTS, dtype=np.int64)
 COLOR_WEIGHTS = np.array(simplexity_eval.COLOR_WEIGHTS, dtype=np.int64)
 EVAL_BOUND = simplexity_eval.EVALUATION_BOUND
-HASH_A = np.uint64(0x9E3779B97F4A7C15)
-HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
-U0 = np.uint64(0)
-U1 = np.uint64(1)
 MAX_MOVES = 32
 
-_I64 = types.Array(types.int64, 1, "C")
-_U64 = types.Array(types.uint64, 1, "C")
 CONTEXT_TYPE = types.Tuple(
     (
-        _I64,  # geo
-        _U64,  # masks
-        _U64,  # windows
-        _U64,  # rays
-        _U64,  # the table: three words a slot
-        _I64,  # stats
+        I64_ARRAY,  # geo
+        U64_ARRAY,  # masks
+        U64_ARRAY,  # windows
+        U64_ARRAY,  # rays
+        U64_ARRAY,  # the table: three words a slot
+        I64_ARRAY,  # stats
         types.Array(types.float64, 1, "C"),  # clock
         types.Array(types.int64, 2, "C"),  # history
         types.Array(types.int64, 2, "C"),  # scratch: per ply, moves then their scores
@@ -443,7 +447,7 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
         table_move = flip_move(entry_move(entry), flip, geo)
         draft = entry_draft(entry)
         if draft >= depth and ply > 0:
-            if draft != FULL_DRAFT:
+            if draft != EXACT_DRAFT:
                 stats[HORIZON] += 1
             value = from_table(entry_value(entry), ply)
             bound = entry_bound(entry)
@@ -509,7 +513,7 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
         tt[slot + 1] = key_b
         tt[slot + 2] = pack_entry(
             to_table(best, ply),
-            FULL_DRAFT if stats[HORIZON] == horizon_before else depth,
+            EXACT_DRAFT if stats[HORIZON] == horizon_before else depth,
             UPPER if best <= alpha_start else LOWER if best >= beta else EXACT,
             flip_move(best_move, flip, geo),
         )

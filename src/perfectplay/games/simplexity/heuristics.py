@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from perfectplay.errors import ParameterError
 from perfectplay.games.protocol import Player
+from perfectplay.values import HEURISTIC_LIMIT
 
 if TYPE_CHECKING:
     from perfectplay.games.simplexity.rules import SimplexityGame, SimplexityPosition
@@ -29,7 +30,7 @@ SHAPE_WEIGHTS = (0, 4, 24, 160, 0)
 """Value of a window holding 0..4 pieces of one shape and none of the other."""
 COLOR_WEIGHTS = (0, 2, 12, 80, 0)
 """Value of a window holding 0..4 pieces of one color and none of the other."""
-EVALUATION_BOUND = 99_999
+EVALUATION_BOUND = HEURISTIC_LIMIT
 
 
 def evaluate(game: SimplexityGame, position: SimplexityPosition, name: str) -> float:
