@@ -38,6 +38,7 @@ from perfectplay.api import (
     MoveValue,
     Outcome,
     PerftCounts,
+    Player,
     RegisteredGame,
     Score,
     SearchResult,
@@ -152,12 +153,11 @@ def history_json(game: RegisteredGame, found: History) -> JSONObject:
 
 
 def perft_json(game: RegisteredGame, counts: PerftCounts) -> JSONObject:
-    """The ``perft`` object; the winners' keys are ``x_wins``/``o_wins`` in tic-tac-toe,
-    ``first_wins``/``second_wins`` where the game's kit names them so."""
-    game_kit = kit_of(game)
-    keys = game_kit.perft_keys
+    """The ``perft`` object; the winners' keys are the player names (``x_wins``/``o_wins``
+    in tic-tac-toe), or ``first_wins``/``second_wins`` where the game's kit names them so."""
+    keys = kit_of(game).perft_keys
     if keys is None:
-        keys = (game_kit.side_label(game, 1), game_kit.side_label(game, 2))
+        keys = (game.player_name(Player.FIRST), game.player_name(Player.SECOND))
     data: JSONObject = dict(counts.as_dict(*keys))
     return data
 

@@ -131,6 +131,11 @@ class Connect4Kit(GameKit):
             return format_connect4_picture(loaded.position).replace("\n", "/")
         return format_connect4_moves(cast(Connect4Game, loaded.game), loaded.moves)
 
+    def parse_moves(self, game: Any, text: str) -> tuple[Any, list[Any]]:
+        """A move sequence (``4453``, ``10,3,4``) played from the empty board."""
+        position, columns = parse_connect4_moves(game, text)
+        return position, list(columns)
+
     def moves_text(self, game: Any, moves: Any) -> str:
         """``4453`` (``10,3,4`` on wide boards)."""
         return format_connect4_moves(game, moves)
