@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from perfectplay.analysis import render as pictures
 from perfectplay.analysis.arena import (
     ArenaProgress,
     ArenaResult,
@@ -42,7 +43,7 @@ from perfectplay.analysis.history import (
 )
 from perfectplay.analysis.perft import PerftCounts, ProgressCallback
 from perfectplay.analysis.perft import perft as count_tree
-from perfectplay.analysis.render import move_name, rich_tree, summary_text, to_dot, to_svg
+from perfectplay.analysis.render import move_name, rich_tree, summary_text
 from perfectplay.analysis.tree import GameTree, Leaves, TreeNode, build_tree
 from perfectplay.errors import ParameterError, PerfectplayError
 from perfectplay.games.kernel import (
@@ -409,6 +410,18 @@ def tree(
     """The game tree below ``position`` with minimax values, or alpha-beta's windows and
     cuts (see :func:`perfectplay.analysis.tree.build_tree`)."""
     return build_tree(game, position, depth, alphabeta=alphabeta, leaves=leaves, values=values)
+
+
+def to_dot(built: GameTree) -> str:
+    """The tree as Graphviz DOT source, boards drawn for games declaring
+    ``Capability.BOARD`` (else each node shows its position's text)."""
+    return pictures.to_dot(built, kit_of(built.game).has(Capability.BOARD))
+
+
+def to_svg(built: GameTree) -> str:
+    """The tree drawn as SVG by Graphviz's ``dot`` (boards as for :func:`to_dot`); raises
+    :class:`ParameterError` when ``dot`` is missing or the tree is too large to draw."""
+    return pictures.to_svg(built, kit_of(built.game).has(Capability.BOARD))
 
 
 def perft(

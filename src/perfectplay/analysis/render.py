@@ -146,15 +146,16 @@ def _style(node: TreeNode, best: bool) -> str:
 
 
 # -- Graphviz ---------------------------------------------------------------------------------
-def to_dot(tree: GameTree) -> str:
-    """The tree as Graphviz DOT source (boards drawn as tables in the nodes).
+def to_dot(tree: GameTree, boards: bool = True) -> str:
+    """The tree as Graphviz DOT source (``boards``: drawn as tables in the nodes, else each
+    node shows its position's text).
 
     Raises :class:`ParameterError` above :data:`MAX_PICTURE_NODES` nodes.
     """
-    return str(_digraph(tree).source)
+    return str(_digraph(tree, boards).source)
 
 
-def to_svg(tree: GameTree) -> str:
+def to_svg(tree: GameTree, boards: bool = True) -> str:
     """The tree drawn as SVG by Graphviz's ``dot`` program.
 
     Raises :class:`ParameterError` when ``dot`` is not installed (Debian package
@@ -162,7 +163,7 @@ def to_svg(tree: GameTree) -> str:
     """
     import graphviz
 
-    digraph = _digraph(tree)
+    digraph = _digraph(tree, boards)
     try:
         return str(digraph.pipe(format="svg", encoding="utf-8", quiet=True))
     except graphviz.ExecutableNotFound:
@@ -172,7 +173,7 @@ def to_svg(tree: GameTree) -> str:
         ) from None
 
 
-def _digraph(tree: GameTree) -> Any:
+def _digraph(tree: GameTree, boards: bool) -> Any:
     import graphviz
 
     count = tree.node_count()
@@ -188,7 +189,7 @@ def _digraph(tree: GameTree) -> Any:
     names: dict[int, str] = {}
     for number, (node, parent, mover, best) in enumerate(walk(tree)):
         name = names[id(node)] = f"n{number}"
-        digraph.node(name, label=_html_label(tree, node, mover, best))
+        digraph.node(name, label=_html_label(tree, node, mover, best, boards))
         if parent is not None:
             digraph.edge(names[id(parent)], name, **_edge_style(node, best))
     return digraph
@@ -202,8 +203,9 @@ def _edge_style(node: TreeNode, best: bool) -> dict[str, str]:
     return {}
 
 
-def _html_label(tree: GameTree, node: TreeNode, mover: Any, best: bool) -> str:
-    """An HTML-like label: the move, the value (bold), the window, the note, the board."""
+def _html_label(tree: GameTree, node: TreeNode, mover: Any, best: bool, boards: bool) -> str:
+    """An HTML-like label: the move, the value (bold), the window, the note, the board (or
+    the position's text)."""
     colour = PRUNED_COLOUR if node.pruned else BEST_COLOUR if best else "black"
     lines = [escape(move_text(tree, node, mover)), f"<B>{escape(value_text(tree, node))}</B>"]
     window = window_text(tree, node)
@@ -212,10 +214,13 @@ def _html_label(tree: GameTree, node: TreeNode, mover: Any, best: bool) -> str:
     note = note_text(tree, node)
     if note and not node.pruned:
         lines.append(f"<I>{escape(note)}</I>")
+    if not boards:
+        lines.append(escape(str(node.position)))
     text = "".join(f'<TR><TD><FONT COLOR="{colour}">{line}</FONT></TD></TR>' for line in lines)
+    board = f"<TR><TD>{_board_table(node)}</TD></TR>" if boards else ""
     return (
         f'<<TABLE BORDER="{2 if best else 1}" COLOR="{colour}" CELLBORDER="0" CELLSPACING="1">'
-        f"{text}<TR><TD>{_board_table(node)}</TD></TR></TABLE>>"
+        f"{text}{board}</TABLE>>"
     )
 
 
