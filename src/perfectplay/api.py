@@ -500,3 +500,20 @@ def describe(loaded: Loaded) -> JSONObject:
 def games() -> list[GameKit]:
     """The kits of every registered game, by name."""
     return [get_kit(name) for name in game_names()]
+
+
+def bounded_tree(
+    game: Game[P, M],
+    position: P,
+    depth: int | None = None,
+    *,
+    max_nodes: int,
+    alphabeta: bool = False,
+    leaves: Leaves = "exact",
+) -> GameTree:
+    """:func:`tree` for a front end that draws every node: a tree of more than
+    ``max_nodes`` nodes (pruned ones included) is refused with :class:`ParameterError`
+    naming the count and suggesting a depth limit."""
+    return build_tree(
+        game, position, depth, alphabeta=alphabeta, leaves=leaves, max_nodes=max_nodes
+    )

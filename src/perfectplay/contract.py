@@ -258,3 +258,78 @@ def node_json(built: GameTree, node: TreeNode, game: RegisteredGame) -> JSONObje
         "cells": cells_json(game, node.position),
         "children": children,
     }
+
+
+def game_json(name: str) -> JSONObject:
+    """What a front end needs to offer the registered game ``name`` (the web's
+    ``GET /api/meta/games``)::
+
+        {"name": "connect4", "title": "Connect Four", "aliases": ["connect-four", ...],
+         "summary": "...", "takes_k": true, "board_notation": false,
+         "size": null | {"text": "WIDTHxHEIGHT", "names": ["width", "height"],
+                         "default": "7x6"},
+         "capabilities": ["board", "book", "history", "symmetry", "weak"],
+         "evaluations": [], "examples": ["4453", ...],
+         "players": {"1": "1", "2": "2"},                   # as ``to_move`` names them
+         "sides": {"1": "player 1 (x)", "2": "player 2 (o)"},  # as sentences name them
+         "board": null | {"rows": 6, "cols": 7, "gravity": true},  # the default board
+         "pieces": {"1": null | {"player": 1, "mark": "x"}, "2": ...}}
+
+    ``pieces`` are cells as the game's board view draws each side's pieces (the piece its
+    first legal move places on the default board), ``null`` without a board view.
+    Raises :class:`~perfectplay.errors.UnknownGameError` for an unknown name.
+    """
+    from perfectplay.api import Player, kit, new_game
+
+    game_kit = kit(name)
+    game, position = new_game(game_kit.name)
+    view = board(game, position)
+    rule = game_kit.size
+    size: JSONValue = None
+    if rule is not None:
+        default = f"{rule.default[0]}x{rule.default[1]}"
+        size = {"text": rule.text, "names": list(rule.names), "default": default}
+    sides = (Player.FIRST, Player.SECOND)
+    return {
+        "name": game_kit.name,
+        "title": game_kit.title,
+        "aliases": list(game_kit.aliases),
+        "summary": game_kit.summary,
+        "takes_k": game_kit.takes_k,
+        "board_notation": game_kit.board_notation,
+        "size": size,
+        "capabilities": sorted(c.value for c in game_kit.capabilities),
+        "evaluations": list(game_kit.evaluations),
+        "examples": list(game_kit.examples),
+        "players": {str(int(p)): game.player_name(p) for p in sides},
+        "sides": {str(int(p)): game_kit.side_label(game, int(p)) for p in sides},
+        "board": None
+        if view is None
+        else {"rows": view.rows, "cols": view.cols, "gravity": view.gravity},
+        "pieces": first_pieces_json(game, position),
+    }
+
+
+def first_pieces_json(game: RegisteredGame, position: object) -> JSONObject:
+    """Each side's piece as the board view draws it: the cell that side's first legal move
+    fills when both sides play their first legal move from ``position`` (``null`` for a side
+    that cannot move there, or for a game without a board view)."""
+    pieces: JSONObject = {"1": None, "2": None}
+    for _ in range(2):
+        before = board(game, position)
+        moves = game.legal_moves(position)
+        if before is None or not moves:
+            break
+        mover = str(int(game.to_move(position)))
+        position = game.play(position, moves[0])
+        after = board(game, position)
+        if after is None:
+            break
+        changed = [
+            cell
+            for old_row, new_row in zip(before.cells, after.cells, strict=False)
+            for old, cell in zip(old_row, new_row, strict=False)
+            if cell is not None and cell != old
+        ]
+        pieces[mover] = changed[0] if changed else None
+    return pieces

@@ -1,13 +1,19 @@
-"""Fixtures of the web tests: a real server in a subprocess, for the browser tests.
+"""Fixtures of the web tests: real servers in a subprocess, for the browser tests, and a
+plug-in game the web app has never heard of.
 
 ``live_server`` runs ``perfectplay serve`` on a free port with a fresh database, waits for
 ``/api/health`` (the engine workers load their compiled kernels first, which takes a while
-on a cold cache) and stops the server when the session ends.
+on a cold cache) and stops the server when the session ends. ``plugin_server`` does the same
+with the test games of ``plugin/pairs_game.py`` installed as plug-ins: an entry-point
+declaration (a ``.dist-info`` folder) on the ``PYTHONPATH`` of the server and of its engine
+workers, which find them through the registry as they would an installed package.
+``plugin_games`` registers the same games in this process only, for the length of a test.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -16,8 +22,11 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+
+from perfectplay.games import registry
 
 SERVER_START_S = 180.0
 """Longest wait for a starting server to answer ``/api/health``: about a second once the
@@ -25,6 +34,12 @@ numba kernels are cached on disk, but compiling them on a fresh machine takes mi
 pool itself gives a worker 120 s to start)."""
 
 SERVE = "from perfectplay.cli import main; raise SystemExit(main())"
+PLUGIN = Path(__file__).parent / "plugin"
+"""The folder of the plug-in test games (module ``pairs_game``)."""
+ENTRY_POINTS = """[perfectplay.games]
+pairs = pairs_game:PAIRS
+blindpairs = pairs_game:BLIND
+"""
 
 
 def _free_port() -> int:
@@ -62,19 +77,55 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a running server with an empty saved-games database."""
-    folder = tmp_path_factory.mktemp("live-server")
+def _serve(folder: Path, *options: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run a server with a fresh database in ``folder`` until the generator is closed;
+    yields its base URL."""
     port = _free_port()
-    command = [sys.executable, "-c", SERVE, "serve", "--port", str(port)]
+    command = [sys.executable, "-c", SERVE, "serve", "--port", str(port), *options]
     command += ["--db", str(folder / "games.sqlite3")]
     log = folder / "server.log"
     with log.open("wb") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_for(url, process, log)
         yield url
     finally:
         _stop(process)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running server with an empty saved-games database."""
+    yield from _serve(tmp_path_factory.mktemp("live-server"))
+
+
+@pytest.fixture(scope="session")
+def plugin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running server (one engine worker) that has the plug-in games
+    ``pairs`` (with a board) and ``blindpairs`` (without) installed."""
+    folder = tmp_path_factory.mktemp("plugin-server")
+    declared = folder / "site" / "perfectplay_test_pairs-0.1.dist-info"
+    declared.mkdir(parents=True)
+    metadata = "Metadata-Version: 2.1\nName: perfectplay-test-pairs\nVersion: 0.1\n"
+    (declared / "METADATA").write_text(metadata)
+    (declared / "entry_points.txt").write_text(ENTRY_POINTS)
+    paths = [str(PLUGIN), str(folder / "site"), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
+    yield from _serve(folder, "--workers", "1", env=env)
+
+
+@pytest.fixture
+def plugin_games(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The module of the plug-in test games, with ``pairs`` and ``blindpairs`` registered
+    beside the installed games in this process until the test ends (the registry function
+    is stood in for, its cache left alone; engine workers, other processes, do not see
+    them)."""
+    monkeypatch.syspath_prepend(str(PLUGIN))
+    import pairs_game
+
+    known = registry.registry()
+    kits = {**known.kits, "pairs": pairs_game.PAIRS, "blindpairs": pairs_game.BLIND}
+    patched = registry.Registry(kits, known.aliases, known.problems)
+    monkeypatch.setattr(registry, "registry", lambda: patched)
+    return pairs_game

@@ -1,16 +1,21 @@
 """The web API through FastAPI's test client: every endpoint, every error class, known
-answers, the saved-games round trip, and the engine pool's cap, queue and health."""
+answers, the saved-games round trip, the engine pool's cap, queue and health, and games the
+web app learns only from the registry (the plug-in test games of ``plugin/pairs_game.py``)."""
 
 from __future__ import annotations
 
+import html
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from perfectplay import api, contract
+from perfectplay.web import jobs
 from perfectplay.web.app import Settings, create_app
 
 DATA = Path(__file__).parent.parent / "data" / "connect4_sets"
@@ -388,3 +393,103 @@ def test_games_left_playing_are_abandoned_when_a_server_starts(tmp_path: Path) -
     reopened = GameStore(tmp_path / "stale.sqlite3")
     assert reopened.get(old.id or 0).status == "abandoned"  # type: ignore[union-attr]
     assert reopened.get(recent.id or 0).status == "playing"  # type: ignore[union-attr]
+
+
+# -- games from the registry ------------------------------------------------------------------
+def test_meta_lists_every_registered_game_from_its_kit(client: TestClient) -> None:
+    games = client.get("/api/meta/games").json()["games"]
+    kits = api.games()
+    assert [game["name"] for game in games] == [game_kit.name for game_kit in kits]
+    for game, game_kit in zip(games, kits, strict=True):
+        assert game == contract.game_json(game_kit.name)
+        assert game["capabilities"] == sorted(c.value for c in game_kit.capabilities)
+        assert (game["title"], game["takes_k"]) == (game_kit.title, game_kit.takes_k)
+    ttt = next(game for game in games if game["name"] == "tictactoe")
+    assert ttt["size"] == {"text": "ROWSxCOLS", "names": ["rows", "cols"], "default": "3x3"}
+    assert ttt["board"] == {"rows": 3, "cols": 3, "gravity": False}
+    assert ttt["players"] == {"1": "x", "2": "o"}
+    assert ttt["pieces"]["1"] == {"player": 1, "mark": "x"}
+    c4 = next(game for game in games if game["name"] == "connect4")
+    assert c4["size"]["default"] == "7x6" and c4["board"]["gravity"] is True
+    saved = client.get("/api/games").json()  # the saved games keep their own address
+    assert set(saved) == {"games", "total", "limit", "offset"}
+
+
+def test_pages_offer_the_games_their_capabilities_allow(client: TestClient) -> None:
+    board_games = [k.name for k in api.games() if k.has(api.Capability.BOARD)]
+    index = client.get("/").text
+    for name in board_games:
+        assert f'href="/play/{name}"' in index
+    history = client.get("/tools/history").text
+    for game_kit in api.games():
+        offered = f'<option value="{game_kit.name}"' in history
+        wanted = game_kit.has(api.Capability.BOARD) and game_kit.has(api.Capability.HISTORY)
+        assert offered == wanted, game_kit.name
+    assert '<option value="simplexity"' in client.get("/tools/tree").text
+    refused = client.post("/api/simplexity/history", json={"position": "4O"})
+    assert "'history'" in error_of(refused, 400, "ParameterError")
+
+
+def test_a_plugin_game_is_served_through_its_kit(
+    client: TestClient, plugin_games: ModuleType
+) -> None:
+    names = [game["name"] for game in client.get("/api/meta/games").json()["games"]]
+    assert {"pairs", "blindpairs"} <= set(names)
+    state = client.post("/api/pairs/state", json={"position": "a1 a2"}).json()
+    assert (state["rows"], state["cols"], state["gravity"], state["size"]) == (2, 3, False, None)
+    assert state["cells"][1][0] == {"player": 2, "mark": "o"} and state["to_move"] == "1"
+    after = client.post("/api/pairs/play", json={"position": "a1 a2", "move": {"row": 0, "col": 1}})
+    assert after.json()["position"] == "a1 a2 b1"
+    moves = [{"row": 0, "col": 0}, {"row": 1, "col": 0}]
+    assert client.post("/api/pairs/replay", json={"moves": moves}).json()["position"] == "a1 a2"
+    index = client.get("/").text
+    assert 'href="/play/pairs"' in index and 'href="/play/blindpairs"' not in index
+    play_page = client.get("/play/pairs")
+    assert play_page.status_code == 200 and "Pairs (a test plug-in)" in play_page.text
+    won = [{"row": 0, "col": 0}, {"row": 1, "col": 1}, {"row": 1, "col": 0}]
+    record = client.post("/api/games", json={"game": "pairs", "moves": won}).json()
+    assert (record["size"], record["k"], record["position"]) == (None, None, "a1 b2 a2")
+    assert (record["result"], record["reason"]) == ("1", "player 1 owns column a")
+    assert client.get(f"/api/games/{record['id']}").json() == record
+    assert record["id"] in [g["id"] for g in client.get("/api/games?game=pairs").json()["games"]]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/blindpairs/state", {"position": "a1"}),
+        ("/api/blindpairs/play", {"position": "", "move": {"row": 0, "col": 0}}),
+        ("/api/blindpairs/replay", {"moves": []}),
+        ("/api/blindpairs/history", {"position": "a1"}),
+    ],
+)
+def test_a_game_without_a_board_view_is_refused_by_the_board_routes(
+    client: TestClient, plugin_games: ModuleType, path: str, body: dict[str, Any]
+) -> None:
+    message = error_of(client.post(path, json=body), 400, "ParameterError")
+    assert "blindpairs" in message
+
+
+def test_a_game_without_a_board_view_has_no_pages(
+    client: TestClient, plugin_games: ModuleType
+) -> None:
+    page = client.get("/play/blindpairs")
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    shown = html.unescape(page.text)
+    assert "has no 'board' capability" in shown and "'blindpairs'" in shown
+    for tool in ("/tools/analyze", "/tools/history", "/tools/tree"):
+        assert '<option value="blindpairs"' not in client.get(tool).text
+    assert "'board'" in error_of(
+        client.post("/api/blindpairs/state", json={"position": ""}), 400, "ParameterError"
+    )
+
+
+def test_jobs_run_a_plugin_game_they_never_heard_of(plugin_games: ModuleType) -> None:
+    blocked = jobs.move(game="pairs", position="a1", cap=2.0)
+    assert blocked["best_move"] == {"row": 1, "col": 0} and blocked["exact"] is True
+    assert blocked["after"]["position"] == "a1 a2" and blocked["outcome"] == "draw"
+    values = jobs.analyze(game="pairs", position="a1 b2", cap=2.0)
+    assert {(m["row"], m["col"]): m["outcome"] for m in values["moves"]}[(1, 0)] == "win"
+    tree = jobs.tree(game="pairs", position="a1 a2 b1", cap=2.0)
+    assert len(tree["root"]["children"]) == 3 and tree["root"]["cells"][0][0]["mark"] == "x"
+    assert jobs.analyze(game="blindpairs", position="a1", cap=2.0)["to_move"] == "2"

@@ -69,10 +69,9 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-@pytest.fixture
-def page(browser: Browser, live_server: str) -> Iterator[Page]:
-    """A fresh page on the live server; any JavaScript error fails the test."""
-    context = browser.new_context(base_url=live_server, viewport={"width": 1200, "height": 900})
+def _open(browser: Browser, server: str) -> Iterator[Page]:
+    """A fresh page on ``server``; any JavaScript error fails the test."""
+    context = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
     context.set_default_timeout(TIMEOUT_MS)
     opened = context.new_page()
     errors: list[str] = []
@@ -80,6 +79,18 @@ def page(browser: Browser, live_server: str) -> Iterator[Page]:
     yield opened
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: str) -> Iterator[Page]:
+    """A fresh page on the live server; any JavaScript error fails the test."""
+    yield from _open(browser, live_server)
+
+
+@pytest.fixture
+def plugin_page(browser: Browser, plugin_server: str) -> Iterator[Page]:
+    """A fresh page on the server with the plug-in test games (see conftest.py)."""
+    yield from _open(browser, plugin_server)
 
 
 def screenshot(page: Page, name: str) -> Path:
@@ -340,7 +351,7 @@ def test_analyze_shows_the_servers_message_for_bad_input(page: Page) -> None:
 
 # -- history --------------------------------------------------------------------------------------
 def test_history_verdict_and_step_through(page: Page) -> None:
-    page.goto("/tools/history")
+    page.goto("/tools/history?position=xox%2Foox%2Fx__")
     expect(page.locator("#position")).to_have_value("xox/oox/x__")
     page.click("#reconstruct")
     expect(page.locator("#verdict")).to_have_attribute("data-reachable", "false")
@@ -372,7 +383,7 @@ def test_history_verdict_and_step_through(page: Page) -> None:
 
 # -- tree -----------------------------------------------------------------------------------------
 def test_tree_expands_collapses_and_shows_alphabeta_cuts(page: Page) -> None:
-    page.goto("/tools/tree")
+    page.goto("/tools/tree?position=xo_%2F_x_%2Fo__")
     expect(page.locator("#position")).to_have_value("xo_/_x_/o__")
     page.click("#build")
     level = '#tree .node[data-depth="{}"]'
@@ -501,3 +512,37 @@ def test_replay_steps_through_a_saved_game_with_the_engines_verdict(page: Page) 
     page.click("#open-analyse")
     expect(page).to_have_url(re.compile(r"/tools/analyze\?.*position=x__%2F___%2F___"))
     expect(page.locator("#best-move")).to_have_attribute("data-move-key", re.compile(r"r\dc\d"))
+
+
+# -- a plug-in game -------------------------------------------------------------------------------
+def test_a_plugin_game_with_a_board_is_listed_and_playable(plugin_page: Page) -> None:
+    page = plugin_page
+    page.goto("/")
+    expect(page.locator('.site-nav a[href="/play/pairs"]')).to_have_count(1)
+    expect(page.locator('.site-nav a[href="/play/blindpairs"]')).to_have_count(0)
+    expect(page.locator('.card-art[data-thumb="pairs"] .piece')).to_have_count(3)  # a1 a2 b1
+
+    page.goto("/play/pairs")
+    expect(page.locator("#status")).to_have_attribute("data-state", "human")
+    expect(page.locator("#board button.cell")).to_have_count(6)
+    expect(page.locator("#shape-picker")).to_be_hidden()
+    play_out(page)  # a1, b1, c1 each met by the perfect engine's block below: a draw
+    banner = page.locator("#result")
+    assert banner.get_attribute("data-result") == "draw"
+    expect(page.locator("#board .piece")).to_have_count(6)
+    record = finished_record(page)
+    assert (record["game"], record["size"], record["result"]) == ("pairs", None, "draw")
+    assert record["settings"] == {"strength": "perfect"} and len(record["moves"]) == 6
+    screenshot(page, "play-plugin")
+
+    page.goto("/tools/analyze?game=pairs&position=a1")
+    expect(page.locator("#best-move")).to_have_attribute("data-move-key", "r1c0")
+    page.click("[data-editor=clear]")
+    page.click('#board .cell[data-row="1"][data-col="2"]')  # a click plays a move of a list
+    expect(page.locator("#position")).to_have_value("c2")
+    page.click("[data-editor=back]")
+    expect(page.locator("#position")).to_have_value("")
+
+    answer = page.goto("/play/blindpairs")
+    assert answer is not None and answer.status == 404
+    expect(page.locator("#not-found-detail")).to_contain_text("has no 'board' capability")

@@ -116,6 +116,21 @@ def test_round_trip_each_game(store: GameStore, game: str, status: str) -> None:
     assert GameRecord.from_json(json.loads(json.dumps(saved.to_json()))) == saved
 
 
+def test_games_come_from_the_registry_and_may_take_no_size(
+    store: GameStore, tmp_path: Path, plugin_games: Any
+) -> None:
+    fields = {**make_record().to_json(), "game": "pairs", "size": None, "position": "a1 b2"}
+    record = GameRecord.from_json(fields)
+    saved = store.save(record)
+    assert store.get(saved.id or 0) == saved and saved.size is None
+    assert saved.to_json()["size"] is None
+    assert [r.id for r in store.list(game="pairs")] == [saved.id]
+    with raw(tmp_path / "games.db") as conn:  # stored as "" in the NOT NULL column
+        assert conn.execute("SELECT size FROM games").fetchone() == ("",)
+    with pytest.raises(ParameterError, match=r"^game record field 'game': expected one of"):
+        GameRecord.from_json({**fields, "game": "chess"})
+
+
 def test_to_json_has_every_field_and_moves_as_list(store: GameStore) -> None:
     data = store.save(finished("simplexity")).to_json()
     assert list(data) == [

@@ -1,22 +1,22 @@
 """The engine's work behind the web API, as plain functions of JSON-ready arguments.
 
 Every job takes the request's fields (``game``, ``position``, ``size``, ``k`` and the job's
-own options) and returns a JSON-ready dict; it raises :mod:`perfectplay.errors` exceptions
-for bad input. The pool (:mod:`perfectplay.web.pool`) runs them in worker processes, one at a
-time per process, so that searches neither block the server nor share a kernel between
-threads; they are also plain enough to call directly in tests.
+own options) and returns a JSON-ready dict built by :mod:`perfectplay.contract`; it raises
+:mod:`perfectplay.errors` exceptions for bad input. The pool (:mod:`perfectplay.web.pool`)
+runs them in worker processes, one at a time per process, so that searches neither block the
+server nor share a kernel between threads; they are also plain enough to call directly in
+tests. Nothing here knows a game by name: everything goes through :mod:`perfectplay.api`.
 
 ``cap`` is the per-request time cap in seconds: searches get a time limit no longer than it,
 and the pool stops a worker that overruns it anyway.
 
-Shapes (the CLI's JSON, see :mod:`perfectplay.api`, plus what a page needs):
+Shapes (the CLI's JSON, plus what a page needs):
 
-* ``analyze`` -> ``{"moves": [...api.analysis_json...], "to_move", "exact", "time_ms"}``
-* ``move``    -> ``api.result_json`` (the ``best`` object) plus ``"after"``: the
-  :func:`~perfectplay.web.positions.state_json` after the engine's move (``null`` when the
-  game is already over)
-* ``history`` -> ``History.as_dict`` plus ``"steps"`` (every move with the board after it)
-* ``tree``    -> the nodes of :func:`~perfectplay.analysis.tree.build_tree` as nested objects
+* ``analyze`` -> ``contract.analysis_json`` plus ``"to_move", "exact", "time_ms"``
+* ``move``    -> ``contract.result_json`` (the ``best`` object) plus ``"after"``: the
+  ``contract.state_json`` after the engine's move (``null`` when the game is already over)
+* ``history`` -> ``contract.history_json`` plus ``"steps"`` (every move with the board after it)
+* ``tree``    -> ``contract.tree_json`` (at most :data:`MAX_TREE_NODES` nodes)
 """
 
 from __future__ import annotations
@@ -25,21 +25,31 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from perfectplay import api
+from perfectplay import api, contract
 from perfectplay.errors import ParameterError
-from perfectplay.search.limits import Limit
-from perfectplay.web.positions import Loaded, cells_json, load, play, start, state_json
 
 MAX_TREE_NODES = 3_000
 """Most nodes (pruned ones included) of a tree drawn on a page."""
+WARM_PLIES = 10
+"""The warm-up searches a position with at most this many plies left (or a won one)."""
+WARM_TIME = 0.5
+"""Seconds the warm-up's search of that position may take (it usually ends exactly at once)."""
+NOTIONS = ("outcome", "strict")
 
 
-def search_limit(depth: int | None, seconds: float | None, cap: float) -> Limit:
+def search_limit(depth: int | None, seconds: float | None, cap: float) -> api.Limit:
     """The request's limit with its time capped: perfect play is an exact search that must
-    finish within ``cap`` seconds (else the best move found so far, marked heuristic)."""
+    finish within ``cap`` seconds (else the best move found so far, marked heuristic).
+
+    Raises :class:`ParameterError` for ``seconds`` above ``cap`` or a bad depth."""
     if seconds is not None and seconds > cap:
         raise ParameterError(f"time={seconds!r}: more than this server's cap of {cap:g} s")
     return api.limit(depth=depth, time=cap if seconds is None else seconds)
+
+
+def load(game: str, position: str, size: str | None, k: int | None) -> api.Loaded:
+    """The checked position of a request (see :func:`api.load_with_moves`)."""
+    return api.load_with_moves(game, position, size=size, k=k)
 
 
 def searched(
@@ -51,20 +61,23 @@ def searched(
     depth: int | None = None,
     time_limit: float | None = None,
     cap: float,
-) -> tuple[Loaded, Limit]:
+) -> tuple[api.Loaded, api.Limit]:
     """The position and the capped limit of a search request (the ``analyze`` and ``move``
     jobs' arguments)."""
     return load(game, position, size, k), search_limit(depth, time_limit, cap)
 
 
 def analyze(**request: Any) -> dict[str, Any]:
-    """The value of every legal move (``api.analysis_json``); arguments as :func:`searched`."""
+    """The value of every legal move (``contract.analysis_json``) with the side to move,
+    whether every value is exact and the time taken; arguments as :func:`searched`."""
     loaded, limit = searched(**request)
+    game, position = loaded.game, loaded.position
     started = time.perf_counter()
-    values = [] if _finished(loaded) else api.analyze(loaded.game, loaded.position, limit)
-    data = api.analysis_json(loaded.game, loaded.position, values)
+    finished = game.outcome(position) is not None
+    values = [] if finished else api.analyze(game, position, limit)
+    data: dict[str, Any] = contract.analysis_json(game, position, values)
     data.update(
-        to_move=loaded.game.player_name(loaded.game.to_move(loaded.position)),
+        to_move=game.player_name(game.to_move(position)),
         exact=all(item["exact"] for item in data["moves"]),
         time_ms=round((time.perf_counter() - started) * 1000, 3),
     )
@@ -72,13 +85,13 @@ def analyze(**request: Any) -> dict[str, Any]:
 
 
 def move(**request: Any) -> dict[str, Any]:
-    """The engine's move (``api.result_json``) and the board after it (``after``);
+    """The engine's move (``contract.result_json``) and the board after it (``after``);
     arguments as :func:`searched`."""
     loaded, limit = searched(**request)
     result = api.best(loaded.game, loaded.position, limit)
-    data = api.result_json(loaded.game, loaded.position, result)
-    after = None if result.best_move is None else play(loaded, result.best_move)
-    data["after"] = None if after is None else state_json(after)
+    data: dict[str, Any] = contract.result_json(loaded.game, loaded.position, result)
+    best = result.best_move
+    data["after"] = None if best is None else contract.state_json(api.play(loaded, best))
     return data
 
 
@@ -91,26 +104,28 @@ def history(
     notion: str = "outcome",
     cap: float,
 ) -> dict[str, Any]:
-    """An optimal (or fewest-mistakes) move history of a board (``History.as_dict``), with
-    the board after every move for a step-through player."""
-    from perfectplay.analysis.history import reconstruct
-
-    if notion not in ("outcome", "strict"):
+    """An optimal (or fewest-mistakes) move history of a board (``contract.history_json``)
+    with the board after every move (``steps``) for a step-through player. Raises
+    :class:`ParameterError` for an unknown notion or a game without ``Capability.HISTORY``."""
+    if notion not in NOTIONS:
         raise ParameterError(f"notion={notion!r}: expected 'outcome' or 'strict'")
     loaded = load(game, position, size, k)
-    found = reconstruct(loaded.game, loaded.position, notion)  # type: ignore[arg-type]
-    data = found.as_dict(loaded.game)
-    replayed = start(loaded.game)
-    steps = [{"ply": 0, "move": None, "optimal": True, "state": state_json(replayed)}]
+    chosen: api.Notion = "strict" if notion == "strict" else "outcome"
+    found = api.history(loaded.game, loaded.position, chosen)
+    data: dict[str, Any] = contract.history_json(loaded.game, found)
+    replayed = api.start(loaded.game)
+    steps: list[dict[str, Any]] = [
+        {"ply": 0, "move": None, "optimal": True, "state": contract.state_json(replayed)}
+    ]
     for step in found.steps:
-        replayed = play(replayed, step.move)
+        replayed = api.play(replayed, step.move)
         steps.append(
             {
                 "ply": step.ply,
-                "move": loaded.game.move_to_json(step.move),
+                "move": contract.move_json(loaded.game, step.move),
                 "player": loaded.game.player_name(step.player),
                 "optimal": step.optimal,
-                "state": state_json(replayed),
+                "state": contract.state_json(replayed),
             }
         )
     data["steps"] = steps
@@ -128,61 +143,22 @@ def tree(
     heuristic: bool = False,
     cap: float,
 ) -> dict[str, Any]:
-    """The game tree below a position, with minimax values or alpha-beta windows and cuts,
-    as nested ``{"move", "label", "value", "bound", "window", "pruned", "horizon",
-    "terminal", "cells", "children"}`` objects (at most :data:`MAX_TREE_NODES` nodes)."""
-    from perfectplay.analysis.tree import build_tree
-
+    """The game tree below a position, with minimax values or alpha-beta windows and cuts
+    (``contract.tree_json``). Raises :class:`ParameterError` for ``heuristic`` without a
+    depth or a tree of more than :data:`MAX_TREE_NODES` nodes."""
     loaded = load(game, position, size, k)
     if heuristic and depth is None:
         raise ParameterError("heuristic: values at a depth limit; give a depth too")
-    built = build_tree(
+    built = api.bounded_tree(
         loaded.game,
         loaded.position,
         depth,
+        max_nodes=MAX_TREE_NODES,
         alphabeta=alphabeta,
         leaves="heuristic" if heuristic else "exact",
-        max_nodes=MAX_TREE_NODES,
     )
-    return {
-        "root": _node_json(built, built.root, loaded.game),
-        "alphabeta": alphabeta,
-        "depth": depth,
-        "visited": built.visited,
-        "minimax_nodes": built.minimax_nodes,
-        "pruned": built.pruned,
-        "nodes": built.node_count(),
-        "principal": [loaded.game.move_to_json(m) for m in built.principal],
-        "to_move": loaded.game.player_name(loaded.game.to_move(loaded.position)),
-    }
-
-
-def _node_json(built: Any, node: Any, game: Any) -> dict[str, Any]:
-    return {
-        "move": None if node.move is None else game.move_to_json(node.move),
-        "label": None if node.move is None else _move_label(game, node.move),
-        "value": None if node.value is None else built.display_value(node.value),
-        "bound": node.bound,
-        "window": None
-        if node.window is None
-        else [built.display_value(node.window[0]), built.display_value(node.window[1])],
-        "pruned": node.pruned,
-        "horizon": node.horizon,
-        "terminal": node.terminal,
-        "to_move": game.player_name(game.to_move(node.position)),
-        "cells": cells_json(game, node.position),
-        "children": [_node_json(built, child, game) for child in node.children],
-    }
-
-
-def _move_label(game: Any, move: Any) -> str:
-    from perfectplay.analysis.render import move_name
-
-    return str(move_name(game, move))
-
-
-def _finished(loaded: Loaded) -> bool:
-    return loaded.game.outcome(loaded.position) is not None
+    data: dict[str, Any] = contract.tree_json(built, loaded.game)
+    return data
 
 
 JOBS: dict[str, Callable[..., dict[str, Any]]] = {
@@ -194,16 +170,36 @@ JOBS: dict[str, Callable[..., dict[str, Any]]] = {
 """The jobs a worker runs, by name."""
 
 
-WARM_UP = (
-    ("analyze", {"game": "tictactoe", "position": "x________"}),
-    ("move", {"game": "connect4", "position": "7422341735647741166133573473242566"}),
-    ("move", {"game": "connect4", "position": "4", "time_limit": 0.05}),
-    ("move", {"game": "simplexity", "position": "4O", "time_limit": 0.05}),
-)
-"""Small jobs that load every default board's compiled kernels (exact and timed paths)."""
+def late_position(game: api.RegisteredGame) -> api.Loaded:
+    """A position of ``game`` near its end, reached by playing the first legal move from the
+    initial position: the last one before the game ends, or the first with at most
+    :data:`WARM_PLIES` plies left."""
+    loaded = api.start(game)
+    while game.plies_left_bound(loaded.position) > WARM_PLIES:
+        moves = game.legal_moves(loaded.position)
+        if not moves:
+            break
+        following = api.play(loaded, moves[0])
+        if game.outcome(following.position) is not None:
+            break
+        loaded = following
+    return loaded
 
 
 def warm_up() -> None:
-    """Load the compiled kernels once, before a worker takes requests."""
-    for name, args in WARM_UP:
-        JOBS[name](**args, cap=5.0)
+    """Load every registered game's compiled kernels (the engine's own warm-up, then a short
+    timed search and one near the end of a game, which usually ends exactly) before a worker
+    takes requests.
+
+    A game whose warm-up fails (a broken plug-in) is skipped: its requests will say why.
+    """
+    for game_kit in api.games():
+        try:
+            game, position = api.new_game(game_kit.name)
+            api.Engine(game)
+            api.best(game, position, api.limit(time=0.05))
+            late = late_position(game)
+            result = api.best(game, late.position, api.limit(time=WARM_TIME))
+            contract.result_json(game, late.position, result)
+        except Exception:  # a plug-in's failure must not stop the worker
+            continue

@@ -1,7 +1,10 @@
-"""The JSON API routes (see :mod:`perfectplay.web.app` for the list and the error contract).
+"""The JSON API routes (see :mod:`perfectplay.web.app` for the list and
+:mod:`perfectplay.web.boundary` for the error contract).
 
 Engine routes validate the request here, in the server process, so bad input is answered at
-once with 400; the search itself runs in the engine pool.
+once with 400; the search itself runs in the engine pool. What a game offers comes from its
+kit's capabilities: the board routes (``state``, ``play``, ``replay``) serve games with a
+board view, ``history`` games that can take moves back.
 """
 
 from __future__ import annotations
@@ -13,15 +16,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
-from perfectplay import errors
-from perfectplay.web import app as web
-from perfectplay.web import positions
+from perfectplay import api, contract, errors
+from perfectplay.web import boundary
 from perfectplay.web.schemas import (
     GameBody,
     HistoryBody,
     ImportBody,
     PlayBody,
     PositionBody,
+    ReplayBody,
     SearchBody,
     TreeBody,
 )
@@ -33,10 +36,12 @@ EXPORT_VERSION = 1
 
 
 def _pool(request: Request) -> Any:
+    """The app's engine pool."""
     return request.app.state.pool
 
 
 def _store(request: Request) -> GameStore:
+    """The app's saved-games store."""
     store: GameStore = request.app.state.store
     return store
 
@@ -52,18 +57,43 @@ async def health(request: Request) -> dict[str, Any]:
     }
 
 
+# -- games ---------------------------------------------------------------------------------------
+@router.get("/meta/games", summary="The games this server knows")
+def meta_games() -> dict[str, Any]:
+    """``{"games": [...]}``: every registered game (plug-ins included) with its title, size
+    rule, ``k``, capabilities, evaluations, side names and default board, in the registry's
+    order. A game whose capabilities include ``board`` can be played on the pages."""
+    return {"games": boundary.games_json()}
+
+
 # -- positions ----------------------------------------------------------------------------------
 @router.post("/{game}/state", summary="The board of a position")
 def state(game: str, body: PositionBody) -> dict[str, Any]:
-    """Cells, side to move, legal moves, outcome and winning line of ``position``."""
-    return positions.state_json(web.checked(web.game_name(game), body))
+    """Cells, side to move, legal moves, outcome and winning line of ``position`` (400 for a
+    game without a board view)."""
+    loaded = boundary.checked(boundary.board_game(game), body)
+    result: dict[str, Any] = contract.state_json(loaded)
+    return result
 
 
 @router.post("/{game}/play", summary="The board after a move")
 def play(game: str, body: PlayBody) -> dict[str, Any]:
-    """``position`` after ``move`` (400 naming the move when it is not legal)."""
-    loaded = web.checked(web.game_name(game), body)
-    return positions.state_json(positions.play_json(loaded, body.move))
+    """``position`` after ``move`` (400 naming the move when it is not legal, or for a game
+    without a board view)."""
+    loaded = boundary.checked(boundary.board_game(game), body)
+    result: dict[str, Any] = contract.state_json(api.play_json(loaded, body.move))
+    return result
+
+
+@router.post("/{game}/replay", summary="The board after moves from the start")
+def replay(game: str, body: ReplayBody) -> dict[str, Any]:
+    """The board after ``moves`` played from the initial position (400 naming the first bad
+    move by its number, or for a game without a board view)."""
+    name = boundary.board_game(game)
+    loaded = api.replay(name, body.moves, size=body.size, k=body.k)
+    boundary.check_board(loaded, body.size)
+    result: dict[str, Any] = contract.state_json(loaded)
+    return result
 
 
 # -- engine -------------------------------------------------------------------------------------
@@ -71,10 +101,10 @@ async def _run(
     request: Request, job: str, game: str, body: PositionBody, **options: Any
 ) -> dict[str, Any]:
     """Check the request here, then run ``job`` on its position with ``options`` in the pool."""
-    name = web.game_name(game)
-    web.checked(name, body)
+    name = boundary.game_name(game)
+    boundary.checked(name, body)
     if isinstance(body, SearchBody):
-        web.check_search(body, request.app.state.settings.cap)
+        boundary.check_search(body, request.app.state.settings.cap)
     args = {"game": name, "position": body.position, "size": body.size, "k": body.k}
     result: dict[str, Any] = await _pool(request).run(job, {**args, **options})
     return result
@@ -97,7 +127,9 @@ async def move(game: str, body: SearchBody, request: Request) -> dict[str, Any]:
 
 @router.post("/{game}/history", summary="An optimal move history of a board")
 async def history(game: str, body: HistoryBody, request: Request) -> dict[str, Any]:
-    """``perfectplay history --json`` plus the board after every move (``steps``)."""
+    """``perfectplay history --json`` plus the board after every move (``steps``); 400 for a
+    game whose moves cannot be taken back (no ``history`` capability)."""
+    boundary.require(game, api.Capability.HISTORY, "reconstructing a history")
     return await _run(request, "history", game, body, notion=body.notion)
 
 
@@ -120,7 +152,7 @@ def game_filters(
     """The saved-games filters of a query string (empty values mean no filter); the store
     checks their values."""
     return {
-        "game": None if not game else web.game_name(game),
+        "game": None if not game else boundary.game_name(game),
         "status": status or None,
         "result": result or None,
         "human_side": human_side or None,
@@ -154,7 +186,7 @@ def list_games(
 def save_game(body: GameBody, request: Request, response: Response) -> dict[str, Any]:
     """Replays the moves, works out the result and stores the game (updates it with
     ``id``); answers the stored game with its ``id`` and timestamps."""
-    record = web.record_of(body)
+    record = boundary.record_of(body)
     if record.id is not None:
         response.status_code = 200
     return _store(request).save(record).to_json()
@@ -203,7 +235,7 @@ def _imported(number: int, data: dict[str, Any]) -> GameRecord:
             settings=stored.settings,
             status=stored.status,  # type: ignore[arg-type]
         )
-        fresh = web.record_of(body)
+        fresh = boundary.record_of(body)
     except errors.PerfectplayError as exc:
         raise type(exc)(f"games item {number}: {exc}") from None
     except ValueError as exc:  # the body's own form (pydantic)
@@ -218,6 +250,7 @@ def _imported(number: int, data: dict[str, Any]) -> GameRecord:
 
 
 def _first_line(exc: Exception) -> str:
+    """The first line of an error's message (pydantic's span several)."""
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
@@ -239,6 +272,7 @@ def delete_game(game_id: int, request: Request) -> dict[str, Any]:
 
 
 def _missing(game_id: int) -> Exception:
+    """The 404 of a saved game that does not exist."""
     from fastapi import HTTPException
 
     return HTTPException(status_code=404, detail=f"game {game_id}: no such saved game")

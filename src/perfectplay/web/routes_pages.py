@@ -1,88 +1,112 @@
 """The HTML pages: templates with plain JavaScript that talks to the JSON API.
 
 Each page is one template in ``templates/`` and one script in ``static/``; the scripts hold
-no game rules (the server says which moves are legal and how a game ended).
+no game rules and no game names (the server says which moves are legal, how a game ended and
+what each game is: ``contract.game_json`` in every page). Which games a page offers comes
+from their capabilities: the board pages take games with a board view, the history tool
+those that can also take moves back.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
-from perfectplay.web import app as web
+from perfectplay import api, contract, errors
+from perfectplay.web import boundary
 
 router = APIRouter(include_in_schema=False)
-DEFAULT_SIZES = {"tictactoe": "3x3", "connect4": "7x6", "simplexity": "6x7"}
-TITLES = {"tictactoe": "Tic-tac-toe", "connect4": "Connect Four", "simplexity": "Simplexity"}
+BOARD = api.Capability.BOARD
+HISTORY = api.Capability.HISTORY
 
 
-def _page(request: Request, template: str, title: str, **context: Any) -> HTMLResponse:
-    data = {"title": title, "games": TITLES, "sizes": DEFAULT_SIZES, "cap": _cap(request)}
-    data.update(context)
-    return web.TEMPLATES.TemplateResponse(request, template, data)
-
-
-def _cap(request: Request) -> float:
-    return float(request.app.state.settings.cap)
+def _tool(request: Request, template: str, title: str, *needs: api.Capability) -> HTMLResponse:
+    """A tool page offering the games that declare ``needs``: their ``contract.game_json``
+    as ``choices`` and the one it opens on as ``default_game``."""
+    choices = boundary.games_json(needs)
+    return boundary.page(
+        request,
+        template,
+        title,
+        choices=choices,
+        default_game=boundary.default_game(choices),
+    )
 
 
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request) -> HTMLResponse:
-    """The games and the tools."""
-    return _page(request, "index.html", "perfectplay")
+    """The games and the tools; each board game's card shows its first example position."""
+    thumbs = {game["name"]: _example_state(game) for game in boundary.games_json((BOARD,))}
+    return boundary.page(request, "index.html", "perfectplay", thumbs=thumbs)
+
+
+def _example_state(game: dict[str, Any]) -> dict[str, Any] | None:
+    """The board of the game's first example position, or ``None`` (no example, or one its
+    kit refuses: a card is drawn without a picture rather than the page failing)."""
+    if not game["examples"]:
+        return None
+    try:
+        loaded = api.load_with_moves(game["name"], game["examples"][0])
+    except errors.PerfectplayError:
+        return None
+    state: dict[str, Any] = contract.state_json(loaded)
+    return state
 
 
 @router.get("/play/{game}", response_class=HTMLResponse)
 def play_page(request: Request, game: str) -> HTMLResponse:
-    """Play ``game`` against the engine (``?size=&k=`` pick the board)."""
-    name = _served(game)
-    return _page(request, "play.html", f"Play {TITLES[name]}", game=name)
+    """Play ``game`` against the engine (``?size=&k=&side=`` pick the board and the side);
+    404 for an unknown game or one without a board view, naming the reason."""
+    meta = _served(game)
+    title = f"Play {meta['title']}"
+    return boundary.page(request, "play.html", title, game=meta)
 
 
 @router.get("/tools/analyze", response_class=HTMLResponse)
 def analyze_page(request: Request) -> HTMLResponse:
     """Paste or edit a board; its best move and every move's value."""
-    return _page(request, "analyze.html", "Analyse a position")
+    return _tool(request, "analyze.html", "Analyse a position", BOARD)
 
 
 @router.get("/tools/history", response_class=HTMLResponse)
 def history_page(request: Request) -> HTMLResponse:
     """An optimal move history of a final board, step by step."""
-    return _page(request, "history.html", "Reconstruct a history")
+    return _tool(request, "history.html", "Reconstruct a history", BOARD, HISTORY)
 
 
 @router.get("/tools/tree", response_class=HTMLResponse)
 def tree_page(request: Request) -> HTMLResponse:
     """The game tree of a small position, expandable, with alpha-beta cuts."""
-    return _page(request, "tree.html", "Game tree")
+    return _tool(request, "tree.html", "Game tree", BOARD)
 
 
 @router.get("/games", response_class=HTMLResponse)
 def games_page(request: Request) -> HTMLResponse:
     """Saved games with filters, export and import."""
-    return _page(request, "games.html", "Saved games")
+    return boundary.page(request, "games.html", "Saved games")
 
 
 @router.get("/docs", response_class=HTMLResponse)
 def docs_page(request: Request) -> HTMLResponse:
     """The API reference, drawn from ``/openapi.json`` by a local script (works offline)."""
-    return _page(request, "docs.html", "JSON API")
+    return boundary.page(request, "docs.html", "JSON API")
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def replay_page(request: Request, game_id: int) -> HTMLResponse:
     """Replay one saved game with the engine's analysis."""
-    return _page(request, "replay.html", f"Game {game_id}", game_id=game_id)
+    return boundary.page(request, "replay.html", f"Game {game_id}", game_id=game_id)
 
 
-def _served(game: str) -> str:
-    from fastapi import HTTPException
-
-    from perfectplay.errors import UnknownGameError
-
+def _served(game: str) -> dict[str, Any]:
+    """The ``contract.game_json`` of a game the play page serves; an unknown game or one
+    without a board view is a 404 whose page says why."""
     try:
-        return web.game_name(game)
-    except UnknownGameError:
+        name = boundary.board_game(game)
+    except errors.UnknownGameError:
         raise HTTPException(status_code=404, detail=f"game {game!r}: unknown") from None
+    except errors.ParameterError as exc:
+        raise HTTPException(status_code=404, detail=str(exc)) from None
+    return contract.game_json(name)

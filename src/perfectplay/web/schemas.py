@@ -1,9 +1,9 @@
 """The JSON request bodies of the web API.
 
 These models check only the form (types, known keys, sizes); what the values mean (a
-position in the game's notation, a legal move, a board size) is checked by the library's
-one checked boundary (:mod:`perfectplay.api`, :mod:`perfectplay.notation`), which raises
-the precise :mod:`perfectplay.errors` exception that the API answers with 400.
+position in the game's notation, a legal move, a board size) is checked by the web's one
+checked boundary (:mod:`perfectplay.web.boundary`, through :mod:`perfectplay.api`), which
+raises the precise :mod:`perfectplay.errors` exception that the API answers with 400.
 """
 
 from __future__ import annotations
@@ -44,6 +44,15 @@ class PlayBody(PositionBody):
     ``{"row": 1, "col": 1}``, ``{"column": 4}``, ``{"column": 4, "shape": "O"}``."""
 
     move: dict[str, Any]
+
+
+class ReplayBody(_Strict):
+    """Moves from the initial position, as the game's JSON move objects, with the board size
+    and ``k`` when not the default: ``{"moves": [{"column": 4}, {"column": 4}]}``."""
+
+    moves: list[dict[str, Any]] = Field(max_length=MAX_DEPTH)
+    size: str | None = Field(default=None, max_length=16, examples=["7x6"])
+    k: int | None = Field(default=None, ge=1, le=64)
 
 
 class HistoryBody(PositionBody):

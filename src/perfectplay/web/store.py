@@ -9,8 +9,9 @@ Schema, version 2::
 
     games                    one row per saved game
     ├── id           INTEGER PRIMARY KEY AUTOINCREMENT   ids are never reused
-    ├── game         TEXT NOT NULL   "tictactoe" | "connect4" | "simplexity"
-    ├── size         TEXT NOT NULL   "3x3", "7x6", ... in the game's own order
+    ├── game         TEXT NOT NULL   a registered game's name ("connect4", ...)
+    ├── size         TEXT NOT NULL   "3x3", "7x6", ... in the game's own order; "" for a
+    │                                game that takes no size (``None`` in a record)
     ├── k            INTEGER         in-a-row length; NULL for the game's default
     ├── moves        TEXT NOT NULL   JSON array of move objects, [{"column": 4}, ...]
     ├── position     TEXT NOT NULL   final position in the CLI notation
@@ -43,8 +44,9 @@ Contracts:
   being killed; a write interrupted before that leaves no trace.
 * Each operation opens its own connection, so one store may be shared by threads;
   concurrent writers wait for each other up to :data:`BUSY_TIMEOUT_S` seconds.
-* Records are shape-checked (types, allowed values, field names) when built; whether the
-  moves are legal and the result matches them is the caller's business.
+* Records are shape-checked (types, allowed values, field names; ``game`` is a name the
+  game registry knows, see :func:`game_names`) when built; whether the moves are legal and
+  the result matches them is the caller's business.
 * :meth:`GameStore.save` sets the timestamps from the store's clock and ignores the
   caller's; :meth:`GameStore.import_records` keeps those of the imported records.
 * Database failures other than refusal at opening (disk full, I/O error, a lock held
@@ -64,9 +66,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from perfectplay import api
 from perfectplay.errors import ParameterError
 
-GAMES = ("tictactoe", "connect4", "simplexity")
 STATUSES = ("playing", "finished", "abandoned")
 ENDED = ("finished", "abandoned")
 RESULTS = ("1", "2", "draw")
@@ -143,6 +145,12 @@ _ALL_KEYS = _REQUIRED_KEYS | _OPTIONAL_KEYS
 # --- shape checks -------------------------------------------------------------------------
 
 
+def game_names() -> list[str]:
+    """The names of the registered games (built-in and plug-ins), read from the registry on
+    each call."""
+    return [game_kit.name for game_kit in api.games()]
+
+
 def _show(value: Any) -> str:
     """A short rendering of a rejected value for an error message."""
     text = repr(value)
@@ -177,8 +185,9 @@ def _check_positive_int(field: str, value: Any) -> None:
 
 
 def _check_size(value: Any) -> None:
-    if not isinstance(value, str) or not _SIZE.fullmatch(value):
-        raise _field_error("size", "a board size like '7x6'", value)
+    """A size such as ``7x6``, or ``None`` for a game that takes none."""
+    if value is not None and (not isinstance(value, str) or not _SIZE.fullmatch(value)):
+        raise _field_error("size", "a board size like '7x6' (null: the game takes none)", value)
 
 
 def _check_move(index: int, move: Any) -> dict[str, Any]:
@@ -268,7 +277,7 @@ class GameRecord:
     normalized to ``YYYY-MM-DDTHH:MM:SS.mmmZ``."""
 
     game: str
-    size: str
+    size: str | None
     k: int | None
     moves: tuple[dict[str, Any], ...]
     position: str
@@ -284,7 +293,7 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         subject = "game record field"
-        _check_choice("game", self.game, GAMES, subject=subject)
+        _check_choice("game", self.game, game_names(), subject=subject)
         _check_size(self.size)
         _check_positive_int("k", self.k)
         _check_text("position", self.position)
@@ -342,7 +351,9 @@ class GameRecord:
 
 
 def _record_from_row(row: sqlite3.Row) -> GameRecord:
+    """The record of a row; ParameterError naming the game for a row that is not valid."""
     values = {key: row[key] for key in ("id", *_DATA_COLUMNS)}
+    values["size"] = values["size"] or None  # "" is stored for a game without a size
     for key in _JSON_COLUMNS:
         values[key] = json.loads(row[key])
     try:
@@ -352,8 +363,10 @@ def _record_from_row(row: sqlite3.Row) -> GameRecord:
 
 
 def _row_values(record: GameRecord) -> tuple[Any, ...]:
-    """The record's values in :data:`_DATA_COLUMNS` order, JSON fields encoded."""
+    """The record's values in :data:`_DATA_COLUMNS` order, JSON fields encoded, no size
+    as ""."""
     values = [getattr(record, column) for column in _DATA_COLUMNS]
+    values[_DATA_COLUMNS.index("size")] = record.size or ""
     return tuple(
         json.dumps(value, ensure_ascii=False) if column in _JSON_COLUMNS else value
         for column, value in zip(_DATA_COLUMNS, values, strict=True)
@@ -402,7 +415,7 @@ def _where(
     clauses: list[str] = []
     params: list[Any] = []
     for column, value, choices in (
-        ("game", game, GAMES),
+        ("game", game, game_names()),
         ("status", status, STATUSES),
         ("result", result, RESULTS),
     ):

@@ -7,6 +7,7 @@ import {
   api,
   busyRequest,
   formatCount,
+  gameInfo,
   h,
   itemMove,
   moveKey,
@@ -46,7 +47,6 @@ let analysis = null;
 const editor = new PositionEditor({
   root: $("#analyze-form"),
   board: $("#board"),
-  sizes: DATA.sizes,
   onChange: boardChanged,
   boardOptions: overlay,
 });
@@ -76,7 +76,8 @@ function renderInfo(state) {
     el.info.textContent = `Game over: ${state.outcome.reason}.`;
     return;
   }
-  el.info.textContent = `${sideLabel(state.game, state.to_move_number)} to move · ${state.ply} moves played · ${state.size}${state.game === "tictactoe" ? `, k=${state.k}` : ""}`;
+  const k = gameInfo(state.game).takes_k ? `, k=${state.k}` : "";
+  el.info.textContent = `${sideLabel(state.game, state.to_move_number)} to move · ${state.ply} moves played${state.size ? ` · ${state.size}` : ""}${k}`;
 }
 
 async function analyse(event) {
@@ -149,7 +150,7 @@ function renderTable(moves, best) {
 function init() {
   $("#analyze-form").addEventListener("submit", analyse);
   const query = queryParams();
-  const game = query.game in DATA.games ? query.game : "tictactoe";
+  const game = DATA.choices.includes(query.game) ? query.game : DATA.default_game;
   editor.set({ game, size: query.size, k: query.k, position: query.position }).then((state) => {
     if (query.position && state) $("#analyze-form").requestSubmit();
   });

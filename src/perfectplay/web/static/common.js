@@ -1,8 +1,14 @@
-/* Shared by every page: calling the JSON API and showing its errors, drawing the boards of
-   the three games, naming moves and colouring move values, step-through controls.
+/* Shared by every page: calling the JSON API and showing its errors, what the server says
+   about each game, drawing boards, naming moves and colouring move values, step-through
+   controls.
 
-   The pages hold no game rules: the server says which moves are legal, where the pieces are
-   and how a game ended; the scripts only draw what it answers and send clicks back. */
+   The pages hold no game rules and no game names: the server says which games there are and
+   what they offer (the game objects every page carries in <script id="games-data">, as
+   GET /api/meta/games answers them), which moves are legal, where the pieces are and how a
+   game ended; the scripts only draw what it answers and send clicks back. Boards are drawn
+   from the state alone: a grid of cells (clicks are {row, col} moves) or, with gravity,
+   columns (clicks are {column} moves, with the chosen shape where the legal moves of a
+   column carry shapes); a piece is its cell's mark, or its shape and colour. */
 
 // ---------------------------------------------------------------- DOM helpers
 
@@ -119,17 +125,53 @@ document.addEventListener("click", (event) => {
   if (event.target.closest(".error-close")) clearError();
 });
 
+// ---------------------------------------------------------------- games
+
+let knownGames = null;
+
+/** Every registered game as the server describes it (contract.game_json), by name. */
+export function gamesInfo() {
+  if (!knownGames) {
+    const node = document.getElementById("games-data");
+    const list = node ? JSON.parse(node.textContent) : [];
+    knownGames = new Map(list.map((game) => [game.name, game]));
+  }
+  return knownGames;
+}
+
+/** One game's description; a stand-in naming it for a game this page does not know. */
+export function gameInfo(name) {
+  const found = gamesInfo().get(name);
+  if (found) return found;
+  return { name, title: name, summary: "", size: null, takes_k: false, board_notation: false,
+    capabilities: [], examples: [], players: {}, sides: {}, board: null, pieces: {} };
+}
+
+/** The title without its parenthetical: "Tic-tac-toe" for "Tic-tac-toe (m,n,k-games)". */
+export function shortTitle(name) {
+  return gameInfo(name).title.replace(/\s*\(.*\)\s*$/, "");
+}
+
+/** How sentences name a side of a game: "x", "player 1 (red, O)". */
+export function sideLabel(name, player) {
+  return gameInfo(name).sides[String(player)] || `player ${player}`;
+}
+
+/** The number (1 or 2) of a side named as `to_move` names it ("x", "1"). */
+export function playerNumber(name, playerName) {
+  const players = gameInfo(name).players;
+  const found = Object.keys(players).find((number) => players[number] === String(playerName));
+  return Number(found || playerName);
+}
+
+/** Cells of a board: rows x cols. */
+export function boardCells(info) {
+  return info && info.board ? info.board.rows * info.board.cols : 0;
+}
+
 // ---------------------------------------------------------------- positions and moves
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
-
-/** The text of the empty board: tic-tac-toe needs its rows ("___/___/___"), the connect
-    games an empty move list. Sizes are "RxC" for tic-tac-toe. */
-export function emptyPosition(game, size) {
-  if (game !== "tictactoe") return "";
-  const [rows, cols] = String(size || "3x3").split("x").map(Number);
-  return Array.from({ length: rows || 3 }, () => "_".repeat(cols || 3)).join("/");
-}
 
 /** The fields that name a position in a request body. */
 export function positionBody(position, size, k) {
@@ -139,41 +181,54 @@ export function positionBody(position, size, k) {
   return body;
 }
 
+/** Is the move a board cell ({row, col}) or a column ({column}, maybe with a shape)? */
+const isCell = (move) => "row" in move && "col" in move;
+const isColumn = (move) => "column" in move;
+
+/** The move's own fields as "key=value" pairs, for moves that are neither a cell nor a
+    column (a game drawn without a board). */
+function otherMove(move) {
+  return Object.entries(move).map(([key, value]) => `${key}=${value}`).join(" ");
+}
+
 /** A key that identifies a move in maps and data attributes: "r2c0", "4", "4O". */
 export function moveKey(move) {
   if (!move) return "";
-  if ("row" in move) return `r${move.row}c${move.col}`;
-  return move.shape ? `${move.column}${move.shape}` : `${move.column}`;
+  if (isCell(move)) return `r${move.row}c${move.col}`;
+  if (isColumn(move)) return `${move.column}${move.shape || ""}`;
+  return otherMove(move);
 }
 
 /** Short name: "c3" (column c, row 3 from the top, as the CLI draws boards), "4", "4O". */
 export function moveName(move) {
   if (!move) return "";
-  if ("row" in move) return `${LETTERS[move.col]}${move.row + 1}`;
-  return move.shape ? `${move.column}${move.shape}` : `${move.column}`;
+  if (isCell(move)) return `${LETTERS[move.col] || move.col + 1}${move.row + 1}`;
+  if (isColumn(move)) return `${move.column}${move.shape || ""}`;
+  return otherMove(move);
 }
 
 /** Compact name for lists of moves: "c3", "col 4", "4O". */
 export function moveShort(move) {
   if (!move) return "";
-  return "row" in move || move.shape ? moveName(move) : `col ${move.column}`;
+  return isColumn(move) && !move.shape ? `col ${move.column}` : moveName(move);
 }
 
 /** Long name: "c3 (row 3, column 3)", "column 4", "O in column 4". */
 export function moveTitle(move) {
   if (!move) return "";
-  if ("row" in move) return `${moveName(move)} (row ${move.row + 1}, column ${move.col + 1})`;
-  return move.shape ? `${move.shape} in column ${move.column}` : `column ${move.column}`;
+  if (isCell(move)) return `${moveName(move)} (row ${move.row + 1}, column ${move.col + 1})`;
+  if (isColumn(move)) return move.shape ? `${move.shape} in column ${move.column}` : `column ${move.column}`;
+  return otherMove(move);
 }
 
 /** A move for tables: its short name in bold, the long one after it where it adds something. */
 export function moveLabel(move) {
   if (!move) return h("span", {}, "—");
-  if ("row" in move) {
+  if (isCell(move)) {
     return h("span", { class: "move-label" }, h("strong", {}, moveName(move)), " ",
       h("span", { class: "muted" }, `row ${move.row + 1}, col ${move.col + 1}`));
   }
-  if (move.shape) {
+  if (isColumn(move) && move.shape) {
     return h("span", { class: "move-label" }, h("strong", {}, moveName(move)), " ",
       h("span", { class: "muted" }, moveTitle(move)));
   }
@@ -182,28 +237,13 @@ export function moveLabel(move) {
 
 /** A cell's name for screen readers. */
 function cellName(state, row, col) {
-  if (!state.gravity) return `${LETTERS[col]}${row + 1}`;
+  if (!state.gravity) return `${LETTERS[col] || col + 1}${row + 1}`;
   return `column ${col + 1}, row ${state.rows - row} from the bottom`;
-}
-
-/** Who is who, in the words of each game. */
-export function sideName(game, player) {
-  const names = {
-    tictactoe: { 1: "x", 2: "o" },
-    connect4: { 1: "red", 2: "yellow" },
-    simplexity: { 1: "red", 2: "blue" },
-  };
-  return (names[game] || {})[player] || `player ${player}`;
-}
-
-/** "player 1 (red)" or "x". */
-export function sideLabel(game, player) {
-  return game === "tictactoe" ? sideName(game, player) : `player ${player} (${sideName(game, player)})`;
 }
 
 /** The [row, col] where two boards differ (the piece a move added), or null. */
 export function changedCell(before, after) {
-  if (!before || !after) return null;
+  if (!before || !after || !before.cells || !after.cells) return null;
   for (let r = 0; r < after.cells.length; r++) {
     for (let c = 0; c < after.cells[r].length; c++) {
       const a = before.cells[r] && before.cells[r][c];
@@ -212,6 +252,11 @@ export function changedCell(before, after) {
     }
   }
   return null;
+}
+
+/** The legal moves of a state that drop in `column` (several when pieces have shapes). */
+export function columnMoves(state, column) {
+  return state.legal.filter((move) => move.column === column);
 }
 
 // ---------------------------------------------------------------- move values
@@ -252,10 +297,10 @@ export function isMistake(played, best) {
   return OUTCOME_RANK[played.outcome] < OUTCOME_RANK[best.outcome];
 }
 
-/** The move of an analysis item (its move fields without the value fields). */
+/** The move of an analysis item: its fields without the value fields. */
+const VALUE_FIELDS = new Set(["outcome", "plies", "score", "value", "exact", "weak"]);
 export function itemMove(item) {
-  if ("row" in item) return { row: item.row, col: item.col };
-  return item.shape ? { column: item.column, shape: item.shape } : { column: item.column };
+  return Object.fromEntries(Object.entries(item).filter(([key]) => !VALUE_FIELDS.has(key)));
 }
 
 /** Map of moveKey -> analysis item. */
@@ -346,38 +391,123 @@ export function strengthControl(root, cap) {
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** The drawing of one piece: tic-tac-toe's x and o, Connect Four's discs, the shape-and-color
-    game's O (a ring) and X (a cross on a square), coloured by player. */
-export function pieceNode(game, cell, extraClass = "") {
+/** How a piece is drawn: "shape" for a cell with a shape (a ring O, a cross X on a square,
+    else its letter), "disc" for a mark on a board with gravity, "mark" (x, o, else the
+    mark's letter) otherwise. */
+export function pieceStyle(cell, gravity) {
+  if (cell.shape) return "shape";
+  return gravity ? "disc" : "mark";
+}
+
+/** The drawing of one piece (a cell of the state, or a ghost {player, shape}), coloured by
+    its colour when it has one, else by its player. */
+export function pieceNode(cell, gravity, extraClass = "") {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", "0 0 100 100");
   svg.setAttribute("aria-hidden", "true");
-  const shape = game === "simplexity" ? cell.shape : cell.mark;
-  svg.setAttribute("class", `piece p${cell.player} shape-${shape} ${extraClass}`.trim());
-  svg.innerHTML = pieceShape(game, cell); // constant markup, nothing from the user
+  const style = pieceStyle(cell, gravity);
+  const letter = String(cell.shape || cell.mark || "");
+  const classes = ["piece", `p${cell.player}`, `piece-${style}`, `shape-${letter}`];
+  if (/^[a-z]+$/.test(cell.color || "")) classes.push(`color-${cell.color}`);
+  if (extraClass) classes.push(extraClass);
+  svg.setAttribute("class", classes.join(" "));
+  svg.innerHTML = pieceShape(style, letter); // constant markup, nothing from the user
+  if (style !== "disc" && letter && !KNOWN_LETTERS[style].includes(letter)) {
+    const text = document.createElementNS(SVG_NS, "text");
+    Object.entries({ x: 50, y: 50, class: "letter", "text-anchor": "middle", "dominant-baseline": "central" })
+      .forEach(([name, value]) => text.setAttribute(name, value));
+    text.textContent = letter;
+    svg.append(text);
+  }
   return svg;
 }
 
-function pieceShape(game, cell) {
-  if (game === "tictactoe") {
-    return cell.mark === "x"
-      ? '<path d="M24 24L76 76M76 24L24 76" class="stroke"/>'
-      : '<circle cx="50" cy="50" r="27" class="stroke"/>';
+/** The letters drawn as figures; any other mark or shape is drawn as its letter (a disc is
+    a disc whatever its mark). */
+const KNOWN_LETTERS = { mark: ["x", "o"], shape: ["O", "X"] };
+
+function pieceShape(style, letter) {
+  if (style === "mark") {
+    if (letter === "x") return '<path d="M24 24L76 76M76 24L24 76" class="stroke"/>';
+    return letter === "o" ? '<circle cx="50" cy="50" r="27" class="stroke"/>' : "";
   }
-  if (game === "connect4") {
+  if (style === "disc") {
     return '<circle cx="50" cy="50" r="44" class="fill"/><circle cx="50" cy="50" r="30" class="rim"/>';
   }
-  return cell.shape === "O"
-    ? '<circle cx="50" cy="50" r="44" class="fill"/><circle cx="50" cy="50" r="20" class="hole"/>'
-    : '<rect x="8" y="8" width="84" height="84" rx="14" class="fill"/>' +
-        '<path d="M30 30L70 70M70 30L30 70" class="cross"/>';
+  if (letter === "O") {
+    return '<circle cx="50" cy="50" r="44" class="fill"/><circle cx="50" cy="50" r="20" class="hole"/>';
+  }
+  const square = '<rect x="8" y="8" width="84" height="84" rx="14" class="fill"/>';
+  return letter === "X" ? `${square}<path d="M30 30L70 70M70 30L30 70" class="cross"/>` : square;
 }
 
-function cellDescription(game, cell) {
+function cellDescription(cell) {
   if (!cell) return "empty";
-  if (game === "tictactoe") return cell.mark;
-  if (game === "connect4") return sideName(game, cell.player);
-  return `${cell.color} ${cell.shape}`;
+  if (cell.shape) return `${cell.color || `player ${cell.player}`} ${cell.shape}`;
+  return cell.mark ? `${cell.mark} (player ${cell.player})` : `player ${cell.player}`;
+}
+
+/** The look of a board's pieces as a CSS class: shapes where the pieces are counted by shape
+    (quotas) or have one, else discs with gravity, else marks. */
+export function boardStyle(state) {
+  const shaped = Boolean(state.quotas) || (state.cells || []).some((row) => row.some((cell) => cell && cell.shape));
+  if (shaped) return "shape";
+  return state.gravity ? "disc" : "mark";
+}
+
+/** A small piece beside a side's name: the game's sample piece of that side. */
+export function sidePiece(name, player) {
+  const info = gameInfo(name);
+  const cell = info.pieces && info.pieces[String(player)];
+  if (!cell) return null;
+  return pieceNode(cell, Boolean(info.board && info.board.gravity), "side-piece");
+}
+
+// ---------------------------------------------------------------- shape picker
+
+/**
+ * Fill a shape picker (an element with class "shape-picker") from the quotas of `player`:
+ * one button per shape with the pieces left, a spent shape disabled. Returns the shape to
+ * play: `chosen`, or the first with pieces left when `chosen` has none. The picker is hidden
+ * when the state has no quotas.
+ */
+export function drawShapePicker(picker, state, player, chosen) {
+  const quotas = state && state.quotas && state.quotas[String(player)];
+  picker.hidden = !quotas;
+  if (!quotas) return chosen;
+  const shapes = Object.keys(quotas);
+  let shape = shapes.includes(chosen) ? chosen : shapes[0];
+  if (quotas[shape] === 0) shape = shapes.find((s) => quotas[s] > 0) || shape;
+  const holder = $(".shape-choices", picker) || picker;
+  const buttons = shapes.map((s) => {
+    const left = quotas[s];
+    const button = h(
+      "button",
+      {
+        type: "button",
+        class: `shape-choice p${player}`,
+        role: "radio",
+        "data-shape": s,
+        "data-left": left,
+        "aria-checked": String(s === shape),
+        "aria-label": `${s}: ${left} left`,
+        disabled: left === 0,
+      },
+      h("span", { class: "shape-icon", "aria-hidden": "true" }, pieceNode({ player, shape: s }, true)),
+      ` ${s} `,
+      h("span", { class: "quota", "data-quota": s }, `${left} left`),
+    );
+    return button;
+  });
+  holder.replaceChildren(...buttons);
+  return shape;
+}
+
+/** The shape a key press names in the state's quotas ("o" -> "O"), or null. */
+export function shapeOfKey(state, key) {
+  if (!state || !state.quotas) return null;
+  const shapes = Object.keys(Object.values(state.quotas)[0] || {});
+  return shapes.find((shape) => shape.toLowerCase() === key.toLowerCase()) || null;
 }
 
 // ---------------------------------------------------------------- boards
@@ -386,7 +516,8 @@ function cellDescription(game, cell) {
  * Draw `state` (a board answer of the API) into `container`.
  *
  * opts:
- *   onMove(move)  make the board clickable: a cell (tic-tac-toe) or a column (connect games)
+ *   onMove(move)  make the board clickable: a cell ({row, col}) or, with gravity, a column
+ *                 ({column}, with shapeKey's shape where the column's moves have shapes)
  *                 calls it with the move; only legal moves are offered
  *   enabled       false to show the board without taking clicks (default true)
  *   preview       {player, shape}: the ghost piece shown where a hovered column would land
@@ -394,8 +525,8 @@ function cellDescription(game, cell) {
  *   marked        Set of moveKeys to highlight (hint, best move)
  *   last          [row, col] of the last move's piece
  *   small         a thumbnail (game tree): no coordinates, no buttons
- *   shapeKey      for the shape-and-color game: which shape a column click plays
- *   editAll       every tic-tac-toe cell is clickable, filled or not (position editor)
+ *   shapeKey      where pieces have shapes: which shape a column click plays
+ *   editAll       every grid cell is clickable, filled or not (position editor)
  */
 export function drawBoard(container, state, opts = {}) {
   const board = state.gravity ? connectBoard(state, opts) : gridBoard(state, opts);
@@ -404,7 +535,7 @@ export function drawBoard(container, state, opts = {}) {
 }
 
 function boardFrame(state, opts, kind) {
-  const classes = ["board", kind, `g-${state.game}`];
+  const classes = ["board", kind, `board-${boardStyle(state)}`];
   if (opts.small) classes.push("small");
   if (state.outcome) classes.push("over");
   return h("div", {
@@ -412,6 +543,7 @@ function boardFrame(state, opts, kind) {
     style: `--rows:${state.rows};--cols:${state.cols}`,
     role: "group",
     "aria-label": `${state.rows} by ${state.cols} board`,
+    "data-game": state.game,
     "data-position": state.position,
     "data-to-move": state.to_move_number,
   });
@@ -422,7 +554,7 @@ function lineCells(state) {
   return new Set(line.map(([r, c]) => `${r},${c}`));
 }
 
-/** Tic-tac-toe: a grid of cell buttons with the CLI's coordinates (a, b, c / 1, 2, 3). */
+/** Without gravity: a grid of cell buttons with the CLI's coordinates (a, b, c / 1, 2, 3). */
 function gridBoard(state, opts) {
   const board = boardFrame(state, opts, "board-grid");
   const legal = new Set(state.legal.map(moveKey));
@@ -430,7 +562,7 @@ function gridBoard(state, opts) {
   const interactive = Boolean(opts.onMove) && !opts.small;
   if (!opts.small) {
     board.append(h("span", { class: "coord corner", "aria-hidden": "true" }));
-    for (let c = 0; c < state.cols; c++) board.append(h("span", { class: "coord", "aria-hidden": "true" }, LETTERS[c]));
+    for (let c = 0; c < state.cols; c++) board.append(h("span", { class: "coord", "aria-hidden": "true" }, LETTERS[c] || c + 1));
   }
   state.cells.forEach((row, r) => {
     if (!opts.small) board.append(h("span", { class: "coord", "aria-hidden": "true" }, r + 1));
@@ -447,7 +579,7 @@ function gridCell(state, opts, { r, c, cell, legal, winning, interactive }) {
   if (winning.has(`${r},${c}`)) classes.push("win");
   if (opts.last && opts.last[0] === r && opts.last[1] === c) classes.push("last");
   if (opts.marked && opts.marked.has(key)) classes.push("hint");
-  const label = `${cellName(state, r, c)}: ${cellDescription(state.game, cell)}`;
+  const label = `${cellName(state, r, c)}: ${cellDescription(cell)}`;
   const attrs = { class: classes.join(" "), "data-row": r, "data-col": c, "aria-label": label };
   let node;
   if (interactive) {
@@ -457,7 +589,7 @@ function gridCell(state, opts, { r, c, cell, legal, winning, interactive }) {
   } else {
     node = h("div", { ...attrs, role: "img" });
   }
-  if (cell) node.append(pieceNode(state.game, cell));
+  if (cell) node.append(pieceNode(cell, false));
   const item = opts.values && opts.values.get(key);
   if (item && !cell) {
     node.classList.add("has-val");
@@ -466,7 +598,7 @@ function gridCell(state, opts, { r, c, cell, legal, winning, interactive }) {
   return node;
 }
 
-/** Connect games: a row of column buttons above the slots (digits 1-9 click them); any
+/** With gravity: a row of column buttons above the slots (digits 1-9 click them); any
     slot of a column also drops there, and hovering a column previews where it lands. */
 function connectBoard(state, opts) {
   const board = boardFrame(state, opts, "board-connect");
@@ -493,9 +625,9 @@ function connectSlot(state, opts, { r, c, cell, winning }) {
     "data-row": r,
     "data-col": c,
     "data-column": c + 1,
-    "aria-label": `${cellName(state, r, c)}: ${cellDescription(state.game, cell)}`,
+    "aria-label": `${cellName(state, r, c)}: ${cellDescription(cell)}`,
   });
-  if (cell) node.append(pieceNode(state.game, cell));
+  if (cell) node.append(pieceNode(cell, true));
   return node;
 }
 
@@ -504,7 +636,7 @@ function columnHeads(state, opts, legalColumns, interactive) {
   for (let c = 1; c <= state.cols; c++) {
     const legal = legalColumns.has(c);
     const enabled = interactive && legal && opts.enabled !== false;
-    const keys = state.game === "simplexity" ? [`${c}O`, `${c}X`] : [`${c}`];
+    const keys = columnMoves(state, c).map(moveKey);
     const marked = keys.filter((key) => opts.marked && opts.marked.has(key));
     const attrs = {
       class: `col-head${marked.length ? " hint" : ""}`,
@@ -529,7 +661,7 @@ function columnValues(state, opts, keys, marked) {
     .map((key) => [key, opts.values.get(key)])
     .filter(([, item]) => item)
     .map(([key, item]) => {
-      const chip = valueChip(item, state.game === "simplexity" ? item.shape : null);
+      const chip = valueChip(item, item.shape || null);
       if (marked.includes(key)) chip.classList.add("hint");
       return chip;
     });
@@ -538,11 +670,10 @@ function columnValues(state, opts, keys, marked) {
 
 /** Clicks, hover preview and keyboard focus on the columns of an interactive board. */
 function wireColumns(board, state, opts) {
-  const legalKeys = new Set(state.legal.map(moveKey));
   const play = (column) => {
-    const move = { column };
-    if (state.game === "simplexity") move.shape = opts.shapeKey || "O";
-    if (legalKeys.has(moveKey(move))) opts.onMove(move);
+    const moves = columnMoves(state, column);
+    const move = moves.length === 1 && !moves[0].shape ? moves[0] : moves.find((m) => m.shape === opts.shapeKey);
+    if (move) opts.onMove(move);
   };
   board.addEventListener("click", (event) => {
     const target = event.target.closest("[data-column]");
@@ -567,12 +698,11 @@ function previewColumn(board, state, opts, column) {
   const free = $$(`.slots .cell[data-column="${column}"]`, board).filter((node) => !node.querySelector(".piece"));
   const landing = free[free.length - 1];
   if (!landing || !opts.preview) return;
-  const ghost = { player: opts.preview.player, mark: opts.preview.player === 1 ? "x" : "o" };
-  if (state.game === "simplexity") {
-    ghost.shape = opts.preview.shape;
-    ghost.color = opts.preview.player === 1 ? "red" : "blue";
-  }
-  landing.append(pieceNode(state.game, ghost, "ghost"));
+  const player = opts.preview.player;
+  const sample = gameInfo(state.game).pieces[String(player)];
+  const ghost = { ...(sample || {}), player };
+  if (boardStyle(state) === "shape") ghost.shape = opts.preview.shape || ghost.shape;
+  landing.append(pieceNode(ghost, true, "ghost"));
 }
 
 // ---------------------------------------------------------------- step-through controls

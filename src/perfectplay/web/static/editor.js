@@ -1,8 +1,11 @@
 /* The position editor of the tool pages (analyse, history, tree): game, size, k and the
    position text (macro `position_fields`), with a board drawn from the server's answer.
 
-   Clicking the board edits the position: tic-tac-toe cells cycle empty -> x -> o; a click on
-   a column of a connect game appends that move (the server plays it). */
+   What the fields take comes from the game's description (gameInfo: its size rule, k,
+   summary and examples). Clicking the board edits the position: on a game whose positions
+   are written as boards (board_notation) without gravity, a cell cycles empty -> the first
+   side's mark -> the second side's -> empty in the board text; otherwise a click plays that
+   move (the server plays it and answers the new position text). */
 
 import {
   $,
@@ -10,68 +13,49 @@ import {
   api,
   clearError,
   drawBoard,
-  emptyPosition,
+  drawShapePicker,
+  gameInfo,
   h,
   moveKey,
   positionBody,
   showError,
 } from "/static/common.js";
 
-const CYCLE = { _: "x", x: "o", o: "_" };
-
-/** The position text of a move list, in the CLI notation ("4453", "4O 4X"). */
-function movesText(game, moves) {
-  if (game === "simplexity") return moves.map((m) => `${m.column}${m.shape}`).join(" ");
-  const columns = moves.map((m) => m.column);
-  return columns.some((c) => c > 9) ? columns.join(",") : columns.join("");
-}
-
-/** A tic-tac-toe board text as rows of "x", "o", "_" (null if it is not one). */
-function ticTacToeRows(text) {
-  const rows = text.trim().split(/[/\n]/).map((row) => row.trim().toLowerCase().replaceAll(".", "_"));
-  if (!rows.length || !rows[0]) return null;
-  if (rows.some((row) => row.length !== rows[0].length || /[^xo_]/.test(row))) return null;
+/** The rows of a board text ("xo_/_x_/o__" or one row a line), or null when the rows differ
+    in length. */
+function pictureRows(text) {
+  const rows = text.trim().split(/[/\n]/).map((row) => row.trim());
+  if (!rows.length || !rows[0] || rows.some((row) => row.length !== rows[0].length)) return null;
   return rows.map((row) => [...row]);
 }
 
-/** A drawable stand-in for a tic-tac-toe board the server refused (say, an o too many while
-    the user is still clicking), so that the editor keeps working. */
-function localTicTacToe(text) {
-  const rows = ticTacToeRows(text);
-  if (!rows) return null;
-  const mark = { x: { player: 1, mark: "x" }, o: { player: 2, mark: "o" }, _: null };
-  return {
-    game: "tictactoe",
-    rows: rows.length,
-    cols: rows[0].length,
-    gravity: false,
-    position: text,
-    cells: rows.map((row) => row.map((ch) => mark[ch])),
-    legal: [],
-    outcome: null,
-    invalid: true,
-  };
+/** The marks of the two sides as the game draws them (its sample pieces): ["x", "o"]. */
+function sideMarks(info) {
+  return ["1", "2"].map((side) => (info.pieces && info.pieces[side] && info.pieces[side].mark) || null);
 }
 
 export class PositionEditor {
   /**
-   * root: the element holding the fields; board: where the board is drawn; sizes: default
-   * size per game; onChange(state): after every (re)load, with the board or null.
+   * root: the element holding the fields; board: where the board is drawn; onChange(state):
+   * after every (re)load, with the board or null; boardOptions(): extra drawBoard options;
+   * onGameChange(game): what choosing another game does (default: its empty board).
    */
-  constructor({ root, board, sizes, onChange, boardOptions }) {
+  constructor({ root, board, onChange, boardOptions, onGameChange }) {
     this.root = root;
     this.boardHolder = board;
-    this.sizes = sizes;
     this.onChange = onChange || (() => {});
     this.boardOptions = boardOptions || (() => ({}));
+    this.onGameChange = onGameChange || ((game) => this.set({ game }));
     this.fields = {
       game: $("[name=game]", root),
       size: $("[name=size]", root),
       k: $("[name=k]", root),
       position: $("[name=position]", root),
     };
+    this.picker = $(".shape-picker", document);
     this.state = null;
-    this.shape = "O";
+    this.shape = null;
+    this.emptyChar = null;
     this.loading = null;
     this.timer = null;
     this.wire();
@@ -81,19 +65,33 @@ export class PositionEditor {
     return this.fields.game.value;
   }
 
-  /** The request fields of the edited position; tic-tac-toe boards carry their own size. */
-  body() {
-    const game = this.game;
-    const size = this.fields.size.value.trim() || this.sizes[game];
-    const position = this.fields.position.value.trim() || emptyPosition(game, size);
-    return positionBody(position, game === "tictactoe" ? null : size, this.fields.k.value.trim());
+  /** The chosen game's description (contract.game_json). */
+  get info() {
+    return gameInfo(this.game);
   }
 
+  /** Are cells edited one by one in the board text (rather than moves played)? */
+  get editsCells() {
+    const info = this.info;
+    return Boolean(info.board_notation && info.board && !info.board.gravity);
+  }
+
+  /** The request fields of the edited position; a board text carries its own size. */
+  body() {
+    const info = this.info;
+    const position = this.fields.position.value.trim();
+    const size = this.fields.size.value.trim() || (info.size ? info.size.default : "");
+    const sized = info.size && !(info.board_notation && position);
+    return positionBody(position, sized ? size : null, info.takes_k ? this.fields.k.value.trim() : null);
+  }
+
+  /** Show `position` (the empty board when not given) of `game` on a `size` board. */
   set({ game, size, k, position }) {
     if (game) this.fields.game.value = game;
-    this.fields.size.value = size || this.sizes[this.game];
+    const info = this.info;
+    this.fields.size.value = size || (info.size ? info.size.default : "");
     this.fields.k.value = k || "";
-    this.fields.position.value = position ?? emptyPosition(this.game, this.fields.size.value);
+    this.fields.position.value = position ?? "";
     this.syncFields();
     return this.load();
   }
@@ -108,8 +106,8 @@ export class PositionEditor {
   }
 
   wire() {
-    this.fields.game.addEventListener("change", () => this.set({ game: this.game }));
-    this.fields.size.addEventListener("change", () => this.resize());
+    this.fields.game.addEventListener("change", () => this.onGameChange(this.game));
+    this.fields.size.addEventListener("change", () => this.clear());
     this.fields.k.addEventListener("change", () => this.load());
     this.fields.position.addEventListener("input", () => {
       clearTimeout(this.timer);
@@ -121,44 +119,51 @@ export class PositionEditor {
     for (const button of $$("[data-editor]", document)) {
       button.addEventListener("click", () => this[button.dataset.editor]());
     }
-    const picker = $(".shape-picker", document);
-    if (picker) picker.addEventListener("click", (event) => this.pickShape(event));
+    if (this.picker) this.picker.addEventListener("click", (event) => this.pickShape(event));
   }
 
-  /** A new size empties the board (a tic-tac-toe text fixes its own size). */
-  resize() {
-    this.fields.position.value = emptyPosition(this.game, this.fields.size.value.trim());
-    this.load();
-  }
-
+  /** The empty board (of the size in the field). */
   clear() {
-    this.fields.position.value = emptyPosition(this.game, this.fields.size.value.trim() || this.sizes[this.game]);
+    this.fields.position.value = "";
     this.load();
   }
 
-  /** Take back the last move of a move-list position (connect games). */
-  back() {
-    const moves = this.state && this.state.moves;
-    if (!moves || !moves.length) return;
-    this.fields.position.value = movesText(this.game, moves.slice(0, -1));
-    this.load();
+  /** Take back the last move of a position written as its moves: the server replays the
+      others from the start. */
+  async back() {
+    const state = this.state;
+    if (!state || !state.moves || !state.moves.length) return;
+    const body = this.body();
+    try {
+      const next = await api(`/api/${this.game}/replay`, { ...body, position: undefined, moves: state.moves.slice(0, -1) });
+      this.fields.position.value = next.position;
+      this.show(next);
+    } catch (error) {
+      showError(error);
+    }
   }
 
   pickShape(event) {
     const button = event.target.closest(".shape-choice");
-    if (!button) return;
+    if (!button || button.disabled) return;
     this.shape = button.dataset.shape;
     this.draw();
   }
 
-  /** Show the fields that matter for the chosen game. */
+  /** Show the fields and the help the chosen game takes. */
   syncFields() {
-    const game = this.game;
-    $$("[data-only]", document).forEach((node) => {
-      node.hidden = !node.dataset.only.split(" ").includes(game);
-    });
-    const picker = $(".shape-picker", document);
-    if (picker) picker.hidden = game !== "simplexity";
+    const info = this.info;
+    $$("[data-needs=size]", this.root).forEach((node) => (node.hidden = !info.size));
+    $$("[data-needs=k]", this.root).forEach((node) => (node.hidden = !info.takes_k));
+    const gameHelp = $("#game-help");
+    if (gameHelp) gameHelp.textContent = info.summary;
+    const sizeHelp = $("#size-help");
+    if (sizeHelp) {
+      sizeHelp.textContent = info.size
+        ? `Size: ${info.size.names.join(" × ")} (${info.size.default} by default).`
+        : "";
+    }
+    this.fields.position.placeholder = (info.examples || []).join(" · ");
   }
 
   async load() {
@@ -169,8 +174,10 @@ export class PositionEditor {
       const state = await api(`/api/${this.game}/state`, body);
       if (this.loading !== token) return this.state;
       clearError();
+      if (!body.position && state.position) this.fields.position.value = state.position;
+      if (state.size) this.fields.size.value = state.size;
+      this.learnEmpty(state);
       this.state = state;
-      if (state.game === "tictactoe") this.fields.size.value = state.size;
     } catch (error) {
       if (this.loading !== token) return this.state;
       showError(error);
@@ -181,57 +188,92 @@ export class PositionEditor {
     return this.state;
   }
 
+  /** Remember the character a board text writes for an empty cell (for cell editing). */
+  learnEmpty(state) {
+    const rows = state.position && pictureRows(state.position);
+    if (!rows || !state.cells || rows.length !== state.cells.length) return;
+    state.cells.forEach((row, r) => row.forEach((cell, c) => {
+      if (!cell && rows[r][c] !== undefined) this.emptyChar = rows[r][c];
+    }));
+  }
+
+  /** A drawable stand-in for a board text the server refused (say, an o too many while the
+      user is still clicking), so that cell editing keeps working. */
+  localBoard() {
+    if (!this.editsCells) return null;
+    const rows = pictureRows(this.body().position);
+    if (!rows) return null;
+    const marks = sideMarks(this.info);
+    const piece = (ch) => {
+      const side = marks.indexOf(ch);
+      return side < 0 ? null : { player: side + 1, mark: ch };
+    };
+    return {
+      game: this.game,
+      rows: rows.length,
+      cols: rows[0].length,
+      gravity: false,
+      position: this.body().position,
+      cells: rows.map((row) => row.map(piece)),
+      legal: [],
+      outcome: null,
+      quotas: null,
+      invalid: true,
+    };
+  }
+
+  /** Show an answer of the server as the edited position. */
+  show(state) {
+    clearError();
+    this.state = state;
+    this.draw();
+    this.onChange(state);
+  }
+
   draw(extra = {}) {
-    const state = this.state || (this.game === "tictactoe" ? localTicTacToe(this.body().position) : null);
+    const state = this.state || this.localBoard();
+    const back = $$("[data-needs=moves]", document);
+    back.forEach((node) => (node.hidden = !(this.state && this.state.moves && this.state.moves.length)));
     if (!state) {
       this.boardHolder.replaceChildren(h("p", { class: "muted empty" }, "No board to draw for this text."));
+      if (this.picker) this.picker.hidden = true;
       return;
     }
+    if (this.picker) this.shape = drawShapePicker(this.picker, this.state, state.to_move_number, this.shape);
     drawBoard(this.boardHolder, state, {
       onMove: (move) => this.edit(move),
-      editAll: state.game === "tictactoe",
+      editAll: this.editsCells,
       preview: { player: state.to_move_number || 1, shape: this.shape },
       shapeKey: this.shape,
       ...this.boardOptions(),
       ...extra,
     });
-    this.updateShapes();
   }
 
-  updateShapes() {
-    const picker = $(".shape-picker", document);
-    if (!picker || !this.state || !this.state.quotas) return;
-    const quotas = this.state.quotas[String(this.state.to_move_number)];
-    if (quotas[this.shape] === 0) this.shape = this.shape === "O" ? "X" : "O";
-    for (const button of $$(".shape-choice", picker)) {
-      const left = quotas[button.dataset.shape];
-      button.disabled = left === 0;
-      button.setAttribute("aria-checked", String(button.dataset.shape === this.shape));
-      $(".quota", button).textContent = `${left} left`;
-      button.classList.toggle("p1", this.state.to_move_number === 1);
-      button.classList.toggle("p2", this.state.to_move_number === 2);
-    }
-  }
-
-  /** A click on the board: cycle a tic-tac-toe cell, or play a column of a connect game. */
+  /** A click on the board: cycle a cell of a board text, or play the move. */
   async edit(move) {
-    if (this.game === "tictactoe") {
-      const rows = ticTacToeRows(this.body().position);
-      if (!rows) return;
-      rows[move.row][move.col] = CYCLE[rows[move.row][move.col]];
-      this.fields.position.value = rows.map((row) => row.join("")).join("/");
-      return this.load();
-    }
+    if (this.editsCells && "row" in move) return this.cycle(move);
     if (!this.state || !this.state.legal.some((legal) => moveKey(legal) === moveKey(move))) return;
     try {
       const next = await api(`/api/${this.game}/play`, { ...this.body(), move });
       this.fields.position.value = next.position;
-      clearError();
-      this.state = next;
-      this.draw();
-      this.onChange(next);
+      this.show(next);
     } catch (error) {
       showError(error);
     }
+  }
+
+  /** Cycle one cell of the board text: empty -> first side -> second side -> empty. */
+  cycle({ row, col }) {
+    const rows = pictureRows(this.body().position);
+    if (!rows || !rows[row] || rows[row][col] === undefined) return null;
+    const [first, second] = sideMarks(this.info);
+    if (!first || !second) return null;
+    const text = rows.flat().join("");
+    const empty = this.emptyChar || [...text].find((ch) => ch !== first && ch !== second) || "_";
+    const current = rows[row][col];
+    rows[row][col] = current === first ? second : current === second ? empty : first;
+    this.fields.position.value = rows.map((cells) => cells.join("")).join("/");
+    return this.load();
   }
 }

@@ -7,15 +7,14 @@ import {
   clearError,
   InputError,
   h,
-  pageData,
   queryParams,
   setQuery,
+  shortTitle,
   showError,
-  sideName,
+  sideLabel,
   strengthText,
 } from "/static/common.js";
 
-const DATA = pageData();
 const PAGE = 20;
 const FILTERS = ["game", "status", "result", "human_side", "since", "until"];
 const el = {
@@ -93,7 +92,7 @@ function shortDate(iso) {
 
 function players(record) {
   const who = (side) => (record.players[side] === "human" ? "You" : "Engine");
-  return `${who("1")} (${sideName(record.game, 1)}) vs ${who("2").toLowerCase()} (${sideName(record.game, 2)})`;
+  return `${who("1")}: ${sideLabel(record.game, 1)} · ${who("2").toLowerCase()}: ${sideLabel(record.game, 2)}`;
 }
 
 function resultText(record) {
@@ -103,16 +102,16 @@ function resultText(record) {
   const winner = record.result;
   if (!winner) return "Finished";
   const kind = record.players[winner] === "human" ? "You won" : "Engine won";
-  return `${kind} (${sideName(record.game, Number(winner))})`;
+  return `${kind} (${sideLabel(record.game, Number(winner))})`;
 }
 
 function row(record) {
-  const board = `${record.size}${record.k ? `, k=${record.k}` : ""}`;
+  const board = `${record.size || ""}${record.k ? `, k=${record.k}` : ""}`;
   return h(
     "tr",
     { "data-id": record.id },
     h("td", {}, h("a", { href: `/games/${record.id}` }, `#${record.id}`)),
-    h("td", {}, DATA.games[record.game] || record.game, " ", h("span", { class: "muted" }, board)),
+    h("td", {}, shortTitle(record.game), " ", h("span", { class: "muted" }, board)),
     h("td", { class: "wrap" }, players(record)),
     h("td", {}, strengthText(record.settings)),
     h(

@@ -8,6 +8,7 @@ import {
   busyRequest,
   changedCell,
   drawBoard,
+  gameInfo,
   h,
   moveShort,
   moveTitle,
@@ -37,7 +38,7 @@ const el = {
 /** The last reconstruction, with the game and position it is for. */
 let result = null;
 
-const editor = new PositionEditor({ root: el.form, board: $("#board"), sizes: DATA.sizes, onChange: boardChanged });
+const editor = new PositionEditor({ root: el.form, board: $("#board"), onChange: boardChanged });
 const steps = stepper($("#stepper"), showStep);
 
 function boardChanged() {
@@ -152,8 +153,8 @@ function renderCaption(step, before, index) {
 function init() {
   el.form.addEventListener("submit", reconstruct);
   const query = queryParams();
-  const game = query.game in DATA.games ? query.game : "tictactoe";
-  editor.set({ game, size: query.size, k: query.k, position: query.position ?? (game === "tictactoe" ? "xox/oox/x__" : undefined) });
+  const game = DATA.choices.includes(query.game) ? query.game : DATA.default_game;
+  editor.set({ game, size: query.size, k: query.k, position: query.position ?? gameInfo(game).examples[0] });
 }
 
 init();

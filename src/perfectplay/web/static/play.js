@@ -1,4 +1,5 @@
-/* The play page: one human against the engine, for all three games (page data `game`).
+/* The play page: one human against the engine, for any game with a board (page data `game`;
+   what the game is, its sizes, sides and pieces, comes from gameInfo).
 
    A game ("session") holds the boards from the empty one to the current one, the moves
    between them and the id of its saved record. Starting a new game replaces the session
@@ -10,10 +11,13 @@ import {
   $$,
   api,
   changedCell,
+  boardStyle,
   clearError,
+  columnMoves,
   drawBoard,
-  emptyPosition,
+  drawShapePicker,
   formatCount,
+  gameInfo,
   h,
   InputError,
   isTyping,
@@ -26,8 +30,10 @@ import {
   queryParams,
   setBusy,
   setQuery,
+  shapeOfKey,
   showError,
-  sideName,
+  sideLabel,
+  sidePiece,
   sortByValue,
   strengthControl,
   strengthParams,
@@ -39,29 +45,7 @@ const DATA = pageData();
 const GAME = DATA.game;
 const CAP = DATA.cap;
 
-/** Boards offered in the size menu: [size, k, label]; k null means the game's own. */
-const PRESETS = {
-  tictactoe: [
-    ["3x3", 3, "3×3, three in a row"],
-    ["4x4", 3, "4×4, three in a row"],
-    ["4x4", 4, "4×4, four in a row"],
-    ["5x5", 4, "5×5, four in a row"],
-    ["6x6", 5, "6×6, five in a row"],
-  ],
-  connect4: [
-    ["7x6", null, "7 columns × 6 rows (standard)"],
-    ["6x5", null, "6 × 5"],
-    ["5x4", null, "5 × 4 (solved at once)"],
-    ["6x7", null, "6 × 7"],
-    ["8x7", null, "8 × 7"],
-  ],
-  simplexity: [
-    ["6x7", null, "6 rows × 7 columns (standard)"],
-    ["4x4", null, "4 × 4"],
-    ["4x6", null, "4 × 6"],
-    ["6x6", null, "6 × 6"],
-  ],
-};
+const INFO = gameInfo(GAME);
 
 const el = {
   board: $("#board"),
@@ -86,8 +70,9 @@ const readStrength = strengthControl($("#strength"), CAP);
 
 /** The game being played (see the header comment). */
 let game = null;
-/** What is drawn on top of the board: the overlay's values, the hint, the chosen shape. */
-const view = { overlay: false, values: null, best: null, hint: null, shape: "O", analysing: null };
+/** What is drawn on top of the board: the overlay's values, the hint, the chosen shape (where
+    pieces have shapes: the first one with pieces left until the human picks one). */
+const view = { overlay: false, values: null, best: null, hint: null, shape: null, analysing: null };
 /** The last valid strength, kept for saving while the field holds a bad number. */
 let lastStrength = { kind: "perfect" };
 
@@ -149,7 +134,7 @@ async function startGame(size, k, human) {
   setQuery({ size, k, side: human === 2 ? 2 : null });
   render();
   try {
-    const first = await api(`/api/${GAME}/state`, positionBody(emptyPosition(GAME, size), size, k));
+    const first = await api(`/api/${GAME}/state`, positionBody("", size, k));
     if (game !== session) return;
     session.states.push(first);
   } catch (error) {
@@ -379,10 +364,7 @@ function renderBoard() {
 }
 
 function youPlay() {
-  if (GAME === "tictactoe") return `you play ${sideName(GAME, game.human)}`;
-  const side = `${sideName(GAME, game.human)} (player ${game.human})`;
-  if (GAME === "simplexity") return `you are ${side} and own ${game.human === 1 ? "O" : "X"}`;
-  return `you are ${side}`;
+  return `you play ${sideLabel(GAME, game.human)}`;
 }
 
 function renderStatus() {
@@ -423,22 +405,10 @@ function renderButtons() {
   el.hint.disabled = !humansTurn();
 }
 
+/** The shapes the human can play (where the state counts pieces by shape). */
 function renderShapes() {
-  if (!el.shapePicker) return;
-  const state = current();
-  const quotas = (state && state.quotas && game && state.quotas[String(game.human)]) || null;
-  if (quotas && quotas[view.shape] === 0) view.shape = view.shape === "O" ? "X" : "O";
-  for (const button of $$(".shape-choice", el.shapePicker)) {
-    const shape = button.dataset.shape;
-    const left = quotas ? quotas[shape] : 0;
-    button.disabled = !quotas || left === 0;
-    button.setAttribute("aria-checked", String(shape === view.shape));
-    button.classList.toggle("p1", game && game.human === 1);
-    button.classList.toggle("p2", game && game.human === 2);
-    $(".quota", button).textContent = quotas ? `${left} left` : "";
-    button.dataset.left = String(left);
-    button.setAttribute("aria-label", `${shape}: ${left} left`);
-  }
+  if (!game) return;
+  view.shape = drawShapePicker(el.shapePicker, current(), game.human, view.shape);
 }
 
 function renderMoves() {
@@ -450,7 +420,7 @@ function renderMoves() {
       return h(
         "li",
         { class: `mover-${who}`, "data-move": moveKey(move) },
-        h("span", { class: `dot p${mover} g-${GAME}`, "aria-hidden": "true" }),
+        h("span", { class: `dot p${mover} dot-${boardStyle(game.states[index])}`, "aria-hidden": "true" }),
         h("span", { class: "move-name" }, moveName(move)),
         h("span", { class: "muted" }, who),
       );
@@ -490,16 +460,27 @@ function renderSaved() {
 // ---------------------------------------------------------------- settings and input
 
 function presetValue(size, k) {
-  return `${size}|${k === null || k === undefined ? "" : k}`;
+  return `${size || ""}|${k === null || k === undefined ? "" : k}`;
 }
 
+/** "7 × 6 (width × height)", with k when given. */
+function sizeLabel(size, k) {
+  const rule = INFO.size;
+  const kText = k ? `, k=${k}` : "";
+  if (!rule || !size) return INFO.board ? `${INFO.board.rows} × ${INFO.board.cols}${kText}` : `its board${kText}`;
+  return `${size.replace("x", " × ")} (${rule.names.join(" × ")})${kText}`;
+}
+
+/** Can the human give another size or k (the page has fields for them)? */
+const customizable = () => Boolean($("#custom-size-text") || $("#custom-k"));
+
+/** The board menu: the game's default board, the one being played, another size. */
 function fillSizes(size, k) {
-  const options = PRESETS[GAME].map(([s, pk, label]) => h("option", { value: presetValue(s, pk) }, label));
+  const standard = INFO.size ? INFO.size.default : "";
+  const options = [h("option", { value: presetValue(standard, null) }, `${sizeLabel(standard, null)}, standard`)];
   const chosen = presetValue(size, k);
-  if (!PRESETS[GAME].some(([s, pk]) => presetValue(s, pk) === chosen)) {
-    options.unshift(h("option", { value: chosen }, `${size}${k ? `, k=${k}` : ""}`));
-  }
-  options.push(h("option", { value: "custom" }, "Other size…"));
+  if (chosen !== presetValue(standard, null)) options.push(h("option", { value: chosen }, sizeLabel(size, k)));
+  if (customizable()) options.push(h("option", { value: "custom" }, "Other size…"));
   el.size.replaceChildren(...options);
   el.size.value = chosen;
 }
@@ -526,10 +507,13 @@ function wireSettings() {
     startGame(size, k, chosenSide());
   });
   $("#custom-apply").addEventListener("click", () => {
-    const size = $("#custom-size-text").value.trim().replace("×", "x");
+    const sizeField = $("#custom-size-text");
+    const size = sizeField ? sizeField.value.trim().replace("×", "x") : "";
     const kField = $("#custom-k");
     const k = kField && kField.value ? Number(kField.value) : null;
-    if (!size) return showError(new InputError("size: write it as rows x cols, such as 4x5"));
+    if (sizeField && !size) {
+      return showError(new InputError(`size: write it as ${INFO.size.names.join(" x ")}, such as ${INFO.size.default}`));
+    }
     fillSizes(size, k);
     el.customSize.hidden = true;
     startGame(size, k, chosenSide());
@@ -556,7 +540,6 @@ function wireSettings() {
 }
 
 function wireShapes() {
-  if (!el.shapePicker) return;
   el.shapePicker.addEventListener("click", (event) => {
     const button = event.target.closest(".shape-choice");
     if (!button || button.disabled) return;
@@ -565,42 +548,43 @@ function wireShapes() {
   });
 }
 
-/** Digits drop in a column (connect games); O and X choose the shape. */
+/** Digits drop in a column (boards with gravity); a shape's letter chooses the shape. */
 function wireKeys() {
   document.addEventListener("keydown", (event) => {
     if (isTyping(event) || event.ctrlKey || event.metaKey || event.altKey) return;
     const state = current();
     if (!state || !state.gravity) return;
-    const key = event.key.toUpperCase();
-    if ((key === "O" || key === "X") && el.shapePicker) {
-      const button = $(`.shape-choice[data-shape="${key}"]`, el.shapePicker);
+    const shape = shapeOfKey(state, event.key);
+    if (shape) {
+      const button = $(`.shape-choice[data-shape="${shape}"]`, el.shapePicker);
       if (button && !button.disabled) {
-        view.shape = key;
+        view.shape = shape;
         render();
       }
       return;
     }
     if (!/^[1-9]$/.test(event.key) || !humansTurn()) return;
-    const move = { column: Number(event.key) };
-    if (GAME === "simplexity") move.shape = view.shape;
-    if (state.legal.some((legal) => moveKey(legal) === moveKey(move))) {
+    const moves = columnMoves(state, Number(event.key));
+    const move = moves.find((m) => !m.shape || m.shape === view.shape);
+    if (move) {
       event.preventDefault();
       humanMove(move);
     }
   });
 }
 
+/** The side choices, each with its name and the look of its pieces. */
 function sideLabels() {
-  const extra = GAME === "simplexity" ? { 1: ", O", 2: ", X" } : { 1: "", 2: "" };
-  $("#side-1-label").textContent = `first (${sideName(GAME, 1)}${extra[1]})`;
-  $("#side-2-label").textContent = `second (${sideName(GAME, 2)}${extra[2]})`;
+  for (const player of [1, 2]) {
+    const order = player === 1 ? "moves first" : "moves second";
+    $(`#side-${player}-label`).replaceChildren(sidePiece(GAME, player) || "", `${sideLabel(GAME, player)}, ${order}`);
+  }
 }
 
 function init() {
   const query = queryParams();
-  const size = query.size || DATA.sizes[GAME];
-  const preset = PRESETS[GAME].find(([s]) => s === size);
-  const k = query.k ? Number(query.k) : query.size ? null : preset ? preset[1] : null;
+  const size = query.size || (INFO.size ? INFO.size.default : "");
+  const k = query.k ? Number(query.k) : null;
   const human = query.side === "2" ? 2 : 1;
   $(`input[name=side][value="${human}"]`).checked = true;
   sideLabels();

@@ -7,8 +7,8 @@ import {
   api,
   changedCell,
   drawBoard,
-  emptyPosition,
   formatDate,
+  gameInfo,
   h,
   isMistake,
   itemMove,
@@ -20,7 +20,6 @@ import {
   setBusy,
   showError,
   sideLabel,
-  sideName,
   sortByValue,
   stepper,
   strengthText,
@@ -51,12 +50,12 @@ function body(position) {
 }
 
 /** A short search for the replay: the game's own depth, else at most one second (an exact
-    search on a small tic-tac-toe board, which is instant). */
+    search on a board of at most 9 cells, which is instant). */
 function limit() {
   const settings = record.settings || {};
   if (settings.strength === "depth") return { depth: settings.depth };
   if (settings.strength === "time") return { time: Math.min(settings.time, 1, DATA.cap) };
-  const small = record.game === "tictactoe" && states[0].rows * states[0].cols <= 9;
+  const small = states[0].rows * states[0].cols <= 9;
   return small ? {} : { time: Math.min(1, DATA.cap) };
 }
 
@@ -64,7 +63,7 @@ async function load() {
   try {
     record = await api(`/api/games/${DATA.game_id}`);
     el.subtitle.textContent = "Replaying the moves…";
-    states = [await api(`/api/${record.game}/state`, body(emptyPosition(record.game, record.size)))];
+    states = [await api(`/api/${record.game}/state`, body(""))];
     for (const move of record.moves) {
       const last = states[states.length - 1];
       states.push(await api(`/api/${record.game}/play`, { ...body(last.position), move }));
@@ -91,11 +90,11 @@ function resultText() {
 }
 
 function renderHeader() {
-  const title = DATA.games[record.game] || record.game;
-  el.subtitle.textContent = `${title} ${record.size}${record.k ? `, k=${record.k}` : ""} · ${record.moves.length} moves · ${resultText()}.`;
+  const title = gameInfo(record.game).title;
+  el.subtitle.textContent = `${title} ${record.size || ""}${record.k ? `, k=${record.k}` : ""} · ${record.moves.length} moves · ${resultText()}.`;
   const facts = [
-    ["Player 1", `${who(1)} (${sideName(record.game, 1)})`],
-    ["Player 2", `${who(2)} (${sideName(record.game, 2)})`],
+    ["Player 1", `${who(1)}: ${sideLabel(record.game, 1)}`],
+    ["Player 2", `${who(2)}: ${sideLabel(record.game, 2)}`],
     ["Engine", strengthText(record.settings)],
     ["Status", record.status],
     ["Started", formatDate(record.created_at)],
@@ -122,7 +121,8 @@ function showStep(index) {
     else button.removeAttribute("aria-current");
   });
   renderCaption(index);
-  const query = new URLSearchParams({ game: record.game, position: state.position, size: record.size });
+  const query = new URLSearchParams({ game: record.game, position: state.position });
+  if (record.size) query.set("size", record.size);
   if (record.k) query.set("k", record.k);
   el.open.href = `/tools/analyze?${query}`;
   showVerdict(index);
@@ -136,7 +136,7 @@ function renderCaption(index) {
   const mover = states[index - 1].to_move_number;
   const outcome = states[index].outcome;
   el.caption.replaceChildren(
-    `Move ${index}: ${who(mover)} (${sideName(record.game, mover)}) played `,
+    `Move ${index}: ${who(mover)} (${sideLabel(record.game, mover)}) played `,
     h("strong", {}, moveTitle(record.moves[index - 1])),
     outcome ? `. ${outcome.reason}.` : ".",
   );

@@ -12,10 +12,13 @@ import {
   formatCount,
   h,
   moveKey,
+  boardCells,
+  gameInfo,
   moveShort,
   pageData,
+  playerNumber,
   queryParams,
-  sideName,
+  sideLabel,
 } from "/static/common.js";
 import { PositionEditor } from "/static/editor.js";
 
@@ -35,15 +38,26 @@ const el = {
 let built = null;
 const nodes = new WeakMap();
 
-const editor = new PositionEditor({ root: el.form, board: $("#board"), sizes: DATA.sizes, onChange: () => {} });
-
-/** Connect Four trees explode: a new Connect Four position starts small, with a depth limit. */
-$("#game").addEventListener("change", () => {
-  if (editor.game !== "connect4") return;
-  editor.set({ game: "connect4", size: "5x4", position: "3344" });
-  el.depth.value = "3";
-  el.heuristic.checked = true;
+const editor = new PositionEditor({
+  root: el.form,
+  board: $("#board"),
+  onChange: () => {},
+  onGameChange: (game) => startGame(game),
 });
+
+/** Boards of more cells than this start with a depth limit: their whole trees explode. */
+const SMALL_TREE_CELLS = 9;
+
+/** A newly chosen game starts on its first example, with a depth limit and heuristic values
+    at it when its board is large. */
+function startGame(game, position, depth) {
+  const info = gameInfo(game);
+  const large = boardCells(info) > SMALL_TREE_CELLS;
+  el.depth.value = depth ?? (large ? "3" : "");
+  el.heuristic.checked = large && depth === undefined;
+  return editor.set({ game, size: undefined, position: position ?? info.examples[0] });
+}
+
 
 async function build(event) {
   event.preventDefault();
@@ -58,7 +72,8 @@ async function build(event) {
   const answer = await busyRequest(el.button, el.working, "Building the tree…", () =>
     api(`/api/${game}/tree`, body),
   );
-  built = answer && { ...answer, game };
+  const state = editor.state || {};
+  built = answer && { ...answer, game, gravity: Boolean(state.gravity), quotas: state.quotas || null };
   render();
 }
 
@@ -89,8 +104,7 @@ function renderCounts() {
 
 /** The player who made the move into a node: the one to move at its parent. */
 function moverName(parent) {
-  const name = parent.to_move;
-  return built.game === "tictactoe" ? name : sideName(built.game, Number(name));
+  return sideLabel(built.game, playerNumber(built.game, parent.to_move));
 }
 
 /** Colour of a root-relative value: positive is good for the root player. */
@@ -131,12 +145,23 @@ function nodeItem(node, parent, onPv, depth = 0) {
 }
 
 function rootMover() {
-  return built.game === "tictactoe" ? built.to_move : sideName(built.game, Number(built.to_move));
+  return sideLabel(built.game, playerNumber(built.game, built.to_move));
 }
 
 function thumbnail(node, parent) {
   const holder = h("div", { class: "thumb" });
-  const state = { game: built.game, rows: node.cells.length, cols: node.cells[0].length, gravity: built.game !== "tictactoe", cells: node.cells, legal: [], outcome: null, position: "" };
+  if (!node.cells) return holder;
+  const state = {
+    game: built.game,
+    rows: node.cells.length,
+    cols: node.cells[0].length,
+    gravity: built.gravity,
+    quotas: built.quotas,
+    cells: node.cells,
+    legal: [],
+    outcome: null,
+    position: "",
+  };
   drawBoard(holder, state, { small: true, last: parent ? changedCell({ cells: parent.cells }, state) : null });
   return holder;
 }
@@ -211,9 +236,14 @@ function init() {
   $("#collapse-all").addEventListener("click", collapseAll);
   $("#show-pv").addEventListener("click", showPv);
   const query = queryParams();
-  const game = query.game === "connect4" ? "connect4" : "tictactoe";
+  const game = DATA.choices.includes(query.game) ? query.game : DATA.default_game;
+  $("#game").value = game;
+  if (query.position === undefined) {
+    startGame(game, undefined, query.depth);
+    return;
+  }
   if (query.depth) el.depth.value = query.depth;
-  editor.set({ game, size: query.size, k: query.k, position: query.position ?? (game === "tictactoe" ? "xo_/_x_/o__" : "3344") });
+  editor.set({ game, size: query.size, k: query.k, position: query.position });
 }
 
 init();

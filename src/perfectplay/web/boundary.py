@@ -1,0 +1,281 @@
+"""The web app's one checked boundary, shared by the app and every router.
+
+Requests reach the library only through here: game names are the registry's
+(:func:`game_name`), positions are loaded through :mod:`perfectplay.api` and refused when
+larger than the server plays (:func:`checked`), what a game offers is read from its kit's
+capabilities (:func:`require`), never from its name. The error contract (one JSON shape,
+:func:`error_response`, and the handlers that map exceptions to statuses) and the page
+templates with the context every page shares (:func:`page_context`) live here too, so that
+:mod:`perfectplay.web.app` only assembles and no router imports it.
+
+Errors are always JSON, ``{"error": {"type": "NotationError", "message": "..."}}``: 400 for
+input the library rejects (the message names the input and the reason), 404 for an unknown
+game, route or saved game, 413 for a body over the size limit, 422 for a body of the wrong
+form (the message names the field), 503 when the engine is busy or a job overran the time
+cap. No traceback ever reaches a client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from perfectplay import api, contract, errors
+from perfectplay.web.jobs import search_limit
+from perfectplay.web.pool import EngineBusy, EngineCrash, EngineTimeout
+from perfectplay.web.schemas import GameBody, PositionBody, SearchBody
+from perfectplay.web.store import GameRecord
+
+HERE = Path(__file__).parent
+TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+MAX_CELLS = 64
+"""Largest board (in cells) the web app plays and analyses."""
+SMALL_BOARD = 16
+"""A default board of at most this many cells is played perfectly by default on the pages."""
+BOARD = api.Capability.BOARD.value
+HTTP_ERRORS: Mapping[int, str] = MappingProxyType({404: "NotFound", 405: "MethodNotAllowed"})
+STRENGTHS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {"perfect": frozenset(), "depth": frozenset({"depth"}), "time": frozenset({"time"})}
+)
+"""The saved engine settings: each strength with the keys it takes besides ``strength``."""
+
+
+# -- games ----------------------------------------------------------------------------------
+def game_name(game: str) -> str:
+    """The registered name of a game (or alias) in a URL or a body; raises
+    :class:`~perfectplay.errors.UnknownGameError` (404) naming the known games."""
+    return api.kit(game).name
+
+
+def require(game: str, capability: api.Capability, what: str) -> str:
+    """The registered name of ``game`` when its kit declares ``capability``; else
+    :class:`~perfectplay.errors.ParameterError` (400) saying that ``what`` needs it."""
+    game_kit = api.kit(game)
+    if not game_kit.has(capability):
+        raise errors.ParameterError(
+            f"game {game_kit.name!r}: {game_kit.title} has no {capability.value!r} "
+            f"capability, which {what} needs"
+        )
+    return game_kit.name
+
+
+def board_game(game: str) -> str:
+    """The registered name of a game the pages can draw (``Capability.BOARD``); a game
+    without a board view is refused with :class:`~perfectplay.errors.ParameterError`."""
+    return require(game, api.Capability.BOARD, "the web app's boards (pages, state and play)")
+
+
+def games_json(capabilities: tuple[api.Capability, ...] = ()) -> list[dict[str, Any]]:
+    """``contract.game_json`` of every registered game declaring all of ``capabilities``,
+    in the registry's order (by name)."""
+    return [
+        contract.game_json(game_kit.name)
+        for game_kit in api.games()
+        if all(game_kit.has(capability) for capability in capabilities)
+    ]
+
+
+def default_game(games: list[dict[str, Any]]) -> str | None:
+    """The game a tool page opens on: the one with the smallest default board (the quickest
+    to analyse), the first by name among equals; ``None`` when there is none."""
+    drawn = [game for game in games if game["board"] is not None]
+    if not drawn:
+        return None
+    smallest = min(drawn, key=lambda game: game["board"]["rows"] * game["board"]["cols"])
+    return str(smallest["name"])
+
+
+# -- checked loading ------------------------------------------------------------------------
+def checked(name: str, body: PositionBody) -> api.Loaded:
+    """The validated position of a request body (see :func:`api.load_with_moves`), on a
+    board the web app serves (:func:`check_board`)."""
+    loaded = api.load_with_moves(name, body.position, size=body.size, k=body.k)
+    check_board(loaded, body.size)
+    return loaded
+
+
+def check_board(loaded: api.Loaded, size: str | None) -> None:
+    """Refuse a board of more than :data:`MAX_CELLS` cells with
+    :class:`~perfectplay.errors.ParameterError` naming the size (a game without a board
+    view has no cells to count)."""
+    view = api.board(loaded.game, loaded.position)
+    if view is None or view.rows * view.cols <= MAX_CELLS:
+        return
+    shown = size if size is not None else api.kit_of(loaded.game).size_text(loaded.game)
+    raise errors.ParameterError(
+        f"size {shown!r}: {view.rows * view.cols} cells; this server plays boards of at most "
+        f"{MAX_CELLS} cells"
+    )
+
+
+def check_search(body: SearchBody, cap: float) -> None:
+    """Refuse a ``time`` above the server's cap (the search itself is capped anyway)."""
+    search_limit(body.depth, body.time, cap)
+
+
+def record_of(body: GameBody) -> GameRecord:
+    """The stored form of a played game, after replaying its moves and finding its result.
+
+    Raises :class:`~perfectplay.errors.ParameterError` for a status the moves contradict
+    (``finished`` while the game runs; ``playing``/``abandoned`` once it has ended is stored
+    as finished), bad players or settings, and the move's own error, with its number, for a
+    move that cannot be played.
+    """
+    name = game_name(body.game)
+    check_players(body.players)
+    check_settings(body.settings)
+    loaded = api.replay(name, body.moves, size=body.size, k=body.k)
+    check_board(loaded, body.size)
+    game = loaded.game
+    outcome = game.outcome(loaded.position)
+    status, result, reason = body.status, None, None
+    if outcome is not None:
+        status = "finished"
+        result = "draw" if outcome.winner is None else str(int(outcome.winner))
+        reason = outcome.reason
+    elif status == "finished":
+        raise errors.ParameterError(
+            f"status 'finished': the game is still running after {len(body.moves)} moves"
+        )
+    game_kit = api.kit_of(game)
+    return GameRecord(
+        game=name,
+        size=game_kit.size_text(game),
+        k=game_kit.k_of(game),
+        moves=tuple(
+            contract.move_json(game, game_kit.move_from_json(game, data)) for data in body.moves
+        ),
+        position=api.position_text(loaded),
+        players=dict(body.players),
+        settings=dict(body.settings),
+        status=status,
+        result=result,
+        reason=reason,
+        id=body.id,
+    )
+
+
+def check_players(players: dict[str, str]) -> None:
+    """Refuse players other than ``{"1": "human"|"engine", "2": ...}``
+    (:class:`~perfectplay.errors.ParameterError`)."""
+    if set(players) != {"1", "2"} or not set(players.values()) <= {"human", "engine"}:
+        raise errors.ParameterError(
+            f"players {players!r}: expected {{'1': 'human' or 'engine', '2': ...}}"
+        )
+
+
+def check_settings(settings: dict[str, Any]) -> None:
+    """Refuse engine settings other than none, ``perfect``, ``depth`` D or ``time`` S
+    (:class:`~perfectplay.errors.ParameterError` naming them)."""
+    if not settings:
+        return
+    strength = settings.get("strength")
+    extra = frozenset(settings) - {"strength"}
+    if not isinstance(strength, str) or extra != STRENGTHS.get(strength):
+        raise errors.ParameterError(
+            f"settings {settings!r}: expected {{'strength': 'perfect'}}, "
+            "{'strength': 'depth', 'depth': D} or {'strength': 'time', 'time': S}"
+        )
+    value = settings.get("depth", settings.get("time"))
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise errors.ParameterError(f"settings {settings!r}: {strength} must be a number")
+
+
+# -- pages ----------------------------------------------------------------------------------
+def page_context(request: Request, title: str, **extra: Any) -> dict[str, Any]:
+    """What every page template gets: its ``title``, the server's ``cap``, every game's
+    ``contract.game_json`` (``all_games``, also given to the scripts) and the games the
+    pages can draw (``board_games``, for the navigation); ``extra`` adds or overrides."""
+    every = games_json()
+    context: dict[str, Any] = {
+        "title": title,
+        "cap": float(request.app.state.settings.cap),
+        "all_games": every,
+        "board_games": [game for game in every if BOARD in game["capabilities"]],
+        "small_board": SMALL_BOARD,
+    }
+    context.update(extra)
+    return context
+
+
+def page(
+    request: Request, template: str, title: str, status_code: int = 200, **extra: Any
+) -> HTMLResponse:
+    """The page ``template`` with :func:`page_context`."""
+    context = page_context(request, title, **extra)
+    response: HTMLResponse = TEMPLATES.TemplateResponse(
+        request, template, context, status_code=status_code
+    )
+    return response
+
+
+# -- errors ---------------------------------------------------------------------------------
+def error_response(status: int, kind: str, message: str) -> JSONResponse:
+    """The one error shape of the API: ``{"error": {"type": kind, "message": message}}``."""
+    return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status)
+
+
+def add_error_handlers(app: FastAPI) -> None:
+    """Map every exception to the error contract: library errors to 400 (404 for an unknown
+    game), engine pool errors to 503, malformed bodies to 422, HTTP errors to their status
+    (a page not found to the HTML 404 page) and anything else to a 500 without details."""
+    app.add_exception_handler(errors.PerfectplayError, _library)
+    for kind in (EngineBusy, EngineTimeout, EngineCrash):
+        app.add_exception_handler(kind, _engine)
+    app.add_exception_handler(RequestValidationError, _form)
+    app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_exception_handler(Exception, _bug)
+
+
+async def _library(_: Request, exc: Exception) -> Response:
+    """A library error: 404 for an unknown game, else 400, with the library's message."""
+    status = 404 if isinstance(exc, errors.UnknownGameError) else 400
+    return error_response(status, type(exc).__name__, str(exc))
+
+
+async def _engine(_: Request, exc: Exception) -> Response:
+    """The engine pool was busy, overran the cap or lost a worker: 503."""
+    return error_response(503, type(exc).__name__, str(exc))
+
+
+async def _form(_: Request, exc: Exception) -> Response:
+    """A body of the wrong form: 422 naming the fields (:func:`form_message`)."""
+    assert isinstance(exc, RequestValidationError)
+    return error_response(422, "RequestValidationError", form_message(exc))
+
+
+async def _http(request: Request, exc: Exception) -> Response:
+    """An HTTP error with its status; a page (not ``/api/``) not found is the HTML 404 page,
+    with the reason when the route gave one."""
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404 and not request.url.path.startswith("/api/"):
+        detail = exc.detail if exc.detail != "Not Found" else None
+        return page(request, "not_found.html", "Not found", status_code=404, detail=detail)
+    kind = HTTP_ERRORS.get(exc.status_code, "HTTPError")
+    return error_response(exc.status_code, kind, str(exc.detail))
+
+
+async def _bug(_: Request, exc: Exception) -> Response:
+    """A bug: 500 without details (the server log has the traceback)."""
+    return error_response(500, "InternalError", "internal error; the server log has details")
+
+
+def form_message(exc: RequestValidationError) -> str:
+    """One line per problem, naming the field: ``body.depth: Input should be ...``."""
+    parts = []
+    for problem in exc.errors():
+        if problem.get("type") == "json_invalid":
+            reason = problem.get("ctx", {}).get("error", "malformed")
+            parts.append(f"body: not valid JSON ({reason})")
+            continue
+        where = ".".join(str(p) for p in problem.get("loc", ()))
+        parts.append(f"{where}: {problem.get('msg', 'invalid')}")
+    return "; ".join(parts) or "malformed request"
