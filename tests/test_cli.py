@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from cli_support import run, run_json, with_stdin
 
-from perfectplay import cli
 from perfectplay.cli import main
+from perfectplay.cli import perft as perft_verb
 
 ARTICLE = "xox/oox/___"
 
@@ -210,7 +210,7 @@ def test_unexpected_error_is_one_line_without_traceback(
     def broken(args: Any) -> int:
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(cli, "cmd_perft", broken)
+    monkeypatch.setattr(perft_verb, "run", broken)
     monkeypatch.delenv("PERFECTPLAY_DEBUG", raising=False)
     code, _, err = run(capsys, "perft", "tictactoe")
     assert code == 1
@@ -227,7 +227,7 @@ def test_keyboard_interrupt_exits_130(
     def interrupted(args: Any) -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_perft", interrupted)
+    monkeypatch.setattr(perft_verb, "run", interrupted)
     code, _, err = run(capsys, "perft", "tictactoe")
     assert code == 130
     assert "interrupted" in err

@@ -72,7 +72,7 @@ def test_history_connect4_picture(capsys: pytest.CaptureFixture[str]) -> None:
     ]
     code, out, _ = run(capsys, "history", "c4", "...../...../.o.../oxxxo")
     assert code == 0
-    assert "player 1 to move" in out and "22 histories" in out
+    assert "player 1 (x) to move" in out and "22 histories" in out
     assert "column 1" in out
 
 
@@ -89,7 +89,7 @@ def test_history_4x4(capsys: pytest.CaptureFixture[str]) -> None:
         (["tictactoe", "xxx/ooo/___"], "both x and o have a line"),
         (["tictactoe", "xo/x"], "ragged rows"),
         (["chess", "x"], "unknown"),
-        (["tictactoe", "___/___/___", "--size", "4x4"], "size '4x4'"),
+        (["tictactoe", "___/___/___", "--size", "4x4"], "size 4x4"),
     ],
 )
 def test_history_errors(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:

@@ -15,7 +15,8 @@ import pytest
 from cli_support import run, run_json, with_stdin
 from rich.console import Console
 
-from perfectplay import cli_connect4
+from perfectplay import api
+from perfectplay.cli import batch, build_parser, progress
 from perfectplay.games.connect4.rules import game as connect4_game
 
 DATA = Path(__file__).resolve().parent / "data" / "connect4_sets"
@@ -68,8 +69,11 @@ def test_solve_text_verdict_pv_and_board(capsys: pytest.CaptureFixture[str]) -> 
     assert out.startswith("1 2 3 4 5 6 7\n")
     assert ". . . x x . ." in out
     assert "\x1b[" not in out  # no colour when stdout is not a terminal
-    assert "player 1 (x) to move, 4 stones on the 7x6 board" in out
-    assert "player 1 to move: best move column 3 — win, score 18 (wins with its 4th stone)" in out
+    assert "player 1 (x) to move: best move column 3" in out
+    assert (
+        "player 1 (x) to move: best move column 3 — win in 3 (score 18; wins with its 4th stone)"
+        in out
+    )
     pv = next(line for line in out.splitlines() if line.startswith("principal variation: "))
     assert len(pv.removeprefix("principal variation: ")) == 3
     assert "searched " in out and "exact" in out
@@ -78,8 +82,8 @@ def test_solve_text_verdict_pv_and_board(capsys: pytest.CaptureFixture[str]) -> 
 def test_best_text_losing_side(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "best", "c4", "44455554221")
     assert code == 0
-    assert "player 2 to move: best move column 4 — loss, score -15" in out
-    assert "(the opponent wins with its 7th stone)" in out
+    assert "player 2 (o) to move: best move column 4 — loss in 2 (score -15" in out
+    assert "the opponent wins with its 7th stone)" in out
     assert "principal variation" not in out
 
 
@@ -114,13 +118,13 @@ def test_analyze_json_every_column(capsys: pytest.CaptureFixture[str]) -> None:
 def test_analyze_weak_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "analyze", "connect4", "44455554221", "--weak")
     assert [item["score"] for item in data["moves"]] == [-1] * 7
-    assert data["weak"] is True
+    assert all(item["weak"] is True for item in data["moves"])
     code, out, _ = run(capsys, "analyze", "connect4", MIDDLE)
     assert code == 0
-    assert "player 2 (o) to move: 7 columns" in out
+    assert "player 2 (o) to move: 7 moves" in out
     best = next(line for line in out.splitlines() if "best" in line)
     assert "wins with its 14th stone" in best
-    assert best.split()[1] == "5"
+    assert best.split()[1:3] == ["column", "5"]
 
 
 # -- batch mode --------------------------------------------------------------------------------
@@ -175,8 +179,9 @@ def test_batch_without_expected_scores_prints_no_summary(
     [
         ("448a", ["line 2: moves '448a'", "unexpected character 'a' at index 4"]),
         ("48", ["line 2: moves '48'", "move 2 (column 8)", "no such column"]),
-        ("4455 x1", ["line 2: score 'x1': not a whole number"]),
-        ("4455 3 4", ["line 2: '4455 3 4': 3 fields"]),
+        ("4455 x1", ["line 2: moves '4455 x1'", "unexpected character ' '"]),
+        ("4455 3 4", ["line 2: moves '4455 3'", "unexpected character ' '"]),
+        ("4455 1.5", ["line 2: score '1.5': not a whole number"]),
         ("4455 40", ["line 2: score 40: out of range"]),
     ],
 )
@@ -198,12 +203,14 @@ def test_batch_stops_at_the_first_bad_line(
 
 def test_batch_line_parsing_empty_board() -> None:
     game = connect4_game()
-    empty = cli_connect4.parse_batch_line(game, "\n", 1)
-    assert (empty.moves, empty.position, empty.expected) == ("", game.initial(), None)
-    scored = cli_connect4.parse_batch_line(game, " 1\n", 1)
-    assert (scored.moves, scored.position, scored.expected) == ("", game.initial(), 1)
-    wide = cli_connect4.parse_batch_line(connect4_game(10, 5), "10, 3,4 -2", 1)
-    assert (wide.moves, wide.expected) == ("10,3,4", -2)
+    args = build_parser().parse_args(["solve", "connect4", "-"])
+    empty = batch.parse_line(args, "\n", 1)
+    assert (empty.text, empty.loaded.position, empty.expected) == ("", game.initial(), None)
+    scored = batch.parse_line(args, " 1\n", 1)
+    assert (scored.text, scored.loaded.position, scored.expected) == ("", game.initial(), 1)
+    wide_args = build_parser().parse_args(["solve", "connect4", "-", "--size", "10x5"])
+    wide = batch.parse_line(wide_args, "10, 3,4 -2", 1)
+    assert (wide.text, wide.expected) == ("10,3,4", -2)
 
 
 @pytest.mark.parametrize(
@@ -229,11 +236,14 @@ def test_batch_rejects_search_options(
         (["solve", "connect4", "4455", "--size", "20x20"], ["size 20x20", "too large"]),
         (["play", "connect4", "--size", "3x3"], ["size 3x3"]),
         (["perft", "connect4", "--size", "20x20"], ["size 20x20"]),
-        (["solve", "connect5", "4455"], ["game 'connect5'", "connect4, simplexity, tictactoe"]),
+        (["solve", "connect5", "4455"], ["game 'connect5'", "connect4", "simplexity", "tictactoe"]),
         (["solve", "connect4", "44", "--weak", "--depth", "3"], ["--weak"]),
         (["best", "connect4", "-"], ["BOARD '-'", "solve"]),
-        (["solve", "tictactoe", "___/___/___", "--weak"], ["--weak", "only connect4"]),
-        (["solve", "tictactoe", "-"], ["BOARD '-'", "only connect4"]),
+        (["solve", "tictactoe", "___/___/___", "--weak"], ["--weak", "tictactoe does not offer"]),
+        (["solve", "simplexity", "4O", "--no-book"], ["--no-book", "simplexity does not offer"]),
+        (["best", "connect4", "4", "--eval", "windows"], ["--eval windows", "connect4 does not"]),
+        (["solve", "simplexity", "4O", "--k", "4"], ["k=4", "simplexity takes no k"]),
+        (["solve", "nim", "3,4", "--size", "3x3"], ["size '3x3'", "nim takes no board size"]),
         (["perft", "connect4"], ["perft connect4 7x6", "--depth"]),
     ],
 )
@@ -254,7 +264,7 @@ def test_errors_exit_2_with_one_line(
 def test_status_line_shows_window_nodes_and_rate_on_a_terminal() -> None:
     stream = io.StringIO()
     console = Console(file=stream, force_terminal=True, width=100)
-    status = cli_connect4.StatusLine(console)
+    status = progress.StatusLine(console)
     status.update(-3, 5, 1000, 0.01)  # too early: nothing shown yet
     assert stream.getvalue() == ""
     status.label = "line 7"
@@ -267,7 +277,7 @@ def test_status_line_shows_window_nodes_and_rate_on_a_terminal() -> None:
 
 
 def test_no_progress_when_stderr_is_not_a_terminal() -> None:
-    with cli_connect4.status_line(sys.stderr.isatty()) as status:
+    with progress.status_line(sys.stderr.isatty()) as status:
         assert status is None
 
 
@@ -374,12 +384,12 @@ def test_book_is_built_and_consulted(capsys: pytest.CaptureFixture[str], tmp_pat
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
-        (["book", "tictactoe", "--depth", "2", "--out", "x.npz"], "opening books are for connect4"),
-        (["book", "connect4", "--depth", "99", "--out", "x.npz"], "--depth 99"),
-        (["book", "connect4", "--depth", "1", "--out", "/no/such/dir/x.npz"], "no such folder"),
+        (["book", "tictactoe", "--depth", "2", "--out", "x.npz"], "tictactoe does not offer it"),
+        (["book", "connect4", "--depth", "99", "--out", "x.npz"], "depth=99"),
+        (["book", "connect4", "--depth", "1", "--out", "/no/such/dir/x.npz"], "cannot write it"),
         (["solve", "connect4", "44", "--book", "/no/such/book.npz"], "not readable"),
         (["solve", "connect4", "44", "--table-bits", "40"], "--table-bits 40"),
-        (["solve", "tictactoe", "x________", "--table-bits", "20"], "only connect4"),
+        (["solve", "tictactoe", "x________", "--table-bits", "9"], "--table-bits 9"),
     ],
 )
 def test_book_and_table_errors(
@@ -393,16 +403,12 @@ def test_book_and_table_errors(
 def test_the_shipped_7x6_book_is_used_unless_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with_book = run_json(capsys, "solve", "connect4", "4", "--weak")
     assert with_book["score"] == -1 and with_book["nodes"] < 10_000  # read from the book
-    try:
-        without = run_json(capsys, "solve", "connect4", "4455", "--no-book")
-        assert without["score"] == 18
-        assert connect4_game(7, 6).kernel().book is None
-    finally:
-        from perfectplay.games.connect4.book import bundled_book
-
-        connect4_game(7, 6).kernel().use_book(bundled_book(7, 6, 4))
+    without = run_json(capsys, "solve", "connect4", "4455", "--no-book")
+    assert without["score"] == 18
+    assert connect4_game(7, 6).kernel(api.kernel_options(book=False)).book is None
+    assert connect4_game(7, 6).kernel().book is not None  # options travel with the call
     for argv, fragment in (
-        (["best", "tictactoe", "x________", "--no-book"], "--no-book"),
+        (["best", "tictactoe", "x________", "--no-book"], "tictactoe does not offer"),
         (["best", "simplexity", "4O", "--no-book"], "--no-book"),
         (["best", "connect4", "4", "--no-book", "--book", "x.npz"], "not allowed with"),
     ):

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from cli_support import run, run_json, with_stdin
 
-from perfectplay import cli_simplexity
+from perfectplay.api import Policy
+from perfectplay.games.simplexity.kit import SimplexityKit
+from perfectplay.games.simplexity.notation import parse_simplexity_moves
 from perfectplay.games.simplexity.rules import SimplexityMove, game
-from perfectplay.notation import parse_simplexity_moves
 
 WON_BY_2 = "1X 7O 2X 7O 3X 7O 4X"  # red completes an X four: player 2 has won
 DRAWN_6X7 = (
@@ -23,7 +24,7 @@ BEST_KEYS |= {"depth", "nodes", "time_ms"}
 def test_best_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "best", "simplexity", "4O 4X 3O", "--time", "0.2")
     assert set(data) >= BEST_KEYS
-    assert data["finished"] is False and data["winner"] is None and data["to_move"] == 2
+    assert data["finished"] is False and data["winner"] is None and data["to_move"] == "2"
     move = data["best_move"]
     assert set(move) == {"column", "shape"} and 1 <= move["column"] <= 7
     assert move["shape"] in ("O", "X")
@@ -37,14 +38,14 @@ def test_best_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_best_finds_the_immediate_win(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "best", "sc", "1O 1X 2O 2X 3O 3X", "--time", "0.3")
-    assert data["best_move"]["column"] == 4 and data["to_move"] == 1
+    assert data["best_move"]["column"] == 4 and data["to_move"] == "1"
     assert data["exact"] is True and data["outcome"] == "win" and data["plies"] == 1
     assert data["score"] == 22 - 4  # Connect Four's convention: the winner's 4th piece
 
 
 def test_best_on_finished_boards(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "best", "simplexity", WON_BY_2)
-    assert data["finished"] is True and data["winner"] == 2 and data["to_move"] == 2
+    assert data["finished"] is True and data["winner"] == "2" and data["to_move"] == "2"
     assert data["best_move"] is None and data["exact"] is True and data["score"] > 0
     drawn = run_json(capsys, "best", "simplexity", DRAWN_6X7)
     assert drawn["finished"] is True and drawn["winner"] is None and drawn["score"] == 0
@@ -55,8 +56,8 @@ def test_best_on_finished_boards(capsys: pytest.CaptureFixture[str]) -> None:
 def test_best_default_time_and_depth(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert cli_simplexity.DEFAULT_TIME == 3.0
-    monkeypatch.setattr(cli_simplexity, "DEFAULT_TIME", 0.1)
+    assert SimplexityKit.policy.play_time == 3.0
+    monkeypatch.setattr(SimplexityKit, "policy", Policy(play_time=0.1, exact_plies=20))
     data = run_json(capsys, "best", "simplexity", "")
     assert data["time_ms"] < 1000 and data["best_move"] is not None
     data = run_json(capsys, "best", "simplexity", "4O", "--depth", "2")
@@ -71,7 +72,7 @@ def test_best_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("  1     2     3     4\n. -=- . -=- . -=- . -=- .\n")
     assert "|  -  |  O  |  O  |  -  |" in out
     assert "pieces left: player 1 (red): O 2, X 4 | player 2 (blue): O 4, X 3" in out
-    assert "player 2 (blue, X) to move, 3 pieces on the 4x4 board: best move " in out
+    assert "player 2 (blue, X) to move: best move " in out
     assert "searched " in out and "\x1b[" not in out  # no colour when not a terminal
 
 
@@ -79,7 +80,7 @@ def test_best_text(capsys: pytest.CaptureFixture[str]) -> None:
 def test_solve_small_board_exactly(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "solve", "simplexity", "", "--size", "2x6")
     assert data["exact"] is True and data["outcome"] == "draw" and data["score"] == 0
-    assert len(data["pv"]) == 12 and data["finished"] is False and data["to_move"] == 1
+    assert len(data["pv"]) == 12 and data["finished"] is False and data["to_move"] == "1"
     code, out, _ = run(capsys, "solve", "simplexity", "3O 3X", "--size", "2x6")
     assert code == 0 and "principal variation: " in out and "exact" in out
 
@@ -88,7 +89,7 @@ def test_solve_large_board_needs_a_limit(capsys: pytest.CaptureFixture[str]) -> 
     code, out, err = run(capsys, "solve", "simplexity", "")
     assert code == 2 and out == ""
     assert err == (
-        "perfectplay: error: solve simplexity: 42 empty cells are too many to solve exactly "
+        "perfectplay: error: solve simplexity: 42 plies left are too many to solve exactly "
         "(at most 20); give --time S to search S seconds (exact when the search reaches the "
         "end), --depth N, or a smaller --size\n"
     )
@@ -101,7 +102,7 @@ def test_analyze_every_column_and_shape(capsys: pytest.CaptureFixture[str]) -> N
     data = run_json(capsys, "analyze", "simplexity", "2O 2X 3O", "--size", "4x4", "--time", "0.4")
     moves = [(m["column"], m["shape"]) for m in data["moves"]]
     assert moves == [(c, s) for c in range(1, 5) for s in "OX"]
-    assert data["to_move"] == 2 and data["finished"] is False
+    assert data["to_move"] == "2" and data["finished"] is False
     for item in data["moves"]:
         assert {"outcome", "plies", "score", "value", "exact"} <= set(item)
 
@@ -132,11 +133,11 @@ def test_analyze_finished_board(capsys: pytest.CaptureFixture[str]) -> None:
         (["best", "sc", WON_BY_2 + " 5O"], "move 8 (5O): the game is already over"),
         (["best", "sc", "", "--size", "3x3"], "size 3x3: rows x columns must be even"),
         (["best", "sc", "", "--size", "axb"], "size 'axb'"),
-        (["best", "sc", "", "--k", "3"], "--k 3: the shape-and-color game always plays four"),
-        (["solve", "sc", "", "--weak"], "--weak: only connect4"),
-        (["solve", "sc", "-"], "BOARD '-'"),
-        (["best", "sc", "", "--table-bits", "12"], "--table-bits: only connect4"),
-        (["play", "sc", "--k", "3"], "k=3: the shape-and-color game always plays four"),
+        (["best", "sc", "", "--k", "3"], "k=3: simplexity takes no k"),
+        (["solve", "sc", "", "--weak"], "--weak: simplexity does not offer it"),
+        (["best", "sc", "-"], "BOARD '-'"),
+        (["best", "sc", "", "--table-bits", "40"], "--table-bits 40"),
+        (["play", "sc", "--k", "3"], "k=3: simplexity takes no k"),
         (["best", "sc", "", "--time", "0"], "time=0.0"),
     ],
 )
@@ -243,7 +244,7 @@ def test_arena_errors(capsys: pytest.CaptureFixture[str], extra: list[str], mess
     code, _, err = run(
         capsys, "arena", "connect4", "--p1", "engine", "--p2", "random", "--games", "1"
     )
-    assert code == 2 and "only simplexity has an arena" in err
+    assert code == 2 and "arena connect4: connect4 does not offer it" in err
     code, _, err = run(capsys, "arena", "sc", "--p1", "engine", "--p2", "random", "--games", "0")
     assert code == 2 and "games=0" in err
 
@@ -262,8 +263,11 @@ def test_eval_selects_the_heuristic_by_name(capsys: pytest.CaptureFixture[str]) 
     ("argv", "message"),
     [
         (("best", "simplexity", "4O", "--eval", "bogus"), "unknown; known are windows, neighbors"),
-        (("best", "tictactoe", "xox/oox/___", "--eval", "neighbors"), "only simplexity"),
-        (("best", "connect4", "44", "--eval", "neighbors"), "only simplexity"),
+        (
+            ("best", "tictactoe", "xox/oox/___", "--eval", "neighbors"),
+            "tictactoe does not offer it",
+        ),
+        (("best", "connect4", "44", "--eval", "neighbors"), "connect4 does not offer it"),
     ],
 )
 def test_eval_errors(

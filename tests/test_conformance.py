@@ -66,6 +66,8 @@ EXACT_POSITIONS = 8
 PYTHON_ENGINE = SearchOptions(engine="python")
 RESULT_KEYS = frozenset(
     {
+        "finished",
+        "winner",
         "to_move",
         "outcome",
         "plies",

@@ -431,13 +431,15 @@ def perft(
 ) -> PerftCounts:
     """Count the tree from the initial position (``depth`` plies, or all of it); a whole
     tree larger than the game's policy allows is refused, naming ``--depth``."""
-    cells = kit_of(game).policy.whole_tree_cells
+    game_kit = kit_of(game)
+    cells = game_kit.policy.whole_tree_cells
     if depth is not None:
         limit(depth=depth)  # the same range check as a search depth
     elif cells is not None and game.plies_left_bound(game.initial()) > cells:
+        size = game_kit.size_text(game)
         raise ParameterError(
-            f"perft {game.name}: the whole game tree is far too large to count; give "
-            "--depth D (such as --depth 8)"
+            f"perft {game_kit.name}{f' {size}' if size else ''}: the whole game tree is far "
+            "too large to count; give --depth D (such as --depth 8)"
         )
     return count_tree(game, None, depth, progress)
 

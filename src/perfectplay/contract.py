@@ -10,18 +10,21 @@ player names, always strings (``"x"``, ``"o"``; ``"1"``, ``"2"``).
 ``best``/``solve``::
 
     {"to_move": "x", "outcome": "win", "plies": 1, "score": 10, "weak": false,
+     "finished": false, "winner": null,
      "best_move": {"row": 2, "col": 2}, "exact": true, "nodes": 9, "time_ms": 0.4,
      "depth": 5, "pv": [...], "value": "win in 1"}
 
 ``outcome`` and ``plies`` are for the side to move (``plies`` counts the next move; 0 on a
-finished board, where ``outcome`` is ``loss`` for the side that would move, or ``draw``);
+finished board, where ``outcome`` is ``loss`` for the side that would move, or ``draw``, and
+``winner`` names the rules' winner, ``null`` for a draw or a running game);
 ``score`` is the game's conventional score (tic-tac-toe: the classic article's
 ``10 - (plies - 1)``, its negative for a loss; Connect Four: ``(cells + 1) // 2 + 1 - s``
 with ``s`` the winner's stones at the end). Heuristic results have ``outcome`` and ``plies``
 ``null`` and the heuristic value as ``score``; a weak solve has ``weak`` true, ``score`` 1,
 0 or -1, ``plies`` and ``best_move`` ``null``.
 
-``analyze``: ``{"moves": [move object + outcome, plies, score, value, exact, ...]}``.
+``analyze``: ``{"to_move", "finished", "moves": [move object + outcome, plies, score, value,
+exact, weak]}``.
 ``history``, ``tree``, ``perft`` and the web's ``state`` are described at their functions.
 """
 
@@ -77,7 +80,10 @@ def score_json(
     the side to move in ``position``. A draw lasts until the board is full."""
     outcome, plies = score.outcome, score.plies
     if finished:
-        return {"outcome": outcome, "plies": 0, "score": game.finished_score(position)}
+        final = game.finished_score(position)
+        if score.weak:
+            final = (final > 0) - (final < 0)
+        return {"outcome": outcome, "plies": 0, "score": final}
     if score.weak:
         return {"outcome": outcome, "plies": None, "score": int(score.value)}
     if outcome in ("win", "loss") and plies is not None:
@@ -94,7 +100,10 @@ def result_json(game: RegisteredGame, position: object, result: SearchResult[obj
     data: JSONObject = {"to_move": game.player_name(game.to_move(position))}
     data.update(score_json(game, position, result.score, outcome is not None))
     best = result.best_move
+    winner = None if outcome is None else outcome.winner
     data.update(
+        finished=outcome is not None,
+        winner=None if winner is None else game.player_name(winner),
         weak=result.score.weak,
         best_move=None if best is None else move_json(game, best),
         exact=result.exact,
@@ -119,7 +128,11 @@ def analysis_json(
         item["exact"] = entry.score.exact
         item["weak"] = entry.score.weak
         moves.append(item)
-    return {"moves": moves}
+    return {
+        "to_move": game.player_name(game.to_move(position)),
+        "finished": game.outcome(position) is not None,
+        "moves": moves,
+    }
 
 
 def history_json(game: RegisteredGame, found: History) -> JSONObject:
@@ -298,7 +311,7 @@ def game_json(name: str) -> JSONObject:
         "takes_k": game_kit.takes_k,
         "board_notation": game_kit.board_notation,
         "size": size,
-        "capabilities": sorted(c.value for c in game_kit.capabilities),
+        "capabilities": [str(name) for name in sorted(c.value for c in game_kit.capabilities)],
         "evaluations": list(game_kit.evaluations),
         "examples": list(game_kit.examples),
         "players": {str(int(p)): game.player_name(p) for p in sides},

@@ -65,6 +65,7 @@ SMALLEST_TABLE = 1 << 16
 COLORS = ("RED", "BLUE")
 """Course color names by player index: index 0 is red (player 1), 1 is blue (player 2)."""
 
+
 @dataclass(frozen=True, slots=True)
 class CourseView:
     """What the course state says, in perfectplay's terms.

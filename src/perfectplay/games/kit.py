@@ -249,6 +249,15 @@ class GameKit(ABC):
         size = self.size_of(game)
         return None if size is None else f"{size[0]}x{size[1]}"
 
+    def label(self, game: Game[Any, Any]) -> str:
+        """The game's parameters in a few characters (``4x4, k=3``; by default its size)."""
+        return self.size_text(game) or ""
+
+    def move_cell(self, game: Game[Any, Any], position: Any, move: Any) -> tuple[int, int] | None:
+        """The ``(row, col)`` of the board view (top row 0) that ``move`` fills, or ``None``
+        (capability ``BOARD``: lets a page or a terminal write a move's value in its cell)."""
+        return None
+
     def with_evaluation(self, game: Game[Any, Any], name: str) -> Game[Any, Any]:
         """``game`` searched with the heuristic ``name`` (capability ``EVALUATIONS``)."""
         raise ParameterError(f"--eval {name}: {self.name} has no named evaluations")
@@ -265,6 +274,15 @@ class GameKit(ABC):
     def notes(self, game: Game[Any, Any], position: Any) -> list[str]:
         """Lines to show under the board (the pieces left, say); none by default."""
         return []
+
+    def move_label(self, game: Game[Any, Any], move: Any) -> str:
+        """A move in a sentence (``c3 (row 2, col 2)``, ``column 4``); by default its text."""
+        return self.move_text(game, move)
+
+    def ending(self, game: Game[Any, Any], win: bool, score: int) -> str:
+        """How a decisive result with the game's conventional ``score`` ends, in words
+        (``wins with its 4th stone``); nothing by default."""
+        return ""
 
     def move_entry(self, game: Game[Any, Any]) -> str:
         """What a person types for a move, in a few words (``a column number 1-7``)."""

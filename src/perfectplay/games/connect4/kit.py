@@ -153,6 +153,10 @@ class Connect4Kit(GameKit):
         """``{"column": c}``, 1-based."""
         return column_from_json(data, game.spec.width)
 
+    def label(self, game: Any) -> str:
+        """The spec's label."""
+        return str(game.spec.label)
+
     def render(self, game: Any, position: Any, color: bool = False) -> str:
         """The board with column numbers, coloured on a terminal."""
         return render_connect4_board(position, color=color)
@@ -160,6 +164,16 @@ class Connect4Kit(GameKit):
     def side_label(self, game: Any, player: int) -> str:
         """``player 1 (x)``."""
         return f"player {player} ({'x' if player == 1 else 'o'})"
+
+    def move_label(self, game: Any, move: int) -> str:
+        """``column 4``."""
+        return f"column {move + 1}"
+
+    def ending(self, game: Any, win: bool, score: int) -> str:
+        """``wins with its 4th stone`` / ``the opponent wins with its 7th stone``."""
+        stones = game.spec.max_score + 1 - abs(score)
+        who = "wins" if win else "the opponent wins"
+        return f"{who} with its {ordinal(stones)} stone"
 
     def move_entry(self, game: Any) -> str:
         """A column number."""
@@ -200,9 +214,24 @@ class Connect4Kit(GameKit):
         book.save(path)
         return len(book)
 
+    def move_cell(self, game: Any, position: Any, move: int) -> tuple[int, int]:
+        """Where the stone dropped into the column lands."""
+        stone = game.layout.drop(position.mask, move)
+        cell: tuple[int, int] = game.layout.display_cell(
+            game.layout.cell_of(stone.bit_length() - 1)
+        )
+        return cell
+
     def retraction(self, game: Any, position: Any) -> Connect4Retraction:
         """Top stones only."""
         return Connect4Retraction(game)
+
+
+def ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
 KIT = Connect4Kit()

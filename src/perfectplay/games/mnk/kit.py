@@ -111,6 +111,10 @@ class TicTacToeKit(GameKit):
         """``{"row": r, "col": c}``, 0-based."""
         return parse_json_cell(game, data)
 
+    def label(self, game: Any) -> str:
+        """The spec's label."""
+        return str(game.spec.label)
+
     def render(self, game: Any, position: Any, color: bool = False) -> str:
         """The board with column letters and row numbers."""
         return render_board(position)
@@ -118,6 +122,10 @@ class TicTacToeKit(GameKit):
     def side_label(self, game: Any, player: int) -> str:
         """``x`` or ``o``."""
         return "x" if player == 1 else "o"
+
+    def move_label(self, game: Any, move: Cell) -> str:
+        """``c3 (row 2, col 2)``: the typed cell and the JSON's 0-based coordinates."""
+        return f"{format_mnk_move(move)} (row {move[0]}, col {move[1]})"
 
     def move_entry(self, game: Any) -> str:
         """A cell."""
@@ -138,6 +146,10 @@ class TicTacToeKit(GameKit):
             for row in mnk_board_matrix(position)
         ]
         return BoardView(game.spec.rows, game.spec.cols, False, cells)
+
+    def move_cell(self, game: Any, position: Any, move: Cell) -> tuple[int, int]:
+        """The cell itself."""
+        return move[0], move[1]
 
     def retraction(self, game: Any, position: Any) -> MNKRetraction:
         """Any stone of the last mover."""

@@ -97,6 +97,10 @@ class SimplexityKit(GameKit):
         searched: SimplexityGame = game.with_evaluation(name)
         return searched
 
+    def label(self, game: Any) -> str:
+        """The spec's label."""
+        return str(game.spec.label)
+
     def render(self, game: Any, position: Any, color: bool = False) -> str:
         """The course's drawing, coloured on a terminal."""
         return render_simplexity_board(position, color=color)

@@ -29,8 +29,8 @@ def default_db() -> Path:
     return Path(base) / "perfectplay" / "games.sqlite3"
 
 
-def add_serve(commands: Any, handler: Any) -> None:
-    """Register ``serve`` on the CLI's subcommands."""
+def add(commands: Any) -> None:
+    """Declare the verb (it takes no GAME)."""
     summary = "run the web app: play against the engine, analyse, keep your games"
     sub: argparse.ArgumentParser = commands.add_parser(
         "serve",
@@ -39,7 +39,7 @@ def add_serve(commands: Any, handler: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub.set_defaults(handler=handler)
+    sub.set_defaults(handler=run)
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     sub.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     sub.add_argument("--db", metavar="PATH", help=f"SQLite file of saved games ({default_db()})")
@@ -49,7 +49,7 @@ def add_serve(commands: Any, handler: Any) -> None:
     )
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Start the server and run until interrupted."""
     import uvicorn
 

@@ -1,0 +1,42 @@
+"""``perfectplay best``: the best move of a position."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from perfectplay.cli import options
+from perfectplay.cli.report import report
+
+EPILOG = """\
+examples:
+  perfectplay best tictactoe 'xox/oox/___'            exact best move (c3, win in 1)
+  perfectplay best tictactoe 'xox/oox/___' --json     the same as JSON
+  perfectplay best tictactoe '____/____/____/____' --time 2
+  perfectplay best tictactoe '___/___/___' --seed 7   random choice among equal moves
+  perfectplay best connect4 4455                      column 3: win with the 4th stone
+  perfectplay best connect4 '' --time 2               the empty 7x6 board, 2 s
+  perfectplay best simplexity '4O 4X 3O'              the engine's move (3 s by default)
+
+Without --depth or --time the search is exact, except where the game says a position is
+too far from its end to solve in a reasonable time: then it thinks for the game's default
+time (the shape-and-color game: 3 s)."""
+
+
+def add(commands: Any) -> None:
+    """Declare the verb."""
+    sub = options.add_verb(commands, "best", "the best move of a position", EPILOG, run)
+    options.add_board(sub)
+    options.add_limits(sub, exclusive=True)
+    sub.add_argument("--seed", type=int, help="choose randomly (reproducibly) among equal moves")
+
+
+def run(args: argparse.Namespace) -> int:
+    """The best move (``contract.result_json`` with ``--json``)."""
+    from perfectplay import api
+
+    loaded = options.load(args)
+    bound = options.timed_or_exact(args, loaded.game, loaded.position)
+    kernel = options.kernel_options(args)
+    result = api.best(loaded.game, loaded.position, bound, seed=args.seed, options=kernel)
+    return report(args, loaded, result, with_pv=False)

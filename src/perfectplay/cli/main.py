@@ -1,0 +1,119 @@
+"""The entry point: the parser of every verb, and exit statuses for every outcome.
+
+``main`` only builds the parser, parses, calls the verb's handler and turns exceptions into
+exit statuses (see :mod:`perfectplay.cli`); each verb is one module with ``add(commands)``
+and ``run(args)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Sequence
+
+from perfectplay.cli import (
+    analyze,
+    arena,
+    best,
+    book,
+    history,
+    perft,
+    play,
+    serve,
+    solve,
+    tree,
+)
+from perfectplay.cli.output import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    silence_stdout,
+    stderr,
+)
+
+Handler = Callable[[argparse.Namespace], int]
+VERBS = (best, solve, analyze, play, perft, book, arena, history, tree, serve)
+"""The verbs, in the order ``--help`` lists them."""
+
+EPILOG = """\
+examples:
+  perfectplay best tictactoe 'xox/oox/___'
+  perfectplay solve ttt '___/_x_/___' --json
+  perfectplay analyze tictactoe 'xo_/_x_/__o'
+  perfectplay play tictactoe --size 4x4 --k 3 --time 1
+  perfectplay perft tictactoe --size 3x3
+  perfectplay solve connect4 4455
+  perfectplay solve connect4 - --weak < positions.txt
+  perfectplay play connect4
+  perfectplay best simplexity '4O 4X 3O' --time 2
+  perfectplay play simplexity
+  perfectplay arena simplexity --p1 engine --p2 engine:eval=neighbors,depth=3 --games 10
+  perfectplay history tictactoe 'xo_/_x_/o_x'
+  perfectplay tree tictactoe 'xox/oox/___' --alphabeta --svg tree.svg
+
+games: tictactoe (ttt, mnk, tic-tac-toe), connect4 (c4, connect-four), the
+shape-and-color Connect Four simplexity (shapecolor, shape-color, sc), and any game
+installed as a plug-in (entry-point group perfectplay.games).
+tic-tac-toe boards are rows from top to bottom separated by '/', cells x, o and _
+(or . -), or a JSON matrix of 1 (x), -1 (o) and 0: '[[1,-1,1],[-1,-1,1],[0,0,0]]'.
+connect4 positions are the 1-based columns played from the empty board ('4453';
+'10,3,4' on boards wider than 9; '' for the empty board) on a --size WIDTHxHEIGHT
+board (default 7x6), or a picture of rows from the top: '......./......./...x...'.
+simplexity positions are the moves played, 1-based column and shape ('4O 4X 3O' or
+'4O4X3O'; '' for the empty board) on a --size ROWSxCOLS board (default 6x7).
+exit status: 0 ok, 2 bad input, 130 interrupted, 1 internal error."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser; each verb's parser stores its handler as ``handler``."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Play and solve two-player perfect-information board games.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for verb in VERBS:
+        verb.add(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line on ``argv`` (``sys.argv[1:]`` by default); the exit status.
+
+    Never raises (except with ``PERFECTPLAY_DEBUG=1`` for unexpected errors): usage errors
+    and ``--help`` are turned into their status, input errors print one line on stderr.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) and usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    return run(args.handler, args)
+
+
+def run(handler: Handler, args: argparse.Namespace) -> int:
+    """Call ``handler`` and map every exception to an exit status."""
+    from perfectplay.errors import PerfectplayError
+
+    try:
+        return handler(args)
+    except PerfectplayError as exc:
+        stderr(f"{PROG}: error: {exc}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        stderr(f"\n{PROG}: interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # e.g. `perfectplay perft ... | head`
+        silence_stdout()
+        return EXIT_OK
+    except Exception as exc:
+        if os.environ.get("PERFECTPLAY_DEBUG") == "1":
+            raise
+        stderr(
+            f"{PROG}: internal error: {type(exc).__name__}: {exc} "
+            "(set PERFECTPLAY_DEBUG=1 to see the traceback)"
+        )
+        return EXIT_INTERNAL

@@ -1,0 +1,50 @@
+"""How ``best`` and ``solve`` print a result: JSON through the contract, or the board, the
+verdict, the principal variation and the search figures."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from perfectplay.cli.output import (
+    EXIT_OK,
+    console,
+    game_over,
+    line_text,
+    print_json,
+    say,
+    search_line,
+    show_board,
+    side,
+    value_text,
+)
+
+if TYPE_CHECKING:
+    from perfectplay.api import Loaded, SearchResult
+
+
+def report(
+    args: argparse.Namespace, loaded: Loaded, result: SearchResult[Any], with_pv: bool
+) -> int:
+    """Print ``result`` for the position of ``loaded`` (``with_pv``: the whole line)."""
+    from perfectplay import api, contract
+
+    game, position = loaded.game, loaded.position
+    data = contract.result_json(game, position, result)
+    if args.json:
+        print_json(data)
+        return EXIT_OK
+    out = console()
+    show_board(out, game, position)
+    if game.outcome(position) is not None:
+        say(out, game_over(game, position))
+        return EXIT_OK
+    if result.best_move is None:  # a weak solve: the value only
+        say(out, f"{side(game, position)} to move: {value_text(game, data)}")
+    else:
+        move = api.kit_of(game).move_label(game, result.best_move)
+        say(out, f"{side(game, position)} to move: best move {move} — {value_text(game, data)}")
+        if with_pv:
+            say(out, "principal variation: " + line_text(game, position, result.pv))
+    say(out, search_line(result))
+    return EXIT_OK

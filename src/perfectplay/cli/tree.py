@@ -1,0 +1,99 @@
+"""``perfectplay tree``: the game tree of a position with minimax values, or alpha-beta's
+windows and cuts, in the terminal or as a Graphviz picture."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from perfectplay.cli import options
+from perfectplay.cli.output import EXIT_OK, console, say
+
+if TYPE_CHECKING:
+    from perfectplay.api import GameTree
+
+BOARD_CELLS = 36
+"""Boards up to this many cells are drawn in the terminal tree."""
+TREE_WIDTH = 1_000
+"""The terminal tree's width: long lines are not cropped (a terminal wraps them)."""
+
+EPILOG = """\
+examples:
+  perfectplay tree tictactoe 'xox/oox/___'            values -9, 0 and 10 for the 3 moves
+  perfectplay tree tictactoe 'x__/_o_/___' --depth 1  exact values, tree cut after 1 ply
+  perfectplay tree tictactoe 'xo_/_x_/___' --alphabeta   windows, cuts, nodes saved
+  perfectplay tree tictactoe 'x__/_o_/___' --depth 2 --heuristic --alphabeta
+  perfectplay tree tictactoe 'xox/oox/___' --svg tree.svg   a Graphviz picture
+  perfectplay tree connect4 '....x/...oo/xo.xo/xxxoo' --dot tree.dot
+
+Values are the root player's, depth-adjusted as in the classic tic-tac-toe article
+(a win with the d-th ply from the root is 10 - (d - 1), a loss its negative, a draw 0;
+connect4: the standard score). A bound reads '>= 3' or '<= -9'; the window is alpha-beta's
+[alpha, beta] on entering a node. Moves are tried in the game's move order."""
+
+
+def add(commands: Any) -> None:
+    """Declare the verb."""
+    summary = "the game tree with minimax values, or alpha-beta's windows and cuts"
+    sub = options.add_verb(commands, "tree", summary, EPILOG, run)
+    sub.add_argument("board", metavar="BOARD", help="the position at the root")
+    sub.add_argument("--depth", type=int, metavar="D", help="cut the tree D plies deep")
+    sub.add_argument("--alphabeta", action="store_true", help="search it with alpha-beta")
+    sub.add_argument(
+        "--heuristic", action="store_true", help="value the cut by the evaluation, not exactly"
+    )
+    picture = sub.add_mutually_exclusive_group()
+    picture.add_argument("--svg", metavar="FILE", help="draw the tree as SVG (Graphviz)")
+    picture.add_argument("--dot", metavar="FILE", help="write the tree as Graphviz DOT source")
+    options.add_size(sub, board=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The tree in the terminal, or written as an SVG/DOT picture."""
+    from perfectplay import api
+    from perfectplay.errors import ParameterError
+
+    loaded = options.load(args)
+    game = loaded.game
+    depth = api.limit(depth=args.depth).depth
+    if args.heuristic and depth is None:
+        raise ParameterError("--heuristic: values at a depth limit; give --depth D too")
+    leaves: api.Leaves = "heuristic" if args.heuristic else "exact"
+    built = api.tree(game, loaded.position, depth, alphabeta=args.alphabeta, leaves=leaves)
+    out = console()
+    if args.svg or args.dot:
+        path = write_picture(built, args.svg, args.dot)
+        say(out, f"wrote {path} ({built.node_count():,} nodes)")
+    else:
+        view = api.board(game, loaded.position)
+        boards = view is not None and view.rows * view.cols <= BOARD_CELLS
+        out.width = TREE_WIDTH
+        out.print(api.rich_tree(built, boards=boards))
+    say(out, footer(built))
+    return EXIT_OK
+
+
+def footer(built: GameTree) -> str:
+    """The node counts and the best line."""
+    from perfectplay import api
+
+    game = built.game
+    line = ", ".join(api.move_name(game, move) for move in built.principal) or "(none)"
+    return f"{api.summary_text(built)}\nbest line: {line}"
+
+
+def write_picture(built: GameTree, svg: str | None, dot: str | None) -> str:
+    """Write the SVG or DOT file; :class:`ParameterError` naming a file that cannot be
+    written."""
+    from perfectplay import api
+    from perfectplay.errors import ParameterError
+
+    option, name = ("--svg", svg) if svg else ("--dot", dot)
+    assert name is not None
+    text = api.to_svg(built) if option == "--svg" else api.to_dot(built)
+    try:
+        Path(name).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ParameterError(f"{option} {name!r}: cannot write it: {exc.strerror}") from None
+    return name
