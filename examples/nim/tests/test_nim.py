@@ -27,6 +27,8 @@ from nim_game.notation import move_from_json, parse_move
 from nim_game.rules import MAX_HEAP, MAX_HEAPS, NimMove, NimPosition, game, nim_sum
 
 RESULT_KEYS = {
+    "finished",
+    "winner",
     "to_move",
     "outcome",
     "plies",
