@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from perfectplay.errors import NotationError, ParameterError
+from perfectplay.games import kit as base
 from perfectplay.games.common.moves import column_from_json
 from perfectplay.games.connect4.notation import (
     format_connect4_moves,
@@ -29,18 +30,6 @@ from perfectplay.games.connect4.text import (
     render_connect4_board,
 )
 from perfectplay.games.kernel import KernelOptions
-from perfectplay.games.kit import (
-    BoardView,
-    Capability,
-    GameKit,
-    GameParams,
-    JSONObject,
-    JSONValue,
-    Loaded,
-    Policy,
-    Retraction,
-    SizeRule,
-)
 from perfectplay.notation import quote
 
 DEFAULT_SIZE = (7, 6)
@@ -49,7 +38,7 @@ WHOLE_TREE_CELLS = 16
 """``perft`` without ``--depth`` counts whole trees only up to 4x4."""
 
 
-class Connect4Retraction(Retraction):
+class Connect4Retraction(base.Retraction):
     """Only the top stone of a column can be taken back (gravity)."""
 
     def state_of(self, position: Connect4Position) -> tuple[int, int]:
@@ -77,7 +66,7 @@ class Connect4Retraction(Retraction):
         return prod(h.bit_count() + 1 for h in heights)
 
 
-class Connect4Kit(GameKit):
+class Connect4Kit(base.GameKit):
     """Connect Four, 7x6 by default."""
 
     name = "connect4"
@@ -87,27 +76,27 @@ class Connect4Kit(GameKit):
         "Stones fall down WIDTHxHEIGHT columns (7x6 by default); k (4) in a row wins. "
         "Positions are the 1-based columns played (4453) or a picture."
     )
-    size = SizeRule(("width", "height"), DEFAULT_SIZE)
+    size = base.SizeRule(("width", "height"), DEFAULT_SIZE)
     takes_k = True
     perft_keys = ("first", "second")
     capabilities = frozenset(
         {
-            Capability.WEAK,
-            Capability.BOOK,
-            Capability.HISTORY,
-            Capability.SYMMETRY,
-            Capability.BOARD,
+            base.Capability.WEAK,
+            base.Capability.BOOK,
+            base.Capability.HISTORY,
+            base.Capability.SYMMETRY,
+            base.Capability.BOARD,
         }
     )
-    policy = Policy(whole_tree_cells=WHOLE_TREE_CELLS)
+    policy = base.Policy(whole_tree_cells=WHOLE_TREE_CELLS)
     examples = ("4453", "44455554221")
 
-    def make(self, params: GameParams) -> Connect4Game:
+    def make(self, params: base.GameParams) -> Connect4Game:
         """``game(width, height, k)``."""
         width, height = params.size or DEFAULT_SIZE
         return game(width, height, DEFAULT_K if params.k is None else params.k)
 
-    def load(self, text: str, params: GameParams) -> Loaded:
+    def load(self, text: str, params: base.GameParams) -> base.Loaded:
         """A move sequence on a ``size`` board, or a picture (text with ``/`` or new lines)
         whose size is read from it (``size``, when given, must agree)."""
         if "/" in text or "\n" in text:  # a picture has several rows; moves never have these
@@ -120,12 +109,12 @@ class Connect4Kit(GameKit):
                     f"size {params.size[0]}x{params.size[1]}: the board given is "
                     f"{actual[0]}x{actual[1]} (width x height)"
                 )
-            return Loaded(parsed, position, None)
+            return base.Loaded(parsed, position, None)
         made = self.make(params)
         position, columns = parse_connect4_moves(made, text)
-        return Loaded(made, position, tuple(columns))
+        return base.Loaded(made, position, tuple(columns))
 
-    def position_text(self, loaded: Loaded) -> str:
+    def position_text(self, loaded: base.Loaded) -> str:
         """The move sequence when known, else the picture with ``/`` between rows."""
         if loaded.moves is None:
             return format_connect4_picture(loaded.position).replace("\n", "/")
@@ -149,7 +138,7 @@ class Connect4Kit(GameKit):
             )
         return int(cleaned) - 1
 
-    def move_from_json(self, game: Any, data: JSONValue) -> int:
+    def move_from_json(self, game: Any, data: base.JSONValue) -> int:
         """``{"column": c}``, 1-based."""
         return column_from_json(data, game.spec.width)
 
@@ -186,13 +175,13 @@ class Connect4Kit(GameKit):
             "falls to the lowest empty cell"
         )
 
-    def board(self, game: Any, position: Any) -> BoardView:
+    def board(self, game: Any, position: Any) -> base.BoardView:
         """x and o marks, rows from the top."""
-        cells: list[list[JSONObject | None]] = [
+        cells: list[list[base.JSONObject | None]] = [
             [None if c == "." else {"player": 1 if c == "x" else 2, "mark": c} for c in row]
             for row in connect4_rows(position)
         ]
-        return BoardView(game.spec.height, game.spec.width, True, cells)
+        return base.BoardView(game.spec.height, game.spec.width, True, cells)
 
     def display_cell(self, game: Any, cell: Any) -> tuple[int, int]:
         """``(column, height)`` as ``(row, col)`` from the top."""

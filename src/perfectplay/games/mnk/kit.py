@@ -10,17 +10,7 @@ from math import comb
 from typing import Any
 
 from perfectplay.errors import ParameterError
-from perfectplay.games.kit import (
-    BoardView,
-    Capability,
-    GameKit,
-    GameParams,
-    JSONObject,
-    JSONValue,
-    Loaded,
-    Retraction,
-    SizeRule,
-)
+from perfectplay.games import kit as base
 from perfectplay.games.mnk.notation import (
     format_mnk_move,
     parse_json_cell,
@@ -36,7 +26,7 @@ MARKS = {1: "x", -1: "o"}
 """The board matrix's values as marks."""
 
 
-class MNKRetraction(Retraction):
+class MNKRetraction(base.Retraction):
     """Any stone of the last mover can be taken back."""
 
     def state_of(self, position: MNKPosition) -> tuple[int, int]:
@@ -60,7 +50,7 @@ class MNKRetraction(Retraction):
         return sum(comb(first, (i + 1) // 2) * comb(second, i // 2) for i in range(total + 1))
 
 
-class TicTacToeKit(GameKit):
+class TicTacToeKit(base.GameKit):
     """Tic-tac-toe on ROWSxCOLS boards, k in a row."""
 
     name = "tictactoe"
@@ -70,18 +60,20 @@ class TicTacToeKit(GameKit):
         "x and o take turns on a ROWSxCOLS board (1x1 to 15x15); k in a row wins. "
         "Positions are boards such as xox/oox/___; moves are cells such as b3."
     )
-    size = SizeRule(("rows", "cols"), DEFAULT_SIZE)
+    size = base.SizeRule(("rows", "cols"), DEFAULT_SIZE)
     takes_k = True
     board_notation = True
-    capabilities = frozenset({Capability.HISTORY, Capability.SYMMETRY, Capability.BOARD})
+    capabilities = frozenset(
+        {base.Capability.HISTORY, base.Capability.SYMMETRY, base.Capability.BOARD}
+    )
     examples = ("xox/oox/___", "___/_x_/___")
 
-    def make(self, params: GameParams) -> MNKGame:
+    def make(self, params: base.GameParams) -> MNKGame:
         """``game(rows, cols, k)``; ``k`` defaults to ``min(rows, cols)``."""
         rows, cols = params.size or DEFAULT_SIZE
         return game(rows, cols, params.k)
 
-    def load(self, text: str, params: GameParams) -> Loaded:
+    def load(self, text: str, params: base.GameParams) -> base.Loaded:
         """A board (its size read from it; ``size``, when given, must agree), or the empty
         board of ``size`` for the empty text."""
         if not text.strip():
@@ -93,9 +85,9 @@ class TicTacToeKit(GameKit):
                 f"size {params.size[0]}x{params.size[1]}: the board given is "
                 f"{actual[0]}x{actual[1]} (rows x cols)"
             )
-        return Loaded(parsed, position, None)
+        return base.Loaded(parsed, position, None)
 
-    def position_text(self, loaded: Loaded) -> str:
+    def position_text(self, loaded: base.Loaded) -> str:
         """The board, ``xox/oox/___``."""
         return format_mnk_board(loaded.position)
 
@@ -107,7 +99,7 @@ class TicTacToeKit(GameKit):
         """``b3``."""
         return format_mnk_move(move)
 
-    def move_from_json(self, game: Any, data: JSONValue) -> Cell:
+    def move_from_json(self, game: Any, data: base.JSONValue) -> Cell:
         """``{"row": r, "col": c}``, 0-based."""
         return parse_json_cell(game, data)
 
@@ -139,13 +131,13 @@ class TicTacToeKit(GameKit):
             f"{column_letters(spec.cols)[-1]}{spec.rows}) or row and column from 1 ('2 3')"
         )
 
-    def board(self, game: Any, position: Any) -> BoardView:
+    def board(self, game: Any, position: Any) -> base.BoardView:
         """x and o marks, rows from the top."""
-        cells: list[list[JSONObject | None]] = [
+        cells: list[list[base.JSONObject | None]] = [
             [None if v == 0 else {"player": 1 if v == 1 else 2, "mark": MARKS[v]} for v in row]
             for row in mnk_board_matrix(position)
         ]
-        return BoardView(game.spec.rows, game.spec.cols, False, cells)
+        return base.BoardView(game.spec.rows, game.spec.cols, False, cells)
 
     def move_cell(self, game: Any, position: Any, move: Cell) -> tuple[int, int]:
         """The cell itself."""

@@ -9,18 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from perfectplay.errors import NotationError, ParameterError
+from perfectplay.games import kit as base
 from perfectplay.games.common.moves import column_from_json
-from perfectplay.games.kit import (
-    BoardView,
-    Capability,
-    GameKit,
-    GameParams,
-    JSONObject,
-    JSONValue,
-    Loaded,
-    Policy,
-    SizeRule,
-)
 from perfectplay.games.protocol import Player
 from perfectplay.games.simplexity.board import COLORS, EVALUATIONS, SHAPES, SimplexityMove
 from perfectplay.games.simplexity.notation import (
@@ -38,7 +28,7 @@ EXACT_PLIES = 20
 MOVE_KEYS = frozenset({"column", "shape"})
 
 
-class SimplexityKit(GameKit):
+class SimplexityKit(base.GameKit):
     """The course's shape-and-color game, 6x7 by default."""
 
     name = "simplexity"
@@ -48,15 +38,20 @@ class SimplexityKit(GameKit):
         "Connect Four where each piece has a shape (O, X) and a color: four of one shape win "
         "for that shape's owner, four of one color for its owner. Positions are moves: 4O 4X."
     )
-    size = SizeRule(("rows", "cols"), DEFAULT_SIZE)
+    size = base.SizeRule(("rows", "cols"), DEFAULT_SIZE)
     capabilities = frozenset(
-        {Capability.SYMMETRY, Capability.BOARD, Capability.EVALUATIONS, Capability.ARENA}
+        {
+            base.Capability.SYMMETRY,
+            base.Capability.BOARD,
+            base.Capability.EVALUATIONS,
+            base.Capability.ARENA,
+        }
     )
-    policy = Policy(exact_plies=EXACT_PLIES)
+    policy = base.Policy(exact_plies=EXACT_PLIES)
     evaluations = EVALUATIONS
     examples = ("4O 4X 3O", "4O4X")
 
-    def make(self, params: GameParams) -> SimplexityGame:
+    def make(self, params: base.GameParams) -> SimplexityGame:
         """``game(rows, cols)``; the game always plays four in a row (refuses ``k``)."""
         if params.k is not None:
             raise ParameterError(
@@ -65,11 +60,11 @@ class SimplexityKit(GameKit):
         rows, cols = params.size or DEFAULT_SIZE
         return game(rows, cols)
 
-    def load(self, text: str, params: GameParams) -> Loaded:
+    def load(self, text: str, params: base.GameParams) -> base.Loaded:
         """A move sequence from the empty board of ``size``."""
         made = self.make(params)
         position, moves = parse_simplexity_moves(made, text)
-        return Loaded(made, position, tuple(moves))
+        return base.Loaded(made, position, tuple(moves))
 
     def moves_text(self, game: Any, moves: Any) -> str:
         """``4O 4X 3O``."""
@@ -84,7 +79,7 @@ class SimplexityKit(GameKit):
         """``4O``."""
         return f"{move.column + 1}{move.shape}"
 
-    def move_from_json(self, game: Any, data: JSONValue) -> SimplexityMove:
+    def move_from_json(self, game: Any, data: base.JSONValue) -> SimplexityMove:
         """``{"column": c, "shape": "O"}``, the column 1-based."""
         column = column_from_json(data, game.spec.cols, MOVE_KEYS)
         assert isinstance(data, dict)  # checked by column_from_json
@@ -130,7 +125,7 @@ class SimplexityKit(GameKit):
         """The mover's own shape (a random piece of the other shape often loses at once)."""
         return move.shape == SHAPES[game.to_move(position) - 1]
 
-    def board(self, game: Any, position: SimplexityPosition) -> BoardView:
+    def board(self, game: Any, position: SimplexityPosition) -> base.BoardView:
         """Pieces with their shape and color, rows from the top; the quotas left."""
         rows, cols = game.spec.rows, game.spec.cols
         stride = rows + 1
@@ -138,18 +133,18 @@ class SimplexityKit(GameKit):
             [_piece(position, 1 << (c * stride + rows - 1 - r)) for c in range(cols)]
             for r in range(rows)
         ]
-        quotas: JSONObject = {
+        quotas: base.JSONObject = {
             str(int(p)): {s: game.quota_left(position, p, s) for s in SHAPES}
             for p in (Player.FIRST, Player.SECOND)
         }
-        return BoardView(rows, cols, True, cells, {"quotas": quotas})
+        return base.BoardView(rows, cols, True, cells, {"quotas": quotas})
 
     def display_cell(self, game: Any, cell: Any) -> tuple[int, int]:
         """``(column, height)`` as ``(row, col)`` from the top."""
         return game.layout.display_cell(cell)  # type: ignore[no-any-return]
 
 
-def _piece(position: SimplexityPosition, bit: int) -> JSONObject | None:
+def _piece(position: SimplexityPosition, bit: int) -> base.JSONObject | None:
     """A cell: ``None`` or the piece's player, shape and color."""
     if not position.mask & bit:
         return None
