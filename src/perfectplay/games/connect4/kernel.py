@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -98,45 +99,24 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     def __init__(self, game: Connect4Game, options: KernelOptions) -> None:
         spec = game.spec
         self.game = game
-        stride = spec.stride
-        bottom = sum(1 << (c * stride) for c in range(spec.width))
-        board = bottom * ((1 << spec.height) - 1)
-        centre = (spec.width - 1) / 2
-        order = sorted(range(spec.width), key=lambda c: (abs(c - centre), c))
-        columns = [((1 << spec.height) - 1) << (c * stride) for c in range(spec.width)]
-        top = (spec.cells + 1) // 2 + 1
-        book = [NO_BOOK, 0, 0]
-        header = [spec.width, spec.height, spec.k, spec.cells, bottom, board, top, *book]
-        header += [*order, *columns]
-        self.work = np.zeros(work_size(spec.width, spec.cells), dtype=np.uint64)
-        self.work[: len(header)] = header
-        self.book: OpeningBook | None = None
         self.table_bits = DEFAULT_TABLE_BITS if options.table_bits is None else options.table_bits
+        self.book: OpeningBook | None = None
         if options.book_path is not None:
-            self.use_book(OpeningBook.load(options.book_path))
+            self.book = OpeningBook.load(options.book_path)
+            self.work = work_with_book(spec.width, spec.height, spec.k, self.book)
         elif options.book:
-            self.use_book(bundled_book(spec.width, spec.height, spec.k))
+            self.book = bundled_book(spec.width, spec.height, spec.k)
+            self.work = bundled_work(spec.width, spec.height, spec.k).copy()
+        else:
+            self.work = work_with_book(spec.width, spec.height, spec.k, None)
 
     def use_book(self, book: OpeningBook | None) -> None:
-        """Consult ``book`` (or none) in every later search of this board size.
+        """Consult ``book`` (or none) in every later search of this kernel.
 
         Raises :class:`ParameterError` when the book is for another board.
         """
-        from perfectplay.games.connect4.compiled import BOOK_COUNT, BOOK_DEPTH, BOOK_START
-
         spec = self.game.spec
-        base = self.work[: work_size(spec.width, spec.cells)].copy()
-        if book is None:
-            base[BOOK_DEPTH], base[BOOK_COUNT] = NO_BOOK, 0
-            self.work, self.book = base, None
-            return
-        if (book.width, book.height, book.k) != (spec.width, spec.height, spec.k):
-            raise ParameterError(
-                f"opening book for {book.width}x{book.height}: this board is {spec.label}"
-            )
-        base[BOOK_DEPTH], base[BOOK_START], base[BOOK_COUNT] = book.depth, len(base), len(book.keys)
-        scores = (book.scores.astype(np.int64) + 128).astype(np.uint64)
-        self.work = np.concatenate([base, book.keys.astype(np.uint64), scores])
+        self.work = work_with_book(spec.width, spec.height, spec.k, book)
         self.book = book
 
     # -- tables ---------------------------------------------------------------------------
@@ -403,3 +383,41 @@ LINE_RATE = 3_000_000
 def _nodes_until(deadline: float) -> int:
     """The node budget that fits in the time left before ``deadline``."""
     return int((deadline - time.perf_counter()) * LINE_RATE)
+
+
+def work_with_book(
+    width: int, height: int, k: int, book: OpeningBook | None
+) -> np.ndarray[Any, Any]:
+    """A fresh ``work`` array of a board (layout in :mod:`perfectplay.games.connect4.compiled`)
+    with ``book`` appended (none: the book fields say so).
+
+    Raises :class:`ParameterError` when the book is for another board.
+    """
+    from perfectplay.games.connect4.compiled import BOOK_COUNT, BOOK_DEPTH, BOOK_START
+
+    cells, stride = width * height, height + 1
+    bottom = sum(1 << (c * stride) for c in range(width))
+    board = bottom * ((1 << height) - 1)
+    centre = (width - 1) / 2
+    order = sorted(range(width), key=lambda c: (abs(c - centre), c))
+    columns = [((1 << height) - 1) << (c * stride) for c in range(width)]
+    header = [width, height, k, cells, bottom, board, (cells + 1) // 2 + 1, NO_BOOK, 0, 0]
+    header += [*order, *columns]
+    base = np.zeros(work_size(width, cells), dtype=np.uint64)
+    base[: len(header)] = header
+    if book is None:
+        return base
+    if (book.width, book.height, book.k) != (width, height, k):
+        raise ParameterError(
+            f"opening book for {book.width}x{book.height}: this board is {width}x{height}"
+        )
+    base[BOOK_DEPTH], base[BOOK_START], base[BOOK_COUNT] = book.depth, len(base), len(book.keys)
+    scores = (book.scores.astype(np.int64) + 128).astype(np.uint64)
+    return np.concatenate([base, book.keys.astype(np.uint64), scores])
+
+
+@lru_cache(maxsize=8)
+def bundled_work(width: int, height: int, k: int) -> np.ndarray[Any, Any]:
+    """The ``work`` array with the book shipped for the board: built once per process and
+    copied by each kernel (its scratch part is written during searches), never written."""
+    return work_with_book(width, height, k, bundled_book(width, height, k))
