@@ -24,15 +24,33 @@ MAX_TEXT = 4096
 """Longest board text accepted (a 15x15 board needs 239 characters)."""
 
 
-def quote(text: str, limit: int = 60) -> str:
-    """``text`` as a message quotes it: ``repr``, cut to ``limit`` characters."""
+def quote(text: object, limit: int = 60) -> str:
+    """``text`` as a message quotes it: ``repr``, cut to ``limit`` characters (anything
+    that is not text is quoted as its ``repr``, cut the same way)."""
+    if not isinstance(text, str):
+        shown = repr(text)
+        return shown if len(shown) <= limit else shown[: limit - 3] + "..."
     shown = text if len(text) <= limit else text[: limit - 3] + "..."
     return repr(shown)
 
 
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")
+"""A whole number as people type one: ASCII digits, an optional sign, at most 18 digits (so
+that no input reaches Python's limit on converting long digit strings)."""
+
+
+def parse_whole(text: str, name: str, low: int, high: int) -> int:
+    """The whole number ``text`` from ``low`` to ``high``; raises :class:`ParameterError`
+    naming ``name``, the text (quoted, shortened) and the range for anything else."""
+    cleaned = text.strip()
+    if not WHOLE_NUMBER.fullmatch(cleaned) or not low <= int(cleaned) <= high:
+        raise ParameterError(f"{name} {quote(text)}: must be a whole number from {low} to {high}")
+    return int(cleaned)
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """``"4x3"`` -> ``(4, 3)``; ``"5"`` -> ``(5, 5)``. Raises :class:`ParameterError`."""
-    pattern = r"\s*(\d{1,3})\s*(?:[x\u00d7*]\s*(\d{1,3}))?\s*"  # \u00d7 is the sign "times"
+    pattern = r"\s*([0-9]{1,3})\s*(?:[x\u00d7*]\s*([0-9]{1,3}))?\s*"  # \u00d7 is the sign "times"
     match = re.fullmatch(pattern, text, flags=re.IGNORECASE)
     if not match:
         raise ParameterError(f"size {quote(text)}: expected a size such as 4x4, or one number")

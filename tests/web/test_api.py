@@ -493,3 +493,25 @@ def test_jobs_run_a_plugin_game_they_never_heard_of(plugin_games: ModuleType) ->
     tree = jobs.tree(game="pairs", position="a1 a2 b1", cap=2.0)
     assert len(tree["root"]["children"]) == 3 and tree["root"]["cells"][0][0]["mark"] == "x"
     assert jobs.analyze(game="blindpairs", position="a1", cap=2.0)["to_move"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body"),
+    [
+        ("GET", "/api/games/9223372036854775808", None),
+        ("DELETE", "/api/games/9223372036854775808", None),
+        ("GET", "/api/games?offset=9223372036854775808", None),
+        (
+            "POST",
+            "/api/games",
+            {"id": 2**63, "game": "tictactoe", "moves": [], "status": "playing"},
+        ),
+    ],
+)
+def test_ids_and_offsets_past_sqlite_integers_are_422(
+    client: TestClient, method: str, url: str, body: dict[str, Any] | None
+) -> None:
+    answer = client.request(method, url, json=body)
+    assert answer.status_code == 422, answer.text
+    assert "9223372036854775807" in answer.json()["error"]["message"]
+    assert client.get("/api/games/9223372036854775807").status_code == 404  # the largest id

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from perfectplay.errors import ParameterError
 from perfectplay.games.protocol import Player
+from perfectplay.notation import parse_whole, quote
 from perfectplay.search.limits import Limit, make_limit
 from perfectplay.search.solver import SearchOptions, solve
 
@@ -41,6 +42,10 @@ DEFAULT_TIME = 3.0
 KINDS = {"engine": ("eval", "depth", "time"), "random": ("seed",)}
 """Player kinds and the settings each takes."""
 MAX_GAMES = 100_000
+MAX_DEPTH = 10_000
+"""The deepest an engine player may be told to search."""
+MAX_SEED = 10**18 - 1
+"""Seeds have at most 18 digits."""
 WARM_UP_SEARCH = 0.05
 """Seconds of the timed searches that load an engine before the match clock runs."""
 LABELS = ("p1", "p2")
@@ -89,12 +94,12 @@ def parse_player(text: str, evaluations: tuple[str, ...]) -> PlayerSpec:
     that is not a number of seconds above 0, or a seed that is not a whole number.
     """
     if not isinstance(text, str):
-        raise ParameterError(f"player {text!r}: expected text such as engine or random:seed=3")
+        raise ParameterError(f"player {quote(text)}: expected text such as engine or random:seed=3")
     kind, _, rest = text.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in KINDS:
         raise ParameterError(
-            f"player {text!r}: unknown kind {kind!r}; known are {', '.join(KINDS)}"
+            f"player {quote(text)}: unknown kind {kind!r}; known are {', '.join(KINDS)}"
         )
     settings = _settings(text, kind, rest) if rest.strip() or ":" in text else {}
     return PlayerSpec(
@@ -114,16 +119,16 @@ def _settings(text: str, kind: str, rest: str) -> dict[str, str]:
         name, value = name.strip().lower(), value.strip()
         if not equals or not name or not value:
             raise ParameterError(
-                f"player {text!r}: setting {item.strip()!r} is not name=value "
+                f"player {quote(text)}: setting {item.strip()!r} is not name=value "
                 f"(such as {kind}:{KINDS[kind][0]}=...)"
             )
         if name not in KINDS[kind]:
             raise ParameterError(
-                f"player {text!r}: {kind} takes no setting {name!r}; it takes "
+                f"player {quote(text)}: {kind} takes no setting {name!r}; it takes "
                 f"{', '.join(KINDS[kind])}"
             )
         if name in found:
-            raise ParameterError(f"player {text!r}: setting {name!r} is given twice")
+            raise ParameterError(f"player {quote(text)}: setting {name!r} is given twice")
         found[name] = value
     return found
 
@@ -133,7 +138,7 @@ def _evaluation(text: str, value: str | None, evaluations: tuple[str, ...]) -> s
         return None
     if value.lower() not in evaluations:
         raise ParameterError(
-            f"player {text!r}: eval {value!r} is unknown; known are {', '.join(evaluations)}"
+            f"player {quote(text)}: eval {value!r} is unknown; known are {', '.join(evaluations)}"
         )
     return value.lower()
 
@@ -141,9 +146,12 @@ def _evaluation(text: str, value: str | None, evaluations: tuple[str, ...]) -> s
 def _depth(text: str, value: str | None) -> int | None:
     if value is None:
         return None
-    if not value.isdigit() or not 1 <= int(value) <= 10_000:
-        raise ParameterError(f"player {text!r}: depth {value!r} must be a whole number 1-10000")
-    return int(value)
+    try:
+        return parse_whole(value, "depth", 1, MAX_DEPTH)
+    except ParameterError:
+        raise ParameterError(
+            f"player {quote(text)}: depth {quote(value)} must be a whole number 1-{MAX_DEPTH}"
+        ) from None
 
 
 def _time(text: str, value: str | None) -> float | None:
@@ -154,7 +162,7 @@ def _time(text: str, value: str | None) -> float | None:
         make_limit(time=seconds)
     except (ValueError, ParameterError):
         raise ParameterError(
-            f"player {text!r}: time {value!r} must be a number of seconds above 0"
+            f"player {quote(text)}: time {value!r} must be a number of seconds above 0"
         ) from None
     return seconds
 
@@ -163,9 +171,11 @@ def _seed(text: str, value: str | None) -> int | None:
     if value is None:
         return None
     try:
-        return int(value)
-    except ValueError:
-        raise ParameterError(f"player {text!r}: seed {value!r} must be a whole number") from None
+        return parse_whole(value, "seed", -MAX_SEED, MAX_SEED)
+    except ParameterError:
+        raise ParameterError(
+            f"player {quote(text)}: seed {quote(value)} must be a whole number of at most 18 digits"
+        ) from None
 
 
 # -- contestants -----------------------------------------------------------------------------

@@ -27,9 +27,9 @@ from perfectplay.cli.progress import StatusLine, callback, note, status_line
 if TYPE_CHECKING:
     from perfectplay.api import Loaded
 
-SCORED_LINE = re.compile(r"(.*[^,\s])\s+([+-]?\d+)")
+SCORED_LINE = re.compile(r"(.*[^,\s])\s+([+-]?[0-9]+)")
 """``position score``: the score is the last field, after whitespace that follows no comma."""
-EMPTY_SCORED_LINE = re.compile(r"\s+([+-]?\d+)")
+EMPTY_SCORED_LINE = re.compile(r"\s+([+-]?[0-9]+)")
 """`` 1``: the initial position's line, as batch mode writes it."""
 
 
@@ -148,10 +148,11 @@ def _parse(args: argparse.Namespace, text: str) -> BatchLine:
     loaded = api.load_with_moves(args.game, board, size=args.size, k=args.k)
     score = None
     if expected is not None:
-        score = int(expected)
         _, top = _score_range(loaded)
-        if abs(score) > top:
-            raise NotationError(f"score {score}: out of range, scores lie from -{top} to {top}")
+        if len(expected) > len(str(top)) + 1 or abs(int(expected)) > top:
+            shown = expected if len(expected) <= 12 else expected[:9] + "..."
+            raise NotationError(f"score {shown}: out of range, scores lie from -{top} to {top}")
+        score = int(expected)
     return BatchLine(api.position_text(loaded), loaded, score)
 
 
@@ -169,7 +170,7 @@ def check_fields(text: str) -> None:
     from perfectplay.errors import NotationError
 
     fields = text.split()
-    if len(fields) >= 2 and re.fullmatch(r"[+-]?\d+[.,eE]\S*|[+-]\D\S*", fields[-1]):
+    if len(fields) >= 2 and re.fullmatch(r"[+-]?[0-9]+[.,eE]\S*|[+-][^0-9]\S*", fields[-1]):
         raise NotationError(
             f"score {fields[-1]!r}: not a whole number (a line is 'position' or 'position score')"
         )

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from perfectplay.errors import ParameterError
 
 MAX_TIME = 24 * 3600.0
+MIN_TIME = 0.001
+"""The shortest time limit: a millisecond (shorter ones cannot be kept by any clock here)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +48,10 @@ def make_limit(
         isinstance(time, bool)
         or not isinstance(time, int | float)
         or not math.isfinite(time)
-        or not 0 < time <= MAX_TIME
+        or not MIN_TIME <= time <= MAX_TIME
     ):
         raise ParameterError(
-            f"time={time!r}: must be a number of seconds above 0, at most {MAX_TIME:g}"
+            f"time={time!r}: must be a number of seconds from {MIN_TIME:g} to {MAX_TIME:g}"
         )
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
         raise ParameterError(f"nodes={nodes!r}: must be a whole number of at least 1")

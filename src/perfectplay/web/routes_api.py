@@ -14,11 +14,13 @@ import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import Path as FastAPIPath
 from fastapi.responses import JSONResponse
 
 from perfectplay import api, contract, errors
 from perfectplay.web import boundary
 from perfectplay.web.schemas import (
+    MAX_ID,
     GameBody,
     HistoryBody,
     ImportBody,
@@ -29,6 +31,9 @@ from perfectplay.web.schemas import (
     TreeBody,
 )
 from perfectplay.web.store import GameRecord, GameStore
+
+GameId = Annotated[int, FastAPIPath(ge=1, le=MAX_ID)]
+"""A saved game's id in a URL: SQLite's signed 64-bit integers (422 beyond)."""
 
 router = APIRouter(prefix="/api")
 EXPORT_FORMAT = "perfectplay-games"
@@ -169,7 +174,7 @@ def list_games(
     request: Request,
     filters: Filters,
     limit: int = Query(default=50, ge=1, le=500),
-    offset: int = Query(default=0, ge=0),
+    offset: int = Query(default=0, ge=0, le=MAX_ID),
 ) -> dict[str, Any]:
     """Filters combine; ``total`` counts every match, ``games`` is one page of them."""
     store = _store(request)
@@ -255,7 +260,9 @@ def _first_line(exc: Exception) -> str:
 
 
 @router.get("/games/{game_id}", summary="One saved game")
-def get_game(game_id: int, request: Request) -> dict[str, Any]:
+def get_game(
+    game_id: Annotated[int, FastAPIPath(ge=1, le=MAX_ID)], request: Request
+) -> dict[str, Any]:
     """The stored game (404 when there is none with this id)."""
     record = _store(request).get(game_id)
     if record is None:
@@ -264,7 +271,9 @@ def get_game(game_id: int, request: Request) -> dict[str, Any]:
 
 
 @router.delete("/games/{game_id}", summary="Forget one saved game")
-def delete_game(game_id: int, request: Request) -> dict[str, Any]:
+def delete_game(
+    game_id: Annotated[int, FastAPIPath(ge=1, le=MAX_ID)], request: Request
+) -> dict[str, Any]:
     """``{"deleted": id}`` (404 when there is none with this id)."""
     if not _store(request).delete(game_id):
         raise _missing(game_id)

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 MAX_POSITION = 2_000
 """Longest position text accepted (a full 64-cell board in any notation is far shorter)."""
 MAX_DEPTH = 64
+MAX_ID = 2**63 - 1
+"""The largest saved-game id and offset: SQLite's integers are signed 64-bit."""
 """Deepest search a request may ask for (no board here has more cells)."""
 
 
@@ -77,7 +79,7 @@ class GameBody(_Strict):
     settings and whether it is still ``playing``, ``finished`` or ``abandoned``. The server
     replays the moves and works out the result itself; ``id`` updates a stored game."""
 
-    id: int | None = Field(default=None, ge=1)
+    id: int | None = Field(default=None, ge=1, le=MAX_ID)
     game: str = Field(max_length=32)
     size: str | None = Field(default=None, max_length=16)
     k: int | None = Field(default=None, ge=1, le=64)

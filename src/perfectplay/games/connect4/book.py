@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -42,9 +43,12 @@ class OpeningBook:
     def save(self, path: Path) -> None:
         """Write the book as an ``.npz`` file to exactly ``path`` (no suffix is added),
         atomically: a temporary file in the same folder, then a rename. Raises
-        :class:`ParameterError` naming the file when it cannot be written."""
+        :class:`ParameterError` naming the file when it cannot be written, or names something
+        that is not a regular file (a device, a folder)."""
         if not path.name:
             raise ParameterError(f"opening book {str(path)!r}: not a file name")
+        if path.exists() and not path.is_file():  # a device or a folder is never replaced
+            raise ParameterError(f"opening book {str(path)!r}: not a regular file")
         try:
             with tempfile.NamedTemporaryFile(
                 dir=path.parent or Path("."), prefix=f".{path.name}.", delete=False
@@ -70,19 +74,48 @@ class OpeningBook:
     def load(cls, path: Path) -> OpeningBook:
         """Read a book written by :meth:`save`.
 
-        Raises :class:`ParameterError` naming the file when it is missing or not a book.
+        Raises :class:`ParameterError` naming the file when it is missing, unreadable, not an
+        ``.npz`` archive (a plain ``.npy`` array, a truncated zip, an empty file), or lacks a
+        field, or has a field of the wrong shape.
         """
         try:
-            with np.load(path) as data:
-                keys = data["keys"].astype(np.uint64)
-                scores = data["scores"].astype(np.int8)
-                width, height, k, depth = (int(data[n]) for n in ("width", "height", "k", "depth"))
-        except (OSError, KeyError, ValueError) as exc:
-            raise ParameterError(f"opening book {str(path)!r}: not readable ({exc})") from None
-        if len(keys) != len(scores) or np.any(keys[1:] <= keys[:-1]):
+            with np.load(path, allow_pickle=False) as data:
+                if not isinstance(data, np.lib.npyio.NpzFile):
+                    raise ValueError("not an .npz archive of a book")
+                fields = {name: data[name] for name in BOOK_FIELDS}
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            reason = str(exc) or type(exc).__name__
+            raise ParameterError(f"opening book {str(path)!r}: not readable ({reason})") from None
+        except (AttributeError, TypeError):  # np.load gave a plain array: no context manager
+            raise ParameterError(
+                f"opening book {str(path)!r}: not readable (not an .npz archive of a book)"
+            ) from None
+        return cls.from_fields(path, fields)
+
+    @classmethod
+    def from_fields(cls, path: Path, fields: dict[str, np.ndarray[Any, Any]]) -> OpeningBook:
+        """A book from the arrays of its file; :class:`ParameterError` naming ``path`` when
+        a number is not a scalar or the keys and scores do not match."""
+        numbers = []
+        for name in ("width", "height", "k", "depth"):
+            value = fields[name]
+            if value.shape != () or value.dtype.kind not in "iu":
+                raise ParameterError(f"opening book {str(path)!r}: {name} is not a whole number")
+            numbers.append(int(value))
+        keys, scores = fields["keys"], fields["scores"]
+        if keys.ndim != 1 or scores.ndim != 1 or len(keys) != len(scores):
+            raise ParameterError(f"opening book {str(path)!r}: keys and scores do not match")
+        if keys.dtype.kind not in "iu" or scores.dtype.kind not in "iu":
+            raise ParameterError(f"opening book {str(path)!r}: keys and scores are not integers")
+        keys, scores = keys.astype(np.uint64), scores.astype(np.int8)
+        if np.any(keys[1:] <= keys[:-1]):
             raise ParameterError(f"opening book {str(path)!r}: keys must be sorted and unique")
+        width, height, k, depth = numbers
         return cls(width, height, k, depth, keys, scores)
 
+
+BOOK_FIELDS = ("width", "height", "k", "depth", "keys", "scores")
+"""The arrays of a book file."""
 
 BUNDLED = {(7, 6, 4): "connect4-7x6-depth2.npz"}
 """Books shipped with the package (in this package's ``data/``), by (width, height, k); the

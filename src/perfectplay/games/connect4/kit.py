@@ -132,7 +132,7 @@ class Connect4Kit(base.GameKit):
     def parse_move(self, game: Any, position: Any, text: str) -> int:
         """A 1-based column number; the 0-based column."""
         cleaned = text.strip()
-        if not re.fullmatch(r"\d{1,3}", cleaned):
+        if not re.fullmatch(r"[0-9]{1,3}", cleaned):
             raise NotationError(
                 f"move {quote(text)}: expected a column number from 1 to {game.spec.width}"
             )

@@ -46,6 +46,8 @@ def _grid_from_json(text: str) -> list[list[int]]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise NotationError(f"board {quote(text)}: not valid JSON ({exc.msg})") from None
+    except RecursionError:  # hundreds of nested lists: no board is deeper than two
+        raise NotationError(f"board {quote(text)}: nested too deeply for a board") from None
     if not isinstance(data, list) or not data:
         raise NotationError(f"board {quote(text)}: a JSON board must be a non-empty list of rows")
     grid: list[list[int]] = []
@@ -105,8 +107,8 @@ def parse_mnk_move(game: MNKGame, text: str) -> Cell:
     """
     spec = game.spec
     cleaned = text.strip().lower()
-    letter = re.fullmatch(r"([a-z])\s*(\d{1,2})", cleaned)
-    numbers = re.fullmatch(r"(\d{1,2})\s*[ ,;]\s*(\d{1,2})", cleaned)
+    letter = re.fullmatch(r"([a-z])\s*([0-9]{1,2})", cleaned)
+    numbers = re.fullmatch(r"([0-9]{1,2})\s*[ ,;]\s*([0-9]{1,2})", cleaned)
     if letter:
         row, col = int(letter.group(2)), ord(letter.group(1)) - ord("a") + 1
     elif numbers:

@@ -21,7 +21,7 @@ from perfectplay.errors import (
 from perfectplay.games.simplexity.rules import SimplexityMove
 from perfectplay.notation import MAX_TEXT, quote
 
-SIMPLEXITY_MOVE = re.compile(r"\s*(\d+)\s*([A-Za-z])\s*,?")
+SIMPLEXITY_MOVE = re.compile(r"\s*([0-9]+)\s*([A-Za-z])\s*,?")
 
 
 def _simplexity_tokens(text: str) -> list[tuple[str, str]]:

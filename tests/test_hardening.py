@@ -1,0 +1,91 @@
+"""Inputs that used to reach an internal error (issue 16): each gets the project's precise
+error, naming the input, and exit 2 from the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from perfectplay import api
+from perfectplay.errors import NotationError, ParameterError
+from tests.cli_support import run, with_stdin
+
+NESTED = "[" * 1000 + "]" * 1000
+LONG_NUMBER = "9" * 4301
+"""One digit past Python's limit on converting digit strings to integers."""
+
+
+def test_deeply_nested_json_board_is_a_notation_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(NotationError, match="nested too deeply"):
+        api.load("tictactoe", NESTED)
+    code, out, err = run(capsys, "solve", "tictactoe", NESTED)
+    assert code == 2 and out == "" and "nested too deeply" in err and "Traceback" not in err
+
+
+def test_huge_numbers_are_refused_by_name(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = with_stdin(capsys, monkeypatch, f"4 {LONG_NUMBER}\n", "solve", "c4", "-")
+    assert code == 2 and out == "" and "line 1: score 999999999...: out of range" in err
+    for spec, what in (
+        (f"engine:depth={LONG_NUMBER}", "depth"),
+        (f"random:seed={LONG_NUMBER}", "seed"),
+    ):
+        with pytest.raises(ParameterError, match=what):
+            api.parse_player(spec, ("windows",))
+        code, _, err = run(capsys, "arena", "sc", "--p1", spec, "--p2", "random", "--games", "1")
+        assert code == 2 and what in err and len(err) < 400  # the input is quoted, shortened
+
+
+def test_unicode_digits_are_refused() -> None:
+    with pytest.raises(ParameterError, match="size"):
+        api.load("tictactoe", "", size="\u0664x\u0664")  # Arabic-Indic four
+    with pytest.raises(ParameterError, match="depth"):
+        api.parse_player("engine:depth=\u0663", ("windows",))
+
+
+def broken_books(folder: Path) -> dict[str, Path]:
+    """Files that are not opening books, each in its own way."""
+    shipped = Path(api.__file__).parent / "games" / "connect4" / "data" / "connect4-7x6-depth2.npz"
+    truncated = folder / "truncated.npz"
+    truncated.write_bytes(shipped.read_bytes()[:100])
+    plain = folder / "plain.npz"
+    with plain.open("wb") as handle:
+        np.save(handle, np.arange(3))
+    wrong = folder / "wrong.npz"
+    np.savez(wrong, width=np.array([7, 7]), height=6, k=4, depth=2, keys=[1, 2], scores=[0, 1])
+    return {"truncated": truncated, "plain": plain, "wrong": wrong, "empty": Path("/dev/null")}
+
+
+def test_malformed_books_are_refused_naming_the_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for name, path in broken_books(tmp_path).items():
+        with pytest.raises(ParameterError, match="opening book"):
+            api.solve(*api.load("connect4", "44"), options=api.kernel_options(book_path=str(path)))
+        code, out, err = run(capsys, "solve", "connect4", "44", "--book", str(path))
+        assert code == 2 and out == "" and str(path) in err, (name, err)
+
+
+def test_book_out_writes_exactly_the_named_file_or_fails_cleanly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "book"
+    code, _, err = run(capsys, "book", "c4", "--size", "4x4", "--depth", "1", "--out", str(out))
+    assert code == 0, err
+    assert out.is_file() and not (tmp_path / "book.npz").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book"]  # no temporary file left
+    for target in ("", "/dev/null", str(tmp_path), str(tmp_path / "missing" / "b.npz")):
+        code, _, err = run(capsys, "book", "c4", "--size", "4x4", "--depth", "1", "--out", target)
+        assert code == 2 and "opening book" in err and "Traceback" not in err, target
+
+
+def test_version_and_time_limits_under_a_millisecond(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.startswith("perfectplay ")
+    for seconds in ("1e-320", "0.0005", "0"):
+        code, out, err = run(capsys, "best", "tictactoe", "", "--time", seconds)
+        assert code == 2 and out == "" and "from 0.001 to 86400" in err
+    assert api.limit(time=0.001).time == 0.001
