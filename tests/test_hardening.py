@@ -89,3 +89,17 @@ def test_version_and_time_limits_under_a_millisecond(capsys: pytest.CaptureFixtu
         code, out, err = run(capsys, "best", "tictactoe", "", "--time", seconds)
         assert code == 2 and out == "" and "from 0.001 to 86400" in err
     assert api.limit(time=0.001).time == 0.001
+
+
+def test_a_table_larger_than_the_memory_is_refused_up_front() -> None:
+    from perfectplay.games.kernel import check_table_memory, machine_memory
+
+    entries = 1 << 40  # 16 TiB of 16-byte slots
+    with pytest.raises(ParameterError, match="2\\*\\*40 slots"):
+        check_table_memory(entries, 16)
+    check_table_memory(1 << 10, 16)  # a small one passes
+    assert machine_memory() > 0
+    if (1 << 30) * 16 > 0.75 * machine_memory():  # 16 GiB: more than this machine allows
+        game, position = api.load("connect4", "4455")
+        with pytest.raises(ParameterError, match="table bits"):
+            api.solve(game, position, options=api.kernel_options(table_bits=30))

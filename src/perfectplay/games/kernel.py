@@ -18,10 +18,14 @@ Kernels keep scratch memory and are not thread-safe: one search at a time per ke
 
 from __future__ import annotations
 
+import os
+import resource
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
+
+from perfectplay.errors import ParameterError
 
 P = TypeVar("P")
 M = TypeVar("M")
@@ -221,6 +225,31 @@ class KernelBase(Generic[P, M]):
     def exact_values(self, position: P) -> Mapping[Hashable, int]:
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare complete_table")
+
+
+MEMORY_SHARE = 0.75
+"""The most of the machine's memory one transposition table may take."""
+
+
+def machine_memory() -> int:
+    """Bytes of memory this process may use: the machine's physical memory, or less where
+    the process's address-space limit (``ulimit -v``) says so."""
+    physical = int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return physical if soft == resource.RLIM_INFINITY else min(physical, int(soft))
+
+
+def check_table_memory(entries: int, slot_bytes: int) -> None:
+    """Refuse a table of ``entries`` slots of ``slot_bytes`` that would not fit in
+    :data:`MEMORY_SHARE` of the machine's memory, with a :class:`ParameterError` giving
+    both sizes (so that a search never dies of a ``MemoryError`` halfway)."""
+    wanted, memory = entries * slot_bytes, machine_memory()
+    if wanted > MEMORY_SHARE * memory:
+        raise ParameterError(
+            f"table of 2**{entries.bit_length() - 1} slots: {wanted / 2**30:.1f} GiB is more "
+            f"than {MEMORY_SHARE:.0%} of the {memory / 2**30:.1f} GiB this process may use; "
+            "ask for fewer table bits"
+        )
 
 
 def table_entries(options: KernelOptions, default_bits: int) -> int:

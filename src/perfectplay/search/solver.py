@@ -105,7 +105,12 @@ class Searcher:
         if self.kernel is not None:
             hint = self.kernel.table_entries_hint()
             entries = hint if search.table_entries is None else min(search.table_entries, hint)
-            self.table: Any = self.kernel.new_table(entries) if self.options.table else None
+            try:
+                self.table: Any = self.kernel.new_table(entries) if self.options.table else None
+            except MemoryError:  # the memory is there, but not for this process right now
+                raise ParameterError(
+                    f"table of {entries:,} slots: the memory for it could not be had"
+                ) from None
         else:
             self.table = TranspositionTable() if self.options.table else None
 

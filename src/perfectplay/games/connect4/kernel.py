@@ -26,6 +26,7 @@ from perfectplay.games.kernel import (
     KernelResult,
     KernelTraits,
     SearchControls,
+    check_table_memory,
     table_entries,
 )
 from perfectplay.values import UNLIMITED_NODES as UNLIMITED
@@ -49,6 +50,7 @@ class Connect4Table:
     def __init__(self, entries: int) -> None:
         if entries < 2 or entries & (entries - 1):
             raise ParameterError(f"table entries={entries}: must be a power of two, at least 2")
+        check_table_memory(entries, 16)
         self.slots = np.zeros(2 * entries, dtype=np.uint64)
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self.stats[:5] = [0, UNLIMITED, 0, 1, 64 - entries.bit_length() + 1]

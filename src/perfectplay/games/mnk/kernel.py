@@ -28,6 +28,7 @@ from perfectplay.games.kernel import (
     KernelResult,
     KernelTraits,
     SearchControls,
+    check_table_memory,
 )
 from perfectplay.values import UNLIMITED_NODES, WIN
 
@@ -38,6 +39,8 @@ MAX_CELLS = 64
 MAX_TABLE = 1 << 22
 """Most positions the complete-table builder will enumerate."""
 UNUSED_MOVE = -2
+SLOT_BYTES = 8 + 8 + 8 + 1 + 4 + 2
+"""Bytes of one table slot (the columns of :meth:`MNKKernel.new_table`)."""
 
 
 def supports(spec: MNKSpec) -> bool:
@@ -93,8 +96,10 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
         """A fresh table of ``entries`` slots (24 bytes each).
 
         Only the move column needs initialising: a slot whose move is :data:`UNUSED_MOVE` is
-        empty whatever its other columns hold.
+        empty whatever its other columns hold. Raises :class:`ParameterError` when it would
+        not fit in memory.
         """
+        check_table_memory(entries, SLOT_BYTES)
         return (
             np.empty(entries, dtype=np.uint64),
             np.empty(entries, dtype=np.uint64),

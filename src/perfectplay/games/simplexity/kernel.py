@@ -21,6 +21,7 @@ from perfectplay.games.kernel import (
     KernelResult,
     KernelTraits,
     SearchControls,
+    check_table_memory,
 )
 from perfectplay.games.simplexity.board import (
     EVALUATIONS,
@@ -93,6 +94,7 @@ class SimplexityKernel(KernelBase[SimplexityPosition, SimplexityMove]):
         that equal calls give equal answers."""
         self._history[:] = 0
         bits = max(10, min(MAX_TABLE_BITS, int(math.log2(max(1, entries)))))
+        check_table_memory(1 << bits, 24)
         return np.zeros(3 << bits, dtype=np.uint64)
 
     def table_entries_hint(self) -> int:
