@@ -99,7 +99,7 @@ def test_a_table_larger_than_the_memory_is_refused_up_front() -> None:
         check_table_memory(entries, 16)
     check_table_memory(1 << 10, 16)  # a small one passes
     assert machine_memory() > 0
-    if (1 << 30) * 16 > 0.75 * machine_memory():  # 16 GiB: more than this machine allows
+    if 0.75 * machine_memory() < (1 << 30) * 16:  # 16 GiB: more than this machine allows
         game, position = api.load("connect4", "4455")
         with pytest.raises(ParameterError, match="table bits"):
             api.solve(game, position, options=api.kernel_options(table_bits=30))
