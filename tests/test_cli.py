@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 from cli_support import run, run_json, with_stdin
 
-from perfectplay.cli import main
+from perfectplay import api
+from perfectplay.cli import build_parser, main, options
 from perfectplay.cli import perft as perft_verb
+from perfectplay.errors import ParameterError
 
 ARTICLE = "xox/oox/___"
 
@@ -233,6 +235,98 @@ def test_keyboard_interrupt_exits_130(
     assert "interrupted" in err
 
 
+# -- options and verbs checked against the game's kit ----------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "tictactoe", "___/___/___", "--weak"], "--weak: tictactoe does not offer it"),
+        (["analyze", "ttt", "___/___/___", "--weak"], "--weak: tictactoe does not offer it"),
+        (["solve", "ttt", "not a board", "--weak"], "--weak: tictactoe does not offer it"),
+        (["best", "c4", "44", "--eval", "windows"], "--eval windows: connect4 does not offer it"),
+        (
+            ["play", "connect4", "--eval", "neighbors"],
+            "--eval neighbors: connect4 does not offer it",
+        ),
+        (["solve", "simplexity", "4O", "--k", "4"], "--k 4: simplexity takes no k"),
+        (["perft", "sc", "--k", "3"], "--k 3: simplexity takes no k"),
+        (["tree", "sc", "4O", "--k", "0"], "--k 0: simplexity takes no k"),
+        (
+            ["solve", "ttt", "x________", "--book", "b.npz"],
+            "--book b.npz: tictactoe does not offer it",
+        ),
+        (["best", "sc", "4O", "--no-book"], "--no-book: simplexity does not offer it"),
+        (
+            ["history", "simplexity", "not a board"],
+            "history simplexity: simplexity does not offer it",
+        ),
+        (
+            ["arena", "ttt", "--p1", "engine", "--p2", "random", "--games", "1"],
+            "arena ttt: tictactoe does not offer it",
+        ),
+        (["book", "sc", "--depth", "1", "--out", "b.npz"], "book sc: simplexity does not offer it"),
+    ],
+)
+def test_options_and_verbs_are_checked_against_the_kit(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    """Refused before the position is read: one line naming the option (or verb) and game."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err == f"perfectplay: error: {message}\n"
+
+
+OPTION_ARGS = {
+    "weak": ["--weak"],
+    "book": ["--book", "b.npz"],
+    "no_book": ["--no-book"],
+    "eval": ["--eval", "name"],
+    "size": ["--size", "4x4"],
+    "k": ["--k", "3"],
+}
+"""How each option that only some games offer is given, for the check over every game."""
+
+
+@pytest.mark.parametrize("requirement", options.OPTION_REQUIREMENTS, ids=lambda r: r.option)
+@pytest.mark.parametrize("game_kit", api.games(), ids=lambda k: k.name)
+def test_every_option_is_offered_exactly_where_the_kit_says(
+    game_kit: api.GameKit, requirement: options.Requirement
+) -> None:
+    """The check reads the kit alone: its capabilities, its size rule, whether it takes k."""
+    given = OPTION_ARGS[requirement.field]
+    args = build_parser().parse_args(["solve", game_kit.name, "", *given])
+    expected = {
+        "weak": game_kit.has(api.Capability.WEAK),
+        "book": game_kit.has(api.Capability.BOOK),
+        "no_book": game_kit.has(api.Capability.BOOK),
+        "eval": game_kit.has(api.Capability.EVALUATIONS),
+        "size": game_kit.size is not None,
+        "k": game_kit.takes_k,
+    }[requirement.field]
+    if expected:
+        assert options.kit(args) is game_kit
+        return
+    with pytest.raises(ParameterError) as refused:
+        options.kit(args)
+    assert str(refused.value).startswith(" ".join(given) + ": " + game_kit.name + " ")
+
+
+@pytest.mark.parametrize("verb", ["history", "arena", "book"])
+@pytest.mark.parametrize("game_kit", api.games(), ids=lambda k: k.name)
+def test_verbs_apply_exactly_where_the_kit_says(game_kit: api.GameKit, verb: str) -> None:
+    """``history``, ``arena`` and ``book`` need the capability of their name."""
+    argv = {
+        "history": ["history", game_kit.name, ""],
+        "arena": ["arena", game_kit.name, "--p1", "random", "--p2", "random", "--games", "1"],
+        "book": ["book", game_kit.name, "--depth", "1", "--out", "b.npz"],
+    }[verb]
+    args = build_parser().parse_args(argv)
+    if game_kit.has(api.Capability[verb.upper()]):
+        assert options.kit(args) is game_kit
+        return
+    with pytest.raises(ParameterError, match=f"^{verb} {game_kit.name}: {game_kit.name} does"):
+        options.kit(args)
+
+
 # -- play -------------------------------------------------------------------------------------
 def test_play_person_moves_illegal_input_and_quit(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
@@ -287,6 +381,98 @@ def test_play_end_of_input_exits_0(
     assert code == 0, err
     assert "tictactoe 4x4, k=3" in out
     assert "end of input: game abandoned" in out
+
+
+# -- a plug-in game ---------------------------------------------------------------------------
+PLUGIN = "nim"
+"""The plug-in of ``examples/nim`` (no kernel, no board view, no size, no k, no
+capability): its tests run whenever it is installed."""
+needs_plugin = pytest.mark.skipif(
+    PLUGIN not in api.game_names(),
+    reason="the example plug-in is not installed (python3 -m pip install ./examples/nim)",
+)
+
+
+@needs_plugin
+def test_plugin_solve_best_and_analyze(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "solve", PLUGIN, "3,4,5")
+    assert data["to_move"] == "1" and data["weak"] is False and data["exact"] is True
+    assert (data["outcome"], data["plies"], data["score"]) == ("win", 11, 1)
+    assert data["best_move"] == {"heap": 1, "take": 2} and data["pv"][0] == data["best_move"]
+    code, out, err = run(capsys, "solve", PLUGIN, "3,4,5")
+    assert code == 0, err
+    assert "heap 3  |||||  5" in out and "objects left: 12" in out  # the kit's text and notes
+    assert "player 1 to move: best move 1:2 — win in 11 (score 1)" in out
+    assert "principal variation: 1:2 1:1 " in out
+    best = run_json(capsys, "best", PLUGIN, "1,2")
+    assert best["best_move"] == {"heap": 2, "take": 1} and best["outcome"] == "win"
+    moves = run_json(capsys, "analyze", PLUGIN, "1,2")["moves"]
+    assert [(m["heap"], m["take"], m["outcome"]) for m in moves] == [
+        (1, 1, "loss"),
+        (2, 1, "win"),
+        (2, 2, "loss"),
+    ]
+    code, out, err = run(capsys, "analyze", PLUGIN, "1,2")
+    assert code == 0, err
+    assert "player 1 to move: 3 moves" in out and "objects left: 3" in out
+
+
+@needs_plugin
+def test_plugin_tree_perft_and_batch(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    code, out, err = run(capsys, "tree", PLUGIN, "2,1")
+    assert code == 0, err
+    assert "plain minimax visited 12 nodes" in out
+    assert "best line: take 1 from heap 1, take 1 from heap 1, take 1 from heap 2" in out
+    picture = tmp_path / "nim.dot"
+    code, out, err = run(capsys, "tree", PLUGIN, "2,1", "--dot", str(picture))
+    assert code == 0, err
+    assert picture.read_text().startswith("digraph")
+    counts = run_json(capsys, "perft", PLUGIN, "--depth", "4")
+    assert counts["nodes"] == 5274 and counts["nodes_by_depth"] == [1, 12, 113, 810, 4338]
+    assert (counts["first_wins"], counts["second_wins"], counts["draws"]) == (6, 108, 0)
+    code, out, err = with_stdin(capsys, monkeypatch, "3,4,5\n1,2 1\n1,1 1\n", "solve", PLUGIN, "-")
+    assert code == 0
+    assert out == "3,4,5 1\n1,2 1\n1,1 -1\n"
+    assert "line 3: expected score 1, computed -1" in err and "1 mismatch," in err
+
+
+@needs_plugin
+def test_plugin_play(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    typed = "2:1\nzz\n9:1\nhint\nhelp\nquit\n"
+    code, out, err = play(capsys, monkeypatch, typed, PLUGIN)
+    assert code == 0, err
+    assert "you are player 1, the engine is player 2. Enter a move such as 2:3" in out
+    assert "you play 2:1" in out and "engine plays " in out
+    assert "illegal: move 'zz': expected a heap" in out
+    assert "illegal: move 9:1: no heap 9" in out
+    assert "hint: " in out and "whoever takes the last object wins" in out
+    assert out.rstrip().endswith("game abandoned")
+    code, out, err = play(capsys, monkeypatch, "", PLUGIN, "--self")
+    assert code == 0, err
+    assert "result: player " in out and "took the last one" in out
+
+
+@needs_plugin
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["history", PLUGIN, "3,4"], "history nim: nim does not offer it"),
+        (["solve", PLUGIN, "3,4", "--size", "3x3"], "--size 3x3: nim takes no board size"),
+        (["solve", PLUGIN, "3,4", "--weak"], "--weak: nim does not offer it"),
+        (["perft", PLUGIN, "--k", "3"], "--k 3: nim takes no k"),
+        (["analyze", PLUGIN, "3,4", "--eval", "x"], "--eval x: nim does not offer it"),
+        (["arena", PLUGIN, "--p1", "random", "--p2", "random", "--games", "1"], "arena nim: nim"),
+        (["book", PLUGIN, "--depth", "1", "--out", "b.npz"], "book nim: nim does not offer it"),
+        (["solve", PLUGIN, "7,7,7,7,7"], "35 plies left are too many to solve exactly"),
+    ],
+)
+def test_plugin_refusals(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("perfectplay: error: ") and message in err and err.count("\n") == 1
+    assert "--size" not in err or "--size 3x3" in err  # no advice a game without sizes cannot take
 
 
 # -- the installed script ---------------------------------------------------------------------

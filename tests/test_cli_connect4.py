@@ -242,8 +242,7 @@ def test_batch_rejects_search_options(
         (["solve", "tictactoe", "___/___/___", "--weak"], ["--weak", "tictactoe does not offer"]),
         (["solve", "simplexity", "4O", "--no-book"], ["--no-book", "simplexity does not offer"]),
         (["best", "connect4", "4", "--eval", "windows"], ["--eval windows", "connect4 does not"]),
-        (["solve", "simplexity", "4O", "--k", "4"], ["k=4", "simplexity takes no k"]),
-        (["solve", "nim", "3,4", "--size", "3x3"], ["size '3x3'", "nim takes no board size"]),
+        (["solve", "simplexity", "4O", "--k", "4"], ["--k 4: simplexity takes no k"]),
         (["perft", "connect4"], ["perft connect4 7x6", "--depth"]),
     ],
 )

@@ -133,11 +133,11 @@ def test_analyze_finished_board(capsys: pytest.CaptureFixture[str]) -> None:
         (["best", "sc", WON_BY_2 + " 5O"], "move 8 (5O): the game is already over"),
         (["best", "sc", "", "--size", "3x3"], "size 3x3: rows x columns must be even"),
         (["best", "sc", "", "--size", "axb"], "size 'axb'"),
-        (["best", "sc", "", "--k", "3"], "k=3: simplexity takes no k"),
+        (["best", "sc", "", "--k", "3"], "--k 3: simplexity takes no k"),
         (["solve", "sc", "", "--weak"], "--weak: simplexity does not offer it"),
         (["best", "sc", "-"], "BOARD '-'"),
         (["best", "sc", "", "--table-bits", "40"], "--table-bits 40"),
-        (["play", "sc", "--k", "3"], "k=3: simplexity takes no k"),
+        (["play", "sc", "--k", "3"], "--k 3: simplexity takes no k"),
         (["best", "sc", "", "--time", "0"], "time=0.0"),
     ],
 )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from perfectplay.cli import options
 from perfectplay.cli.output import (
     EXIT_OK,
+    cell_mark,
     console,
     game_over,
     print_json,
@@ -100,18 +101,11 @@ def value_board(
     lines = ["    " + " ".join(f"{name:^{width + 2}}" for name in names)]
     separator = "    " + "+".join(["-" * (width + 2)] * view.cols)
     for r, row in enumerate(view.cells):
-        cells = [labels.get((r, c), mark(piece)) for c, piece in enumerate(row)]
+        cells = [labels.get((r, c), cell_mark(piece)) for c, piece in enumerate(row)]
         lines.append(f"{r + 1:>2}  " + "|".join(f" {cell:^{width}} " for cell in cells))
         if r < view.rows - 1:
             lines.append(separator)
     return "\n".join(line.rstrip() for line in lines)
-
-
-def mark(piece: JSONObject | None) -> str:
-    """A drawn cell: its mark (``x``), its shape (``O``), or ``.`` when empty."""
-    if piece is None:
-        return "."
-    return str(piece.get("mark") or piece.get("shape") or piece.get("player"))
 
 
 def short_value(item: JSONObject) -> str:

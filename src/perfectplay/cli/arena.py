@@ -31,7 +31,9 @@ is even. With --opening-plies K both games of a pair start from the same K rando
 def add(commands: Any) -> None:
     """Declare the verb."""
     summary = "a match between two player specs, sides alternating (simplexity)"
-    sub = options.add_verb(commands, "arena", summary, EPILOG, run)
+    sub = options.add_verb(
+        commands, "arena", summary, EPILOG, run, requires=options.capability("ARENA")
+    )
     sub.add_argument("--p1", required=True, metavar="SPEC", help="player 1 (see below)")
     sub.add_argument("--p2", required=True, metavar="SPEC", help="player 2 (see below)")
     sub.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
@@ -48,9 +50,8 @@ def run(args: argparse.Namespace) -> int:
     """Play the match (``ArenaResult.as_dict`` with ``--json``)."""
     from perfectplay import api
 
-    game_kit = api.kit(args.game)
-    game, _ = api.new_game(args.game, size=args.size)
-    api.require(game, api.Capability.ARENA, f"arena {args.game}")
+    game = options.new_game(args)
+    game_kit = api.kit_of(game)
     first = api.parse_player(args.p1, game_kit.evaluations)
     second = api.parse_player(args.p2, game_kit.evaluations)
     if args.time is not None:

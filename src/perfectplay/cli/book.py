@@ -23,7 +23,9 @@ depth then reads the score instead of searching on."""
 def add(commands: Any) -> None:
     """Declare the verb."""
     summary = "build an opening book of exact scores (connect4)"
-    sub = options.add_verb(commands, "book", summary, EPILOG, run)
+    sub = options.add_verb(
+        commands, "book", summary, EPILOG, run, requires=options.capability("BOOK")
+    )
     options.add_size(sub)
     sub.add_argument("--depth", type=int, required=True, help="stones on the book's positions")
     sub.add_argument("--out", required=True, metavar="FILE", help="where to write the book")
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay import api
 
     game = options.new_game(args)
-    game_kit = api.require(game, api.Capability.BOOK, f"book {args.game}")
+    game_kit = api.kit_of(game)
     started = time.perf_counter()
     with status_line(sys.stderr.isatty()) as status:
 

@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
-from perfectplay.cli.output import EXIT_OK, console, print_json, say
+from perfectplay.cli.output import EXIT_OK, cell_mark, console, print_json, say
 
 if TYPE_CHECKING:
     from perfectplay.api import History, HistoryStep, RegisteredGame
@@ -32,7 +32,9 @@ it threw away ('move 5 turned a draw into a loss')."""
 def add(commands: Any) -> None:
     """Declare the verb."""
     summary = "rebuild a board's history: optimal move orders, or the fewest mistakes"
-    sub = options.add_verb(commands, "history", summary, EPILOG, run)
+    sub = options.add_verb(
+        commands, "history", summary, EPILOG, run, requires=options.capability("HISTORY")
+    )
     sub.add_argument("board", metavar="BOARD", help="the board (connect4: a picture)")
     notion = sub.add_mutually_exclusive_group()
     notion.add_argument(
@@ -62,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if found.steps:
         out.print(steps_table(game, found))
         say(out, "boards after each move:")
-        say(out, boards_in_rows(found.steps))
+        say(out, boards_in_rows(game, found.steps))
     return EXIT_OK
 
 
@@ -116,22 +118,28 @@ def steps_table(game: RegisteredGame, found: History) -> Any:
     return grid
 
 
-def boards_in_rows(steps: tuple[HistoryStep, ...]) -> str:
+def boards_in_rows(game: RegisteredGame, steps: tuple[HistoryStep, ...]) -> str:
     """The boards after each move, side by side, as many per line as fit."""
-    drawn = [(f"{step.ply}.", board_lines(step.position)) for step in steps]
-    width = max(len(lines[0]) for _, lines in drawn) + 3
+    drawn = [(f"{step.ply}.", board_lines(game, step.position)) for step in steps]
+    width = max(len(line) for _, lines in drawn for line in lines) + 3
     per_line = max(1, LINE_WIDTH // width)
     blocks = []
     for start in range(0, len(drawn), per_line):
         group = drawn[start : start + per_line]
         lines = ["".join(f"{title:<{width}}" for title, _ in group).rstrip()]
-        for r in range(len(group[0][1])):
-            lines.append("".join(f"{rows[r]:<{width}}" for _, rows in group).rstrip())
+        for r in range(max(len(rows) for _, rows in group)):
+            cells = (rows[r] if r < len(rows) else "" for _, rows in group)
+            lines.append("".join(f"{cell:<{width}}" for cell in cells).rstrip())
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
-def board_lines(position: object) -> list[str]:
-    """A board as rows of marks with spaces between the cells (``x o .``)."""
-    text = str(position).replace("\n", "/")
-    return [" ".join(row.replace("_", ".").replace("-", ".")) for row in text.split("/")]
+def board_lines(game: RegisteredGame, position: object) -> list[str]:
+    """A board as rows of marks with spaces between the cells (``x o .``), from the game's
+    board view; the game's own text for a game without one."""
+    from perfectplay import api
+
+    view = api.board(game, position)
+    if view is None:
+        return api.render(game, position).splitlines() or [""]
+    return [" ".join(cell_mark(piece) for piece in row) for row in view.cells]

@@ -1,15 +1,22 @@
 """The options the verbs share: how they are declared, and the one place they are checked
 against the game's kit.
 
-Each option a game may not offer names the capability it needs (:data:`REQUIRES`); a verb
-checks the options it was given with :func:`check`, so ``--weak`` on a game without a weak
-solver is a one-line error naming the option and the game, whatever the game is. Sizes and
-``k`` are checked by the api against the kit's size rule.
+Each option a game may not offer declares what the game's kit must say for it to apply
+(:data:`OPTION_REQUIREMENTS`: ``--weak`` needs ``Capability.WEAK``, ``--size`` a size rule,
+``--k`` a game that takes k), and so does each verb that only some games offer (``history``
+needs ``Capability.HISTORY``: :func:`add_verb`'s ``requires``). :func:`kit` checks them all,
+positively, before anything else is read, so ``--weak`` on a game without a weak solver is a
+one-line error naming the option and the game, whatever the game is.
+
+Every verb's namespace holds every option of :data:`UNSET` (its default when the verb does
+not take it), so the helpers read ``args.weak`` or ``args.eval`` whatever the verb.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,19 +25,79 @@ if TYPE_CHECKING:
 SIZE_HELP = "board size AxB in the game's order (tictactoe ROWSxCOLS, connect4 WIDTHxHEIGHT)"
 GAME_HELP = "the game: tictactoe (ttt, mnk), connect4 (c4), simplexity (sc) or a plug-in game"
 
-REQUIRES = {
-    "weak": ("--weak", "WEAK"),
-    "book": ("--book", "BOOK"),
-    "no_book": ("--no-book", "BOOK"),
-    "eval": ("--eval", "EVALUATIONS"),
-}
-"""Options that only some games offer: the option's name and the capability it needs."""
+Offered = Callable[["GameKit"], bool]
+"""Whether a game's kit offers an option or a verb."""
+
+UNSET: tuple[tuple[str, object], ...] = (
+    ("size", None),
+    ("k", None),
+    ("depth", None),
+    ("time", None),
+    ("weak", False),
+    ("book", None),
+    ("no_book", False),
+    ("eval", None),
+    ("table_bits", None),
+)
+"""The options some verbs take, with their value in a verb that does not take them."""
+
+
+def capability(name: str) -> Offered:
+    """The kit declares ``Capability.<name>`` (the api, and with it the capabilities, is
+    imported only when a kit is checked)."""
+
+    def offered(game_kit: GameKit) -> bool:
+        """Whether ``game_kit`` declares the capability."""
+        from perfectplay import api
+
+        return game_kit.has(api.Capability[name])
+
+    return offered
+
+
+def sized(game_kit: GameKit) -> bool:
+    """The game takes ``--size`` (its kit has a size rule)."""
+    return game_kit.size is not None
+
+
+def takes_k(game_kit: GameKit) -> bool:
+    """The game takes ``--k``."""
+    return game_kit.takes_k
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """An option that only some games offer: its namespace field, how it is written, what
+    the kit must say for it to apply, and how a game without it is refused."""
+
+    field: str
+    option: str
+    offered: Offered
+    refusal: str = "does not offer it"
+
+
+OPTION_REQUIREMENTS = (
+    Requirement("weak", "--weak", capability("WEAK")),
+    Requirement("book", "--book", capability("BOOK")),
+    Requirement("no_book", "--no-book", capability("BOOK")),
+    Requirement("eval", "--eval", capability("EVALUATIONS")),
+    Requirement("size", "--size", sized, "takes no board size"),
+    Requirement("k", "--k", takes_k, "takes no k"),
+)
+"""The options only some games offer, checked by :func:`kit` in this order."""
 
 
 def add_verb(
-    commands: Any, name: str, summary: str, epilog: str, handler: Any
+    commands: Any,
+    name: str,
+    summary: str,
+    epilog: str,
+    handler: Any,
+    requires: Offered | None = None,
 ) -> argparse.ArgumentParser:
-    """A verb's parser, with the GAME argument and an examples epilog, bound to ``handler``."""
+    """A verb's parser, with the GAME argument and an examples epilog, bound to ``handler``;
+    ``requires``: what the game's kit must offer for the verb to apply (checked by
+    :func:`kit`)."""
     sub: argparse.ArgumentParser = commands.add_parser(
         name,
         help=summary,
@@ -38,7 +105,7 @@ def add_verb(
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub.set_defaults(handler=handler)
+    sub.set_defaults(handler=handler, requires=requires, **dict(UNSET))
     sub.add_argument("game", metavar="GAME", help=GAME_HELP)
     return sub
 
@@ -63,7 +130,13 @@ def add_board(sub: argparse.ArgumentParser) -> None:
 
 def add_solver(sub: argparse.ArgumentParser) -> None:
     """``--table-bits``, ``--book``/``--no-book`` and ``--eval``."""
-    sub.add_argument("--table-bits", type=int, metavar="N", help="2**N transposition-table slots")
+    sub.add_argument(
+        "--table-bits",
+        type=int,
+        metavar="N",
+        help="2**N transposition-table slots, 10 to 30 (16 bytes a slot in connect4, whose "
+        "default 23 takes 128 MiB; 24 bytes in the others); refused beyond 75%% of the memory",
+    )
     books = sub.add_mutually_exclusive_group()
     books.add_argument("--book", metavar="FILE", help="consult an opening book built by 'book'")
     books.add_argument(
@@ -91,18 +164,21 @@ def add_limits(sub: argparse.ArgumentParser, exclusive: bool) -> None:
 
 # -- checking and loading -------------------------------------------------------------------------
 def kit(args: argparse.Namespace) -> GameKit:
-    """The kit of GAME; checks every option given against its capabilities (see
-    :data:`REQUIRES`). Raises :class:`~perfectplay.errors.UnknownGameError` or
-    :class:`~perfectplay.errors.ParameterError` naming the option and the game."""
+    """The kit of GAME, checked against the verb's and the options' requirements (see the
+    module docstring). Raises :class:`~perfectplay.errors.UnknownGameError`, or
+    :class:`~perfectplay.errors.ParameterError` naming the verb or the option, and the game."""
     from perfectplay import api
     from perfectplay.errors import ParameterError
 
     game_kit = api.kit(args.game)
-    for field, (option, capability) in REQUIRES.items():
-        value = getattr(args, field, None)
-        if value and not game_kit.has(api.Capability[capability]):
-            shown = option if value is True else f"{option} {value}"
-            raise ParameterError(f"{shown}: {game_kit.name} does not offer it")
+    if args.requires is not None and not args.requires(game_kit):
+        raise ParameterError(f"{args.command} {args.game}: {game_kit.name} does not offer it")
+    given = vars(args)
+    for requirement in OPTION_REQUIREMENTS:
+        value = given[requirement.field]
+        if value is not None and value is not False and not requirement.offered(game_kit):
+            shown = requirement.option if value is True else f"{requirement.option} {value}"
+            raise ParameterError(f"{shown}: {game_kit.name} {requirement.refusal}")
     return game_kit
 
 
@@ -116,10 +192,10 @@ def load(args: argparse.Namespace) -> Loaded:
         raise ParameterError(
             f"BOARD '-' (positions from stdin): batch mode is solve's, not {args.command}'s"
         )
-    if getattr(args, "weak", False) and (args.depth is not None or args.time is not None):
+    if args.weak and (args.depth is not None or args.time is not None):
         raise ParameterError("--weak: the weak solve is exact; it takes no --depth or --time")
     loaded = api.load_with_moves(args.game, args.board, size=args.size, k=args.k)
-    game = api.with_evaluation(loaded.game, getattr(args, "eval", None))
+    game = api.with_evaluation(loaded.game, args.eval)
     return api.Loaded(game, loaded.position, loaded.moves)
 
 
@@ -129,7 +205,7 @@ def new_game(args: argparse.Namespace) -> RegisteredGame:
 
     kit(args)
     game, _ = api.new_game(args.game, size=args.size, k=args.k)
-    return api.with_evaluation(game, getattr(args, "eval", None))
+    return api.with_evaluation(game, args.eval)
 
 
 def limit(args: argparse.Namespace) -> Limit:
@@ -147,13 +223,15 @@ def exact_or_refused(args: argparse.Namespace, game: RegisteredGame, position: o
     from perfectplay.errors import ParameterError
 
     bound = limit(args)
-    most = api.kit_of(game).policy.exact_plies
+    game_kit = api.kit_of(game)
+    most = game_kit.policy.exact_plies
     left = game.plies_left_bound(position)
     if bound.unlimited and most is not None and left > most:
+        ways = "--depth N, or a smaller --size" if sized(game_kit) else "or --depth N"
         raise ParameterError(
-            f"{args.command} {api.kit_of(game).name}: {left} plies left are too many to solve "
+            f"{args.command} {game_kit.name}: {left} plies left are too many to solve "
             f"exactly (at most {most}); give --time S to search S seconds (exact when the "
-            "search reaches the end), --depth N, or a smaller --size"
+            f"search reaches the end), {ways}"
         )
     return bound
 
@@ -174,7 +252,5 @@ def kernel_options(args: argparse.Namespace) -> KernelOptions:
     from perfectplay import api
 
     return api.kernel_options(
-        book=not getattr(args, "no_book", False),
-        book_path=getattr(args, "book", None),
-        table_bits=getattr(args, "table_bits", None),
+        book=not args.no_book, book_path=args.book, table_bits=args.table_bits
     )

@@ -68,6 +68,14 @@ def show_board(out: Console, game: RegisteredGame, position: object) -> None:
         say(out, note)
 
 
+def cell_mark(piece: JSONObject | None) -> str:
+    """A cell of a game's board view in one character or so: its ``mark`` (``x``) where the
+    game gives one, else its player (``1``); ``.`` when empty."""
+    if piece is None:
+        return "."
+    return str(piece.get("mark") or piece["player"])
+
+
 def side(game: RegisteredGame, position: object) -> str:
     """The side to move as the game names it in sentences (``x``, ``player 1 (x)``)."""
     from perfectplay import api
