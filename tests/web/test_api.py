@@ -515,3 +515,19 @@ def test_ids_and_offsets_past_sqlite_integers_are_422(
     assert answer.status_code == 422, answer.text
     assert "9223372036854775807" in answer.json()["error"]["message"]
     assert client.get("/api/games/9223372036854775807").status_code == 404  # the largest id
+
+
+def test_every_answer_has_the_security_headers_and_405_says_allow(client: TestClient) -> None:
+    for answer in (
+        client.get("/"),
+        client.get("/api/health"),
+        client.get("/api/no-such-route"),
+        client.post("/api/games", content=b"x" * 300_000),
+    ):
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["x-frame-options"] == "DENY"
+        policy = answer.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    wrong = client.put("/api/health")
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "GET"
+    assert wrong.json()["error"]["type"] == "MethodNotAllowed"

@@ -69,9 +69,14 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-def _open(browser: Browser, server: str) -> Iterator[Page]:
-    """A fresh page on ``server``; any JavaScript error fails the test."""
-    context = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
+def _open(browser: Browser, server: str, bypass_csp: bool = True) -> Iterator[Page]:
+    """A fresh page on ``server``; any JavaScript error fails the test. The pages' Content
+    Security Policy is bypassed by default, since Playwright's waits on string expressions
+    are evaluated as strings in the page; :func:`test_pages_run_under_their_security_policy`
+    checks the pages under it."""
+    context = browser.new_context(
+        base_url=server, viewport={"width": 1200, "height": 900}, bypass_csp=bypass_csp
+    )
     context.set_default_timeout(TIMEOUT_MS)
     opened = context.new_page()
     errors: list[str] = []
@@ -546,3 +551,18 @@ def test_a_plugin_game_with_a_board_is_listed_and_playable(plugin_page: Page) ->
     answer = page.goto("/play/blindpairs")
     assert answer is not None and answer.status == 404
     expect(page.locator("#not-found-detail")).to_contain_text("has no 'board' capability")
+
+
+@pytest.mark.parametrize("path", ["/", "/play/connect4", "/tools/analyze", "/games", "/docs"])
+def test_pages_run_under_their_security_policy(
+    browser: Browser, live_server: str, path: str
+) -> None:
+    """Every page loads and runs its scripts under the policy the server sends (no inline
+    script, no eval): no JavaScript error, and the page's script has drawn its content."""
+    for opened in _open(browser, live_server, bypass_csp=False):
+        answer = opened.goto(path)
+        assert (
+            answer is not None and "script-src 'self'" in answer.headers["content-security-policy"]
+        )
+        opened.wait_for_load_state("networkidle")
+        assert opened.locator("main").inner_text().strip()

@@ -95,6 +95,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.store = store
     app.state.started = time.time()
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SecurityHeaders)
     boundary.add_error_handlers(app)
     app.include_router(routes_api.router)
     app.include_router(routes_pages.router)
@@ -119,6 +120,29 @@ def abandon_stale(store: GameStore, now: datetime | None = None) -> int:
         stale += len(page)
         if len(page) < 500:
             return stale
+
+
+# -- headers ----------------------------------------------------------------------------------
+class SecurityHeaders:
+    """Add :data:`boundary.SECURITY_HEADERS` to every HTTP answer (pages, API, errors)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", ()), *boundary.SECURITY_HEADERS],
+                }
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 # -- request size -----------------------------------------------------------------------------

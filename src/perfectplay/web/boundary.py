@@ -218,6 +218,22 @@ def page(
 
 
 # -- errors ---------------------------------------------------------------------------------
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        b"form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
+"""Headers of every answer: scripts and everything else only from this server (the pages'
+JSON data blocks are not scripts; inline style attributes are allowed), no framing, no
+content sniffing, no referrer."""
+
+
 def error_response(status: int, kind: str, message: str) -> JSONResponse:
     """The one error shape of the API: ``{"error": {"type": kind, "message": message}}``."""
     return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status)
@@ -260,7 +276,9 @@ async def _http(request: Request, exc: Exception) -> Response:
         detail = exc.detail if exc.detail != "Not Found" else None
         return page(request, "not_found.html", "Not found", status_code=404, detail=detail)
     kind = HTTP_ERRORS.get(exc.status_code, "HTTPError")
-    return error_response(exc.status_code, kind, str(exc.detail))
+    response = error_response(exc.status_code, kind, str(exc.detail))
+    response.headers.update(exc.headers or {})  # 405's Allow: the methods the path takes
+    return response
 
 
 async def _bug(_: Request, exc: Exception) -> Response:
