@@ -312,6 +312,7 @@ def test_simplexity_shape_choice_follows_the_quotas(page: Page) -> None:
 # -- analyse --------------------------------------------------------------------------------------
 def test_analyze_finds_the_winning_move_of_the_article_board(page: Page) -> None:
     page.goto("/tools/analyze")
+    page.wait_for_load_state("networkidle")  # the page has loaded its example
     page.fill("#position", "xox/oox/___")
     page.click("#analyse-button")
     best = page.locator("#best-move")
@@ -340,6 +341,7 @@ def test_analyze_finds_the_winning_move_of_the_article_board(page: Page) -> None
 
 def test_analyze_shows_the_servers_message_for_bad_input(page: Page) -> None:
     page.goto("/tools/analyze")
+    page.wait_for_load_state("networkidle")  # the page has loaded its example
     page.select_option("#game", "connect4")
     expect(page.locator("#board .col-head")).to_have_count(7)
     page.fill("#position", "44x")
@@ -357,6 +359,7 @@ def test_analyze_shows_the_servers_message_for_bad_input(page: Page) -> None:
 # -- history --------------------------------------------------------------------------------------
 def test_history_verdict_and_step_through(page: Page) -> None:
     page.goto("/tools/history?position=xox%2Foox%2Fx__")
+    page.wait_for_load_state("networkidle")  # the page has loaded its example
     expect(page.locator("#position")).to_have_value("xox/oox/x__")
     page.click("#reconstruct")
     expect(page.locator("#verdict")).to_have_attribute("data-reachable", "false")
@@ -389,6 +392,7 @@ def test_history_verdict_and_step_through(page: Page) -> None:
 # -- tree -----------------------------------------------------------------------------------------
 def test_tree_expands_collapses_and_shows_alphabeta_cuts(page: Page) -> None:
     page.goto("/tools/tree?position=xo_%2F_x_%2Fo__")
+    page.wait_for_load_state("networkidle")  # the page has loaded its example
     expect(page.locator("#position")).to_have_value("xo_/_x_/o__")
     page.click("#build")
     level = '#tree .node[data-depth="{}"]'
@@ -541,6 +545,8 @@ def test_a_plugin_game_with_a_board_is_listed_and_playable(plugin_page: Page) ->
     screenshot(page, "play-plugin")
 
     page.goto("/tools/analyze?game=pairs&position=a1")
+
+    page.wait_for_load_state("networkidle")  # the page has loaded its example
     expect(page.locator("#best-move")).to_have_attribute("data-move-key", "r1c0")
     page.click("[data-editor=clear]")
     page.click('#board .cell[data-row="1"][data-col="2"]')  # a click plays a move of a list
