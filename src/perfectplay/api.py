@@ -44,7 +44,7 @@ from perfectplay.analysis.history import (
 from perfectplay.analysis.perft import PerftCounts, ProgressCallback
 from perfectplay.analysis.perft import perft as count_tree
 from perfectplay.analysis.render import move_name, rich_tree, summary_text
-from perfectplay.analysis.tree import GameTree, Leaves, TreeNode, build_tree
+from perfectplay.analysis.tree import MAX_NODES, GameTree, Leaves, TreeNode, build_tree
 from perfectplay.errors import ParameterError, PerfectplayError
 from perfectplay.games.kernel import (
     DEFAULT_KERNEL_OPTIONS,
@@ -331,9 +331,14 @@ def solve(
     """
     if weak:
         require(game, Capability.WEAK, "--weak")
-    search = SearchOptions(kernel=options, on_progress=on_progress)
     return search_solve(
-        game, position, search_limit, weak=weak, search=search, on_iteration=on_iteration
+        game,
+        position,
+        search_limit,
+        weak=weak,
+        search=SearchOptions(kernel=options),
+        on_iteration=on_iteration,
+        on_progress=on_progress,
     )
 
 
@@ -378,12 +383,8 @@ class Engine(Generic[P, M]):
         """As :func:`solve`, on this engine's table."""
         if weak:
             require(self.game, Capability.WEAK, "--weak")
-            return self._searcher.weak(position, search_limit)
-        self._searcher.on_progress = on_progress
-        try:
-            return self._searcher.run(position, search_limit, None)
-        finally:
-            self._searcher.on_progress = None
+            return self._searcher.weak(position, search_limit, on_progress)
+        return self._searcher.run(position, search_limit, None, on_progress=on_progress)
 
     def clear(self) -> None:
         """Empty the table."""
@@ -406,10 +407,21 @@ def tree(
     alphabeta: bool = False,
     leaves: Leaves = "exact",
     values: ExactValues | None = None,
+    max_nodes: int = MAX_NODES,
 ) -> GameTree:
     """The game tree below ``position`` with minimax values, or alpha-beta's windows and
-    cuts (see :func:`perfectplay.analysis.tree.build_tree`)."""
-    return build_tree(game, position, depth, alphabeta=alphabeta, leaves=leaves, values=values)
+    cuts (see :func:`perfectplay.analysis.tree.build_tree`); a tree of more than
+    ``max_nodes`` nodes (pruned ones included) is refused with :class:`ParameterError`
+    naming the count and suggesting a depth limit."""
+    return build_tree(
+        game,
+        position,
+        depth,
+        alphabeta=alphabeta,
+        leaves=leaves,
+        values=values,
+        max_nodes=max_nodes,
+    )
 
 
 def to_dot(built: GameTree) -> str:
@@ -489,33 +501,6 @@ def build_book(
     return game_kit.build_book(game, depth, Path(out), options, progress)
 
 
-def describe(loaded: Loaded) -> JSONObject:
-    """The facts of a loaded game a page or a report shows beside the board."""
-    game_kit = kit_of(loaded.game)
-    return {
-        "game": game_kit.name,
-        "size": game_kit.size_text(loaded.game),
-        "k": game_kit.k_of(loaded.game),
-    }
-
-
 def games() -> list[GameKit]:
     """The kits of every registered game, by name."""
     return [get_kit(name) for name in game_names()]
-
-
-def bounded_tree(
-    game: Game[P, M],
-    position: P,
-    depth: int | None = None,
-    *,
-    max_nodes: int,
-    alphabeta: bool = False,
-    leaves: Leaves = "exact",
-) -> GameTree:
-    """:func:`tree` for a front end that draws every node: a tree of more than
-    ``max_nodes`` nodes (pruned ones included) is refused with :class:`ParameterError`
-    naming the count and suggesting a depth limit."""
-    return build_tree(
-        game, position, depth, alphabeta=alphabeta, leaves=leaves, max_nodes=max_nodes
-    )

@@ -172,8 +172,15 @@ class Kernel(Protocol[P_in, M]):
         short at ``deadline`` when given."""
         ...
 
-    def weak_value(self, position: P_in, table: Any, node_budget: int) -> tuple[int, int, bool]:
-        """Trait ``weak``: ``(sign, nodes, aborted)``: 1 win, 0 draw, -1 loss."""
+    def weak_value(
+        self,
+        position: P_in,
+        table: Any,
+        node_budget: int,
+        progress: ExactProgress | None = None,
+    ) -> tuple[int, int, bool]:
+        """Trait ``weak``: ``(sign, nodes, aborted)``: 1 win, 0 draw, -1 loss; ``progress``
+        hears how the solve narrows the value."""
         ...
 
     def exact_values(self, position: P_in) -> Mapping[Hashable, int]:
@@ -218,7 +225,13 @@ class KernelBase(Generic[P, M]):
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare exact_line")
 
-    def weak_value(self, position: P, table: Any, node_budget: int) -> tuple[int, int, bool]:
+    def weak_value(
+        self,
+        position: P,
+        table: Any,
+        node_budget: int,
+        progress: ExactProgress | None = None,
+    ) -> tuple[int, int, bool]:
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare weak")
 

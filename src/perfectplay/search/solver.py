@@ -73,8 +73,6 @@ class SearchOptions:
     kernel: KernelOptions = DEFAULT_KERNEL_OPTIONS
     refinements: generic.Options = generic.DEFAULT_OPTIONS
     table_entries: int | None = None
-    on_progress: ExactProgress | None = None
-    """Told how an exact solve narrows the value (kernels that can report it)."""
 
 
 DEFAULT_SEARCH = SearchOptions()
@@ -96,7 +94,6 @@ class Searcher:
     def __init__(self, game: Any, search: SearchOptions) -> None:
         self.game = game
         self.options = search.refinements
-        self.on_progress = search.on_progress
         self.kernel: Kernel[Any, Any] | None = (
             None if search.engine == "python" else game.kernel(search.kernel)
         )
@@ -134,16 +131,21 @@ class Searcher:
             self.kernel.warm_up(start)
 
     def fixed_depth(
-        self, position: Any, depth: int, first: Any, deadline: Deadline | None, nodes: int
+        self,
+        position: Any,
+        depth: int,
+        first: Any,
+        deadline: Deadline | None,
+        nodes: int,
+        progress: ExactProgress | None = None,
     ) -> _Iteration:
-        """One search of ``position`` to ``depth`` plies within a node budget."""
+        """One search of ``position`` to ``depth`` plies within a node budget; an exact one
+        tells ``progress`` how it narrows the value (kernels that can report it)."""
         if self.kernel is not None:
             end = None
             if deadline is not None and self.kernel.traits.keeps_deadline:
                 end = deadline.end - _reserve(deadline)
-            controls = SearchControls(
-                self.options.symmetry, self.options.ordering, end, self.on_progress
-            )
+            controls = SearchControls(self.options.symmetry, self.options.ordering, end, progress)
             result = self.kernel.search(position, depth, first, self.table, nodes, controls)
             exact = result.horizon == 0 or is_decisive(result.value)
             return _Iteration(result.move, result.value, result.nodes, exact, result.aborted)
@@ -225,9 +227,11 @@ class Searcher:
         limit: Limit,
         on_iteration: IterationCallback | None,
         with_pv: bool = True,
+        on_progress: ExactProgress | None = None,
     ) -> SearchResult[Any]:
         """Search ``position`` under ``limit`` (see the module docstring); ``with_pv=False``
-        skips the principal variation beyond the best move. Loading the kernel is not timed."""
+        skips the principal variation beyond the best move; ``on_progress`` hears how an
+        exact solve narrows the value. Loading the kernel is not timed."""
         self.warm_up()
         started = time.perf_counter()
         game = self.game
@@ -238,9 +242,11 @@ class Searcher:
         full_depth = game.plies_left_bound(position)
         if limit.time is None and limit.nodes is None:
             depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
-            it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES)
+            it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES, on_progress)
             return self._result(position, it, depth, started, with_pv)
-        return self._iterate(position, limit, full_depth, started, on_iteration, with_pv)
+        return self._iterate(
+            position, limit, full_depth, started, on_iteration, with_pv, on_progress
+        )
 
     def _iterate(
         self,
@@ -250,6 +256,7 @@ class Searcher:
         started: float,
         on_iteration: IterationCallback | None,
         with_pv: bool,
+        on_progress: ExactProgress | None,
     ) -> SearchResult[Any]:
         deadline = Deadline(limit.time)
         max_depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
@@ -262,7 +269,8 @@ class Searcher:
             share = budget // 2
             if limit.time is not None:
                 share = min(share, int(rate * deadline.remaining() * 0.5))
-            it = self.fixed_depth(position, full_depth, None, deadline, max(1_000, share))
+            budget_share = max(1_000, share)
+            it = self.fixed_depth(position, full_depth, None, deadline, budget_share, on_progress)
             total_nodes += it.nodes
             if not it.aborted and it.move is not None:
                 found = _Iteration(it.move, it.value, total_nodes, it.exact, False)
@@ -309,7 +317,9 @@ class Searcher:
             raise ParameterError(f"weak solve: {self.game.name} has no weak solver")
         return self.kernel
 
-    def weak(self, position: Any, limit: Limit) -> SearchResult[Any]:
+    def weak(
+        self, position: Any, limit: Limit, on_progress: ExactProgress | None = None
+    ) -> SearchResult[Any]:
         """Win (1), draw (0) or loss (-1) of ``position`` for its side to move, no move."""
         kernel = self.check_weak(limit)
         self.warm_up()
@@ -320,7 +330,7 @@ class Searcher:
             value = finished_value(self.game, position, outcome.winner)
             sign = (value > 0) - (value < 0)
         else:
-            sign, nodes, _ = kernel.weak_value(position, self.table, UNLIMITED_NODES)
+            sign, nodes, _ = kernel.weak_value(position, self.table, UNLIMITED_NODES, on_progress)
         elapsed = time.perf_counter() - started
         depth = self.game.plies_left_bound(position)
         return SearchResult(None, Score(sign, True, True), (), nodes, depth, elapsed, self.name)
@@ -375,8 +385,11 @@ def solve(
     weak: bool = False,
     search: SearchOptions = DEFAULT_SEARCH,
     on_iteration: IterationCallback | None = None,
+    on_progress: ExactProgress | None = None,
 ) -> SearchResult[Any]:
-    """Best move, value and principal variation of ``position`` under ``limit``.
+    """Best move, value and principal variation of ``position`` under ``limit``;
+    ``on_iteration`` hears of each iteration of a timed search, ``on_progress`` how an exact
+    solve narrows the value.
 
     ``weak=True`` asks only whether the side to move wins, draws or loses (an exact limit and
     a kernel declaring the ``weak`` trait are needed; :class:`ParameterError` otherwise): the
@@ -385,8 +398,8 @@ def solve(
     """
     searcher = Searcher(game, search)
     if weak:
-        return searcher.weak(position, limit)
-    return searcher.run(position, limit, on_iteration)
+        return searcher.weak(position, limit, on_progress)
+    return searcher.run(position, limit, on_iteration, on_progress=on_progress)
 
 
 def analyze(

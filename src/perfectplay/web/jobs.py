@@ -149,7 +149,7 @@ def tree(
     loaded = load(game, position, size, k)
     if heuristic and depth is None:
         raise ParameterError("heuristic: values at a depth limit; give a depth too")
-    built = api.bounded_tree(
+    built = api.tree(
         loaded.game,
         loaded.position,
         depth,

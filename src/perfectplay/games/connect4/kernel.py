@@ -158,10 +158,14 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         return self.to_value(position, self.solve(position, table).score)
 
     def weak_value(
-        self, position: Connect4Position, table: Connect4Table, node_budget: int
+        self,
+        position: Connect4Position,
+        table: Connect4Table,
+        node_budget: int,
+        progress: ExactProgress | None = None,
     ) -> tuple[int, int, bool]:
         """Win (1), draw (0) or loss (-1) of a running position, nodes, whether aborted."""
-        solved = self.solve(position, table, weak=True, node_budget=node_budget)
+        solved = self.solve(position, table, True, node_budget, progress)
         return solved.score, solved.nodes, solved.aborted
 
     # -- positions ------------------------------------------------------------------------
