@@ -47,8 +47,10 @@ from perfectplay.api import (
     SearchResult,
     TreeNode,
     board,
+    kit,
     kit_of,
     move_name,
+    new_game,
     position_text,
     value_words,
 )
@@ -292,8 +294,6 @@ def game_json(name: str) -> JSONObject:
     first legal move places on the default board), ``null`` without a board view.
     Raises :class:`~perfectplay.errors.UnknownGameError` for an unknown name.
     """
-    from perfectplay.api import Player, kit, new_game
-
     game_kit = kit(name)
     game, position = new_game(game_kit.name)
     view = board(game, position)
