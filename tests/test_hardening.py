@@ -3,6 +3,7 @@ error, naming the input, and exit 2 from the command line."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,8 @@ import pytest
 
 from perfectplay import api
 from perfectplay.errors import NotationError, ParameterError
+from perfectplay.games.kernel import SearchControls
+from perfectplay.values import UNLIMITED_NODES
 from tests.cli_support import run, with_stdin
 
 NESTED = "[" * 1000 + "]" * 1000
@@ -103,3 +106,49 @@ def test_a_table_larger_than_the_memory_is_refused_up_front() -> None:
         game, position = api.load("connect4", "4455")
         with pytest.raises(ParameterError, match="table bits"):
             api.solve(game, position, options=api.kernel_options(table_bits=30))
+
+
+# -- item 6: every search keeps a clock deadline -----------------------------------------------
+KERNEL_POSITIONS = (
+    ("connect4", ""),
+    ("connect4", "44"),
+    ("tictactoe", "____/____/____/____"),
+    ("simplexity", ""),
+)
+
+
+@pytest.mark.parametrize(("name", "text"), KERNEL_POSITIONS)
+def test_kernels_stop_at_a_deadline_already_past(name: str, text: str) -> None:
+    """A kernel search started after its deadline stops at its first node, however deep it
+    was asked to go (Connect Four used to turn time into a node budget and search on)."""
+    game, position = api.load(name, text)
+    kernel = game.kernel(api.kernel_options(book=False))
+    assert kernel is not None and kernel.traits.keeps_deadline
+    kernel.warm_up(game.initial())
+    table = kernel.new_table(1 << 12)
+    controls = SearchControls(deadline=time.perf_counter() - 1.0)
+    depth = game.plies_left_bound(position)
+    result = kernel.search(position, depth, None, table, UNLIMITED_NODES, controls)
+    assert result.aborted and result.nodes <= 2 * len(game.legal_moves(position))
+
+
+def test_connect4_stops_a_search_it_cannot_finish_at_its_deadline() -> None:
+    """The empty 7x6 board without a book takes minutes to solve: a 50 ms deadline ends the
+    exact search (unfinished) and the depth-limited one (heuristic), deadline seen inside."""
+    game, start = api.load("connect4", "")
+    kernel = game.kernel(api.kernel_options(book=False))
+    assert kernel is not None
+    kernel.warm_up(start)
+    for depth in (42, 30):
+        controls = SearchControls(deadline=time.perf_counter() + 0.05)
+        table = kernel.new_table(1 << 16)
+        result = kernel.search(start, depth, None, table, UNLIMITED_NODES, controls)
+        assert result.aborted
+
+
+@pytest.mark.parametrize(("name", "text"), [*KERNEL_POSITIONS, ("tictactoe", "")])
+def test_a_timed_search_always_answers_a_move_searched_to_depth_1(name: str, text: str) -> None:
+    game, position = api.load(name, text)
+    for options in (api.kernel_options(), api.kernel_options(book=False)):
+        result = api.solve(game, position, api.limit(time=0.001), options=options)
+        assert result.depth >= 1 and result.best_move in game.legal_moves(position)

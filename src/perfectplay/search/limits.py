@@ -79,6 +79,13 @@ class Deadline:
         """Seconds left (``inf`` without a time limit)."""
         return self.end - _time.perf_counter()
 
+    def share(self, fraction: float) -> Deadline:
+        """A deadline ``fraction`` of the way from now to this one (same start)."""
+        part = Deadline(None)
+        part.start = self.start
+        part.end = _time.perf_counter() + fraction * self.remaining()
+        return part
+
 
 class SearchAborted(Exception):
     """Raised inside a search when its deadline or node budget runs out."""

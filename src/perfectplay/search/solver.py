@@ -23,7 +23,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from perfectplay.errors import ParameterError
@@ -76,6 +76,20 @@ class SearchOptions:
 
 
 DEFAULT_SEARCH = SearchOptions()
+TABLE_SLOTS_PER_SECOND = 1 << 22
+"""Table slots a timed search gets per second of its limit (about the nodes a kernel visits):
+a larger table would only cost page faults, which dominate a short search on fresh memory."""
+
+
+def sized_for(search: SearchOptions, limit: Limit) -> SearchOptions:
+    """``search`` with its table capped to what a search under ``limit`` can fill (a power of
+    two, at least 2**12 slots, as many as an untimed search gets at most)."""
+    if limit.time is None:
+        return search
+    entries = 1 << max(12, math.ceil(math.log2(limit.time * TABLE_SLOTS_PER_SECOND)))
+    if search.table_entries is not None:
+        entries = min(entries, search.table_entries)
+    return replace(search, table_entries=entries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,16 +182,16 @@ class Searcher:
         exact line stops at the ``deadline`` of a timed search.
         """
         kernel = self.kernel
+        if exact and move is not None and kernel is not None and kernel.traits.exact_line:
+            if deadline is None or math.isinf(deadline.end):
+                return tuple(kernel.exact_line(position, move, value, self.table))
+            end = deadline.end - _reserve(deadline)
+            return tuple(kernel.exact_line(position, move, value, self.table, deadline=end))
         keeps_time = deadline is not None and kernel is not None and kernel.traits.keeps_deadline
         if not exact or move is None or keeps_time:
             if kernel is not None:
                 return tuple(kernel.principal_variation(position, move, self.table))
             return generic.principal_variation(self.game, position, move, self.table, self.options)
-        if kernel is not None and kernel.traits.exact_line:
-            if deadline is None or math.isinf(deadline.end):
-                return tuple(kernel.exact_line(position, move, value, self.table))
-            end = deadline.end - _reserve(deadline)
-            return tuple(kernel.exact_line(position, move, value, self.table, deadline=end))
         game = self.game
         line = [move]
         current = game.play(position, move)
@@ -266,11 +280,13 @@ class Searcher:
         reached = 0
         if self.kernel is not None and self.kernel.traits.exact_first and limit.depth is None:
             # An exact solve often finishes quickly; give it half the budget before deepening.
-            share = budget // 2
-            if limit.time is not None:
+            share, exact_deadline = budget // 2, deadline.share(0.5)
+            if limit.time is not None and not self.kernel.traits.keeps_deadline:
                 share = min(share, int(rate * deadline.remaining() * 0.5))
             budget_share = max(1_000, share)
-            it = self.fixed_depth(position, full_depth, None, deadline, budget_share, on_progress)
+            it = self.fixed_depth(
+                position, full_depth, None, exact_deadline, budget_share, on_progress
+            )
             total_nodes += it.nodes
             if not it.aborted and it.move is not None:
                 found = _Iteration(it.move, it.value, total_nodes, it.exact, False)
@@ -283,12 +299,15 @@ class Searcher:
                 and not self.kernel.traits.keeps_deadline
             ):
                 nodes_left = min(nodes_left, max(1_000, int(rate * deadline.remaining() * 0.9)))
-            if nodes_left <= 0 or deadline.expired():
+            if depth > 1 and (nodes_left <= 0 or deadline.expired()):
                 break
             began = time.perf_counter()
-            it = self.fixed_depth(
-                position, depth, best.move if best else None, deadline, nodes_left
-            )
+            if depth == 1:  # always searched: one node per move, whatever the limit
+                it = self.fixed_depth(position, 1, None, None, UNLIMITED_NODES)
+            else:
+                it = self.fixed_depth(
+                    position, depth, best.move if best else None, deadline, nodes_left
+                )
             spent = time.perf_counter() - began
             total_nodes += it.nodes
             if it.aborted or it.move is None:
@@ -396,7 +415,7 @@ def solve(
     result has a weak score and no move. Ties between equally good moves go to the first in
     the game's move order.
     """
-    searcher = Searcher(game, search)
+    searcher = Searcher(game, sized_for(search, limit))
     if weak:
         return searcher.weak(position, limit, on_progress)
     return searcher.run(position, limit, on_iteration, on_progress=on_progress)
@@ -416,7 +435,7 @@ def analyze(
     it has one); under a time limit the time is shared equally between the moves; ``weak``
     gives win/draw/loss only (as for :func:`solve`).
     """
-    searcher = Searcher(game, search)
+    searcher = Searcher(game, sized_for(search, limit))
     moves = list(game.legal_moves(position))
     per_move = Limit(
         None if limit.depth is None else max(0, limit.depth - 1),

@@ -8,9 +8,12 @@ line from one column into the next.
 
 from __future__ import annotations
 
+import math
+import time
+
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import njit, objmode, types
 from numba.core.extending import intrinsic
 
 U0 = np.uint64(0)
@@ -18,6 +21,12 @@ U1 = np.uint64(1)
 HASH_A = np.uint64(0x9E3779B97F4A7C15)
 """Multiplicative hashing constants (the golden ratio's and another odd 64-bit constant)."""
 HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
+CLOCK_CHECK_MASK = 4095
+"""Kernels keeping a deadline read the clock at the first node of a search and every 4096
+nodes after it: a trip to the interpreter of about a microsecond, every millisecond or so of
+search (the first node too, so that a search started after its deadline stops at once)."""
+NO_DEADLINE = np.int64(2**63 - 1)
+"""The deadline (in ``time.perf_counter_ns`` units) of a search without one."""
 U64_ARRAY = types.Array(types.uint64, 1, "C")
 I64_ARRAY = types.Array(types.int64, 1, "C")
 """The numba types of the one-dimensional arrays in explicit kernel signatures."""
@@ -64,3 +73,30 @@ def winning_cells_4(p, h):  # type: ignore[no-untyped-def]
         r |= pair & (p << step)
         r |= pair & (p >> s3)
     return r
+
+
+@njit(cache=True)
+def now() -> float:
+    """``time.perf_counter()`` from compiled code (a short trip to the interpreter; the first
+    one in a process takes about 0.1 s, so kernels make it while warming up)."""
+    with objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True, inline="always")
+def past_deadline(nodes, deadline_ns):  # type: ignore[no-untyped-def]
+    """True when ``nodes`` is 1 more than a multiple of 4096 (the first node of a search, and
+    every 4096 nodes after it) and the clock has reached ``deadline_ns``
+    (``time.perf_counter_ns`` units; :data:`NO_DEADLINE` for none)."""
+    if (nodes & CLOCK_CHECK_MASK) != 1 or deadline_ns == NO_DEADLINE:
+        return False
+    return now() * 1e9 >= deadline_ns
+
+
+def deadline_ns(deadline: float | None) -> int:
+    """A ``time.perf_counter`` deadline in seconds (``None`` or infinite: none) in the
+    nanoseconds :func:`past_deadline` compares with."""
+    if deadline is None or math.isinf(deadline):
+        return int(NO_DEADLINE)
+    return min(int(deadline * 1e9), int(NO_DEADLINE) - 1)

@@ -38,9 +38,12 @@ with kind 1 an upper bound, 2 a lower bound. A slot counts only in the current e
 clearing the table is ``epoch += 1``.
 
 ``stats`` (int64, :data:`STATS_SIZE` long): ``[0]`` nodes, ``[1]`` node budget (past it the
-search unwinds returning 0; callers check), ``[2]`` horizon leaves of the depth-limited
-search, ``[3]`` the epoch, ``[4]`` 64 - log2(slots): the hash's high bits pick the slot;
-from ``[8]`` the integer stack of :func:`negamax` (windows, slots, move counters).
+search unwinds returning 0; callers check ``stats[0] > stats[1]``), ``[2]`` horizon leaves of
+the depth-limited search, ``[3]`` the epoch, ``[4]`` 64 - log2(slots): the hash's high bits
+pick the slot, ``[5]`` the deadline in ``time.perf_counter_ns`` units (``NO_DEADLINE``: none;
+the clock is read every 4096 nodes, and a passed deadline sets the budget to 0, so the search
+unwinds as when the budget runs out); from ``[8]`` the integer stack of :func:`negamax`
+(windows, slots, move counters).
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from perfectplay.games.common.compiled_bits import (
     U0,
     U1,
     U64_ARRAY,
+    past_deadline,
     popcount,
     shift,
     winning_cells_4,
@@ -63,6 +67,8 @@ from perfectplay.values import WIN
 UPPER, LOWER = 1, 2
 WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, TOP = 0, 1, 2, 3, 4, 5, 6
 BOOK_DEPTH, BOOK_START, BOOK_COUNT, ORDER = 7, 8, 9, 10
+NODES, BUDGET, HORIZON, EPOCH, HASH_SHIFT, DEADLINE = 0, 1, 2, 3, 4, 5
+"""Where ``stats`` keeps its counters and settings."""
 NO_BOOK = 1 << 20
 """``work[BOOK_DEPTH]`` when no opening book is loaded."""
 MAX_FRAMES = 66
@@ -210,6 +216,19 @@ def _sorted_moves(current, mask, candidates, base, work):  # type: ignore[no-unt
 
 
 @njit(cache=True, inline="always")
+def out_of_budget(stats):  # type: ignore[no-untyped-def]
+    """Count a node; True when the node budget is spent or the deadline has passed (which
+    spends the budget: every later check says so too)."""
+    stats[NODES] += 1
+    if stats[NODES] > stats[BUDGET]:
+        return True
+    if past_deadline(stats[NODES], stats[DEADLINE]):
+        stats[BUDGET] = 0
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _store(table, slot, key, epoch, kind, score):  # type: ignore[no-untyped-def]
     table[2 * slot] = key
     table[2 * slot + 1] = (epoch << np.uint64(16)) | np.uint64(kind << 8 | (score + 128))
@@ -228,8 +247,8 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # ty
     cells = np.int64(work[CELLS])
     top = np.int64(work[TOP])
     width = np.int64(work[WIDTH])
-    epoch = np.uint64(stats[3])
-    shift = np.uint64(stats[4])
+    epoch = np.uint64(stats[EPOCH])
+    shift = np.uint64(stats[HASH_SHIFT])
     book_depth = np.int64(work[BOOK_DEPTH])
     frames = cells - moves_played + 2
     start = ORDER + 2 * width + (cells + 1) * 2 * width
@@ -247,8 +266,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # ty
     result = 0
     while True:
         if entering:
-            stats[0] += 1
-            if stats[0] > stats[1]:
+            if out_of_budget(stats):
                 return 0
             cur, msk, a, b = f_cur[depth], f_mask[depth], f_alpha[depth], f_beta[depth]
             played = moves_played + depth
@@ -347,11 +365,11 @@ def solve(current, mask, moves_played, weak, work, table, stats):  # type: ignor
 
     Narrows the score range with null-window searches, probing near 0 first (the range starts
     at losing to the opponent's next stone and winning with one's own, as Pons' solver does).
-    Returns 0 with ``stats[0] > stats[1]`` when the node budget ran out.
+    Returns 0 with ``stats[0] > stats[1]`` when the node budget or the deadline ran out.
     """
     win_next, _, _, lose_next = score_bounds(moves_played, np.int64(work[TOP]))
     if can_win_next(current, mask, work):
-        stats[0] += 1
+        stats[NODES] += 1
         return 1 if weak else win_next
     low, high = lose_next, win_next
     if weak:
@@ -359,7 +377,7 @@ def solve(current, mask, moves_played, weak, work, table, stats):  # type: ignor
     while low < high:
         med = next_probe(low, high)
         result = negamax(current, mask, moves_played, med, med + 1, work, table, stats)
-        if stats[0] > stats[1]:
+        if stats[NODES] > stats[BUDGET]:
             return 0
         if result <= med:
             high = result
@@ -389,8 +407,7 @@ def evaluate(current, mask, work):  # type: ignore[no-untyped-def]
 def negamax_depth(current, mask, moves_played, ply, depth, alpha, beta, work, stats):  # type: ignore[no-untyped-def]
     """Depth-limited negamax on the ``WIN - plies`` scale (root-relative ``ply``), heuristic at
     the horizon; same contract as :func:`negamax`. Counts horizon leaves in ``stats[2]``."""
-    stats[0] += 1
-    if stats[0] > stats[1]:
+    if out_of_budget(stats):
         return 0
     candidates = non_losing_moves(current, mask, work)
     if candidates == U0:
@@ -398,7 +415,7 @@ def negamax_depth(current, mask, moves_played, ply, depth, alpha, beta, work, st
     if moves_played >= np.int64(work[CELLS]) - 2:
         return 0
     if depth <= 0:
-        stats[2] += 1
+        stats[HORIZON] += 1
         return evaluate(current, mask, work)
     width = np.int64(work[WIDTH])
     base = ORDER + 2 * width + moves_played * 2 * width
@@ -409,7 +426,7 @@ def negamax_depth(current, mask, moves_played, ply, depth, alpha, beta, work, st
             current ^ mask, mask | work[base + i], moves_played + 1, ply + 1, depth - 1, -beta,
             -alpha, work, stats,
         )  # fmt: skip
-        if stats[0] > stats[1]:
+        if stats[NODES] > stats[BUDGET]:
             return 0
         if value > best:
             best = value

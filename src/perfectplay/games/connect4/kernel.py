@@ -16,8 +16,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perfectplay.errors import ParameterError
+from perfectplay.games.common.compiled_bits import NO_DEADLINE, deadline_ns, now
 from perfectplay.games.connect4.book import OpeningBook, bundled_book
-from perfectplay.games.connect4.compiled import NO_BOOK, STATS_SIZE, work_size
+from perfectplay.games.connect4.compiled import (
+    BUDGET,
+    DEADLINE,
+    HORIZON,
+    NO_BOOK,
+    NODES,
+    STATS_SIZE,
+    work_size,
+)
 from perfectplay.games.kernel import (
     DEFAULT_CONTROLS,
     ExactProgress,
@@ -53,7 +62,7 @@ class Connect4Table:
         check_table_memory(entries, 16)
         self.slots = np.zeros(2 * entries, dtype=np.uint64)
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
-        self.stats[:5] = [0, UNLIMITED, 0, 1, 64 - entries.bit_length() + 1]
+        self.stats[:6] = [0, UNLIMITED, 0, 1, 64 - entries.bit_length() + 1, int(NO_DEADLINE)]
 
     @property
     def entries(self) -> int:
@@ -74,18 +83,16 @@ class Connect4Table:
         operating system handing out fresh memory (about 0.1 s for 128 MiB)."""
         self.slots.fill(0)
 
-    def start(self, budget: int) -> np.ndarray[Any, Any]:
-        """Reset the counters for a search with a node budget; the stats array."""
-        self.stats[0] = 0
-        self.stats[1] = budget
-        self.stats[2] = 0
-        return self.stats
+    def start(self, budget: int, deadline: float | None = None) -> np.ndarray[Any, Any]:
+        """Reset the counters for a search with a node budget and a ``deadline``
+        (``time.perf_counter`` seconds, ``None``: none); the stats array."""
+        return reset_stats(self.stats, budget, deadline)
 
 
 @dataclass(frozen=True, slots=True)
 class Solved:
     """An exact (or weak) solve: the standard score, nodes searched, and whether the node
-    budget ran out first (then the score means nothing)."""
+    budget or the deadline ran out first (then the score means nothing)."""
 
     score: int
     nodes: int
@@ -96,7 +103,9 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     """Compiled search for one Connect Four board size, with the opening book ``options``
     ask for (the one shipped for the board by default, a file, or none)."""
 
-    traits = KernelTraits(exact_first=True, full_depth_proofs=True, exact_line=True, weak=True)
+    traits = KernelTraits(
+        exact_first=True, full_depth_proofs=True, exact_line=True, weak=True, keeps_deadline=True
+    )
 
     def __init__(self, game: Connect4Game, options: KernelOptions) -> None:
         spec = game.spec
@@ -136,13 +145,22 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         too, which :meth:`warm_up` loads as well)."""
         from perfectplay.games.connect4 import compiled as k
 
-        return (k.solve, k.negamax, k.negamax_depth, k.can_win_next, k.next_probe, k.score_bounds)
+        return (
+            k.solve,
+            k.negamax,
+            k.negamax_depth,
+            k.can_win_next,
+            k.next_probe,
+            k.score_bounds,
+            now,
+        )
 
     def warm_up(self, start: Connect4Position) -> None:
         """Load every entry point: an exact solve of ``start`` with and without progress
         reports, one node each, and a depth-1 search."""
         if all(function.signatures for function in self.compiled_functions()):
             return
+        now()  # the first trip to the clock from compiled code takes ~0.1 s: not mid-search
         table = self.new_table(1 << 4)
         self.solve(start, table, node_budget=1)
         self.solve(start, table, node_budget=1, progress=lambda *_: None)
@@ -182,8 +200,10 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         weak: bool = False,
         node_budget: int = UNLIMITED,
         progress: ExactProgress | None = None,
+        deadline: float | None = None,
     ) -> Solved:
-        """Standard score of a running position (weak: -1, 0 or 1).
+        """Standard score of a running position (weak: -1, 0 or 1), aborted past
+        ``node_budget`` nodes or the ``deadline`` (``time.perf_counter`` seconds).
 
         ``progress(low, high, nodes, seconds)`` is called after every null-window probe; the
         score range narrows until ``low == high``. Without it the whole bisection runs compiled.
@@ -192,9 +212,9 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
 
         current, mask, played = self.boards(position)
         if progress is None:
-            stats = table.start(node_budget)
+            stats = table.start(node_budget, deadline)
             score = k.solve(current, mask, played, weak, self.work, table.slots, stats)
-            return Solved(int(score), int(stats[0]), bool(stats[0] > node_budget))
+            return Solved(int(score), int(stats[NODES]), bool(stats[NODES] > stats[BUDGET]))
         win_next, _, _, lose_next = (int(v) for v in k.score_bounds(played, int(self.work[k.TOP])))
         if k.can_win_next(current, mask, self.work):
             return Solved(1 if weak else win_next, 1, False)
@@ -202,12 +222,12 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         started, nodes = time.perf_counter(), 0
         while low < high:
             med = int(k.next_probe(low, high))
-            stats = table.start(node_budget - nodes)
+            stats = table.start(node_budget - nodes, deadline)
             result = int(
                 k.negamax(current, mask, played, med, med + 1, self.work, table.slots, stats)
             )
-            nodes += int(stats[0])
-            if stats[0] > stats[1]:
+            nodes += int(stats[NODES])
+            if stats[NODES] > stats[BUDGET]:
                 return Solved(0, nodes, True)
             if result <= med:
                 high = result
@@ -233,9 +253,15 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         return scores
 
     def best_column(
-        self, position: Connect4Position, score: int, table: Connect4Table, budget: int
+        self,
+        position: Connect4Position,
+        score: int,
+        table: Connect4Table,
+        budget: int,
+        deadline: float | None = None,
     ) -> tuple[int | None, int]:
-        """The first column in centre-first order that achieves ``score``, and nodes used.
+        """The first column in centre-first order that achieves ``score``, and nodes used;
+        ``None`` when the node budget or the ``deadline`` ran out first.
 
         A move is optimal when its reply scores at most ``-score``: one null-window search
         per candidate on the warm table.
@@ -256,12 +282,12 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
                 if -self.game.score_of(child, 1, True) == score:
                     return column, nodes
                 continue
-            stats = table.start(budget)
+            stats = table.start(budget, deadline)
             reply = k.negamax(
                 current, mask, played, -score, -score + 1, self.work, table.slots, stats
             )
-            nodes += int(stats[0])
-            if stats[0] > budget:
+            nodes += int(stats[NODES])
+            if stats[NODES] > stats[BUDGET]:
                 return None, nodes
             if reply <= -score:
                 return column, nodes
@@ -286,36 +312,41 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     ) -> KernelResult[int]:
         """Exact when ``depth`` covers the rest of the game, else depth-limited with the
         heuristic; the move is the first optimal one in centre-first order (``first`` is only
-        a hint for the depth-limited search)."""
+        a hint for the depth-limited search). Both stop at ``controls.deadline``."""
         if table is None:
             table = self.new_table(1 << 16)
         if depth >= self.game.plies_left_bound(position):
-            return self._exact(position, table, node_budget, controls.progress)
-        return self._limited(position, depth, first, node_budget)
+            return self._exact(position, table, node_budget, controls)
+        return self._limited(position, depth, first, node_budget, controls.deadline)
 
     def _exact(
         self,
         position: Connect4Position,
         table: Connect4Table,
         budget: int,
-        progress: ExactProgress | None = None,
+        controls: SearchControls,
     ) -> KernelResult[int]:
-        solved = self.solve(position, table, node_budget=budget, progress=progress)
+        deadline = controls.deadline
+        solved = self.solve(position, table, False, budget, controls.progress, deadline)
         if solved.aborted:
             return KernelResult(None, 0, solved.nodes, 0, True)
-        column, extra = self.best_column(position, solved.score, table, budget)
+        column, extra = self.best_column(position, solved.score, table, budget, deadline)
         nodes = solved.nodes + extra
         if column is None:
             return KernelResult(None, 0, nodes, 0, True)
         return KernelResult(column, self.to_value(position, solved.score), nodes, 0, nodes > budget)
 
     def _limited(
-        self, position: Connect4Position, depth: int, first: int | None, budget: int
+        self,
+        position: Connect4Position,
+        depth: int,
+        first: int | None,
+        budget: int,
+        deadline: float | None,
     ) -> KernelResult[int]:
         from perfectplay.games.connect4 import compiled as k
 
-        stats = np.zeros(STATS_SIZE, dtype=np.int64)
-        stats[1] = budget
+        stats = reset_stats(np.zeros(STATS_SIZE, dtype=np.int64), budget, deadline)
         columns = list(self.game.ordered_moves(position))
         if first in columns:
             columns.remove(first)
@@ -335,11 +366,14 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
                     value = -k.negamax_depth(
                         c_cur, c_mask, c_played, 1, depth - 1, -(WIN + 1), -alpha, self.work, stats
                     )
-            if stats[0] > budget:
-                return KernelResult(best_column, alpha, int(stats[0]), int(stats[2]), True)
+            if stats[NODES] > stats[BUDGET]:
+                break
             if value > alpha:
                 best_column, alpha = column, value
-        return KernelResult(best_column, int(alpha), int(stats[0]), int(stats[2]), False)
+        aborted = bool(stats[NODES] > stats[BUDGET])
+        return KernelResult(
+            best_column, int(alpha), int(stats[NODES]), int(stats[HORIZON]), aborted
+        )
 
     def exact_line(
         self,
@@ -353,16 +387,15 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         first: after each move the reply is the first optimal column in centre-first order,
         found by null-window searches on the warm table (standard scores just change sign
         from one side to the other). With a ``deadline`` (``time.perf_counter`` seconds) the
-        line stops where the time left, as nodes at :data:`LINE_RATE`, runs out."""
+        line stops where the time runs out."""
         score = self.game.score_of(position, int(WIN - abs(value)), value > 0) if value else 0
         line = [first]
         current = self.game.play_column(position, first)
         score = -score
         while self.game.outcome(current) is None:
-            budget = UNLIMITED if deadline is None else _nodes_until(deadline)
-            if budget <= 0:
+            if deadline is not None and time.perf_counter() >= deadline:
                 break
-            column, _ = self.best_column(current, score, table, budget)
+            column, _ = self.best_column(current, score, table, UNLIMITED, deadline)
             if column is None:  # out of time (or the solver contradicting itself)
                 break
             line.append(column)
@@ -381,14 +414,16 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         return () if first is None else (first,)
 
 
-LINE_RATE = 3_000_000
-"""Nodes a second assumed when a line must end by a deadline (below the solver's usual
-4-6 million, so that the line ends in time on a busy machine)."""
-
-
-def _nodes_until(deadline: float) -> int:
-    """The node budget that fits in the time left before ``deadline``."""
-    return int((deadline - time.perf_counter()) * LINE_RATE)
+def reset_stats(
+    stats: np.ndarray[Any, Any], budget: int, deadline: float | None
+) -> np.ndarray[Any, Any]:
+    """``stats`` set for a new search: no nodes yet, the node ``budget`` and the ``deadline``
+    (``time.perf_counter`` seconds, ``None``: none). Returns ``stats``."""
+    stats[NODES] = 0
+    stats[BUDGET] = budget
+    stats[HORIZON] = 0
+    stats[DEADLINE] = deadline_ns(deadline)
+    return stats
 
 
 def work_with_book(

@@ -23,8 +23,9 @@ Context tuple ``ctx`` (built once per board size by :class:`MNKKernel`)::
 Table tuple ``tt``: ``key_a``, ``key_b`` (uint64 canonical boards), ``value`` (int64),
 ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32, FULL_DRAFT when no horizon was
 hit below), ``move`` (int16, in the canonical frame; negative marks an empty slot, whose other
-columns are garbage). ``stats`` (int64[4]): nodes,
-horizon leaves, node budget, aborted flag.
+columns are garbage). ``stats`` (int64[5]): nodes, horizon leaves, node budget, aborted flag,
+the deadline in ``time.perf_counter_ns`` units (``NO_DEADLINE``: none; the clock is read at the
+first node and every 4096 nodes after it).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from perfectplay.games.common.compiled_bits import (
     U0,
     U1,
     U64_ARRAY,
+    past_deadline,
     popcount,
 )
 from perfectplay.games.common.table_values import (
@@ -159,10 +161,12 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
     """Value of a running position for the side to move (``cur``), searched ``depth`` plies.
 
     Contract: the position is not won by either side. Returns a root-relative value; sets
-    ``stats[3]`` and returns 0 when the node budget runs out (the caller must discard it).
+    ``stats[3]`` and returns 0 when the node budget or the deadline runs out (the caller must
+    discard it).
     """
     stats[0] += 1
-    if stats[0] >= stats[2]:
+    if stats[0] >= stats[2] or past_deadline(stats[0], stats[4]):
+        stats[2] = 0  # spent: the nodes still to come stop at once too
         stats[3] = 1
         return 0
     cells = ctx[8][0]
@@ -266,6 +270,9 @@ def search_root(cur, opp, depth, first, ctx, tt, stats):  # type: ignore[no-unty
     full = (U1 << np.uint64(cells)) - U1 if cells < 64 else ~U0
     empty = full & ~(cur | opp)
     stats[0] += 1
+    if past_deadline(stats[0], stats[4]):  # started after its deadline
+        stats[3] = 1
+        return -1, -INF
     order = ctx[2]
     for i in range(cells):
         cell = order[i]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perfectplay.errors import ParameterError
+from perfectplay.games.common.compiled_bits import deadline_ns
 from perfectplay.games.common.grid import (
     centre_first_order,
     inverse,
@@ -51,7 +52,7 @@ def supports(spec: MNKSpec) -> bool:
 class MNKKernel(KernelBase["MNKPosition", "Cell"]):
     """Compiled search for one m,n,k board size. Stateless apart from constant tables."""
 
-    traits = KernelTraits(complete_table=True)
+    traits = KernelTraits(complete_table=True, keeps_deadline=True)
 
     def __init__(self, game: MNKGame, options: KernelOptions) -> None:
         spec = game.spec
@@ -69,10 +70,19 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
         return max(1 << 10, 1 << min(20, states_bound.bit_length()))
 
     def compiled_functions(self) -> tuple[Any, ...]:
-        """The search's numba entry points."""
+        """The search's numba entry points (the clock's too)."""
+        from perfectplay.games.common.compiled_bits import now
         from perfectplay.games.mnk import compiled as mnk_kernel
 
-        return (mnk_kernel.search_root, mnk_kernel.table_move)
+        return (mnk_kernel.search_root, mnk_kernel.table_move, now)
+
+    def warm_up(self, start: MNKPosition) -> None:
+        """Load the search and the clock (the first trip to the clock from compiled code takes
+        about 0.1 s: not in the middle of a timed search)."""
+        from perfectplay.games.common.compiled_bits import now
+
+        now()
+        super().warm_up(start)
 
     def exact_value(self, position: MNKPosition, table: Any) -> int:
         """The exact value of a running position: a full-depth search."""
@@ -126,15 +136,14 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
     ) -> KernelResult[Cell]:
         """One fixed-depth search of a running position (see
         :class:`perfectplay.games.kernel.Kernel`); ``table`` ``None`` searches without a table.
-        The deadline is not kept here (no ``keeps_deadline`` trait): the solver turns time
-        into a node budget.
+        It stops at ``node_budget`` nodes or at ``controls.deadline``, whichever comes first.
         """
         from perfectplay.games.mnk import compiled as mnk_kernel
 
         use_table = table is not None
         if table is None:
             table = self.new_table(1)
-        stats = np.array([0, 0, node_budget, 0], dtype=np.int64)
+        stats = np.array([0, 0, node_budget, 0, deadline_ns(controls.deadline)], dtype=np.int64)
         cur, opp = self.boards(position)
         first_cell = -1 if first is None else self.game.index(first)
         ctx = self.context(controls.symmetry, use_table, controls.ordering)

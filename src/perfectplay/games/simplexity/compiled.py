@@ -26,7 +26,8 @@ Search (:func:`negamax`): alpha-beta with principal-variation null windows and:
   no horizon leaf was reached below, which makes the value exact at any depth);
 * moves ordered by the table's move, the threats a move creates, a history table and the
   distance to the centre, own shape before the opponent's;
-* a hard deadline checked every 1024 nodes through the wall clock, and a node budget.
+* a hard deadline read from the wall clock at the first node and every 1024 nodes after it,
+  and a node budget.
 
 Arrays shared by the kernels:
 
@@ -47,10 +48,8 @@ packed as ``value + 2**31`` (bits 0-31), draft (bits 32-52), bound (bits 53-54) 
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from numba import njit, objmode, types
+from numba import njit, types
 
 from perfectplay.games.common.compiled_bits import (
     HASH_A,
@@ -59,6 +58,7 @@ from perfectplay.games.common.compiled_bits import (
     U0,
     U1,
     U64_ARRAY,
+    now,
     popcount,
     winning_cells_4,
 )
@@ -112,14 +112,6 @@ NEGAMAX_SIGNATURE = types.int64(
     types.int64,  # beta
     CONTEXT_TYPE,
 )
-
-
-@njit(cache=True)
-def now() -> float:
-    """``time.perf_counter()`` from compiled code (a short trip to the interpreter)."""
-    with objmode(t="float64"):
-        t = time.perf_counter()
-    return t
 
 
 @njit(cache=True, inline="always")
@@ -263,7 +255,7 @@ def slot_of(key_a, key_b, size):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _out_of_time(stats, clock):  # type: ignore[no-untyped-def]
-    """Checked every 1024 nodes: the node budget, then the wall clock."""
+    """Checked at the first node and every 1024 after it: the node budget, then the clock."""
     if stats[NODES] >= stats[BUDGET] or (clock[0] < np.inf and now() >= clock[0]):
         stats[ABORTED] = 1
     return stats[ABORTED] != 0
@@ -379,7 +371,7 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
     Returns 0 with ``stats[ABORTED]`` set once the budget or the deadline is past."""
     geo, masks, windows, rays, tt, stats, clock, history, scratch = ctx
     stats[NODES] += 1
-    if (stats[NODES] & CHECK_MASK) == 0 and _out_of_time(stats, clock):
+    if (stats[NODES] & CHECK_MASK) == 1 and _out_of_time(stats, clock):
         return 0
     if stats[ABORTED]:
         return 0

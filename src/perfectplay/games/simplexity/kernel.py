@@ -81,9 +81,9 @@ class SimplexityKernel(KernelBase[SimplexityPosition, SimplexityMove]):
         self._windows = np.array(layout.windows or [0], dtype=np.uint64)
         self._rays = np.array(line_masks(spec.rows, spec.cols), dtype=np.uint64)
         self._history = np.zeros((2, 128), dtype=np.int64)
-        from perfectplay.games.simplexity import compiled as sk
+        from perfectplay.games.common.compiled_bits import now
 
-        sk.now()  # the first trip to the clock from compiled code takes ~0.1 s: not mid-search
+        now()  # the first trip to the clock from compiled code takes ~0.1 s: not mid-search
 
     # -- tables ------------------------------------------------------------------------------
     def new_table(self, entries: int) -> np.ndarray:
