@@ -89,9 +89,10 @@ def test_solve_large_board_needs_a_limit(capsys: pytest.CaptureFixture[str]) -> 
     code, out, err = run(capsys, "solve", "simplexity", "")
     assert code == 2 and out == ""
     assert err == (
-        "perfectplay: error: solve simplexity: 42 plies left are too many to solve exactly "
-        "(at most 20); give --time S to search S seconds (exact when the search reaches the "
-        "end), --depth N, or a smaller --size\n"
+        "perfectplay: error: solve simplexity: not solved exactly in the 3 s trial given to a "
+        "position 42 plies from the end (an exact solve is sure to end in reasonable time with "
+        "at most 20 plies left); give --time S to search S seconds (exact when the search "
+        "reaches the end), --depth N, or a smaller --size\n"
     )
     data = run_json(capsys, "solve", "simplexity", "", "--time", "0.2")
     assert data["exact"] is False and len(data["pv"]) >= 1

@@ -3,6 +3,7 @@ error, naming the input, and exit 2 from the command line."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -152,3 +153,74 @@ def test_a_timed_search_always_answers_a_move_searched_to_depth_1(name: str, tex
     for options in (api.kernel_options(), api.kernel_options(book=False)):
         result = api.solve(game, position, api.limit(time=0.001), options=options)
         assert result.depth >= 1 and result.best_move in game.legal_moves(position)
+
+
+# -- item 7: one policy for unbounded jobs -----------------------------------------------------
+FULL_BOTTOM_ROW = "/".join(["......."] * 5 + ["xoxoxox"])
+
+UNBOUNDED = (
+    (("solve", "connect4", "", "--no-book"), ("3 s trial", "42 plies", "--time", "--depth")),
+    (("analyze", "connect4", "444"), ("3 s trial", "39 plies", "opening book", "--time")),
+    (("solve", "tictactoe", "", "--size", "5x5"), ("3 s trial", "25 plies", "--size")),
+    (("solve", "connect4", "444", "--weak"), ("3 s trial", "39 plies", "opening book")),
+    (("tree", "simplexity", "", "--depth", "2"), ("40 plies left", "--depth", "--heuristic")),
+    (("tree", "connect4", "", "--depth", "3"), ("39 plies left", "--depth", "--heuristic")),
+    (("history", "connect4", FULL_BOTTOM_ROW), ("35 to 39 plies left", "--size")),
+    (("perft", "simplexity"), ("42 plies deep", "--depth")),
+    (("perft", "tictactoe", "--size", "4x4"), ("16 plies deep", "--depth")),
+)
+
+
+@pytest.mark.parametrize(("argv", "words"), UNBOUNDED)
+def test_jobs_too_long_to_finish_are_refused_naming_their_bound(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], words: tuple[str, ...]
+) -> None:
+    """Each of these ran for minutes or hours; each is now refused, with the numbers that
+    decided it and the option that bounds it: up front, or after the few seconds' trial a
+    single solve far from the end gets (some such positions are decided quickly)."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    for word in words:
+        assert word in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("solve", "connect4", "", "--json"),  # the book answers; the line is proved briefly
+        ("solve", "connect4", "4", "--json"),
+        ("solve", "connect4", "4455", "--json"),  # far from the end, but a quick win: a trial
+        ("analyze", "connect4", "4444443322", "--json"),
+        ("tree", "connect4", "", "--depth", "2"),
+        ("tree", "simplexity", "", "--depth", "2", "--heuristic"),
+        ("history", "connect4", "...../...../...../..xo.", "--json"),
+        ("perft", "tictactoe", "--size", "4x4", "--depth", "3", "--json"),
+        ("solve", "tictactoe", "", "--size", "4x4", "--json"),
+        ("best", "connect4", "444", "--json"),  # out of reach: thinks for the play time
+    ],
+)
+def test_jobs_within_reach_or_bounded_still_run(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert json.loads(out) if "--json" in argv else "best line" in out
+
+
+def test_an_untimed_exact_line_stops_where_its_proof_would_take_minutes() -> None:
+    """The empty 7x6 board is solved from the book in milliseconds; proving its line below
+    the book would take minutes a move, so the line stops there, a true prefix."""
+    game, start = api.load("connect4", "")
+    result = api.solve(game, start)
+    assert result.score.exact and result.best_move == 3
+    assert 1 <= len(result.pv) <= 4 and result.pv[0] == 3
+
+
+def test_reach_covers_the_exact_search_and_the_book() -> None:
+    game, _ = api.load("connect4", "")
+    with_book = api.reach(game)
+    assert with_book.covers(42) and with_book.covers(40) and not with_book.covers(39)
+    assert with_book.covers(30) and not with_book.covers(31)
+    assert with_book.gap(20, 42) == (31, 39) and with_book.gap(40, 42) is None
+    without = api.reach(game, api.kernel_options(book=False))
+    assert not without.covers(42) and without.gap(0, 42) == (31, 42)

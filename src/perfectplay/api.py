@@ -43,6 +43,14 @@ from perfectplay.analysis.history import (
 )
 from perfectplay.analysis.perft import PerftCounts, ProgressCallback
 from perfectplay.analysis.perft import perft as count_tree
+from perfectplay.analysis.reach import (
+    TRIAL_SECONDS,
+    Reach,
+    check_history,
+    check_leaves,
+    check_trial,
+    check_whole_tree,
+)
 from perfectplay.analysis.render import move_name, rich_tree, summary_text
 from perfectplay.analysis.tree import MAX_NODES, GameTree, Leaves, TreeNode, build_tree
 from perfectplay.errors import ParameterError, PerfectplayError
@@ -392,11 +400,54 @@ class Engine(Generic[P, M]):
 
 
 # -- analysis ---------------------------------------------------------------------------------
+def reach(game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> Reach:
+    """Which positions of ``game`` get an exact value in reasonable time with the kernel of
+    ``options`` (its opening book counts): the policy every front door applies before an
+    unbounded job (see :mod:`perfectplay.analysis.reach`)."""
+    kernel = game.kernel(options)
+    book = None if kernel is None else kernel.book_reach()
+    return Reach(kit_of(game).policy.exact_plies, book)
+
+
+def trial_limit(
+    game: Game[P, M], position: P, options: KernelOptions = DEFAULT_KERNEL_OPTIONS
+) -> Limit | None:
+    """``None`` when an exact solve of ``position`` is within reach; else the time limit of
+    its trial (:data:`~perfectplay.analysis.reach.TRIAL_SECONDS`), whose answer
+    :func:`check_tried` accepts only when exact."""
+    if reach(game, options).covers(game.plies_left_bound(position)):
+        return None
+    return limit(time=TRIAL_SECONDS)
+
+
+def check_tried(
+    game: Game[P, M],
+    position: P,
+    job: str,
+    bounds: str,
+    exact: bool,
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+) -> None:
+    """Refuse, with :class:`ParameterError` naming ``job`` and ``bounds``, a trial's answer
+    that is not ``exact``."""
+    check_trial(job, reach(game, options), game.plies_left_bound(position), exact, bounds)
+
+
 def history(game: Game[P, M], position: P, notion: Notion = "outcome") -> History:
     """The optimal move orders that reach ``position`` (or the fewest mistakes), for games
-    declaring ``Capability.HISTORY``."""
+    declaring ``Capability.HISTORY``; refused with :class:`ParameterError` when some
+    sub-board's exact value would not come in reasonable time."""
     game_kit = require(game, Capability.HISTORY, "history")
+    full = game.plies_left_bound(game.initial())
+    job = f"history {game_kit.name}{_size_words(game)}"
+    check_history(job, reach(game), game.plies_left_bound(position), full)
     return reconstruct(game, position, game_kit.retraction(game, position), notion)
+
+
+def _size_words(game: Game[P, M]) -> str:
+    """`` 7x6`` for a sized game, else nothing."""
+    size = kit_of(game).size_text(game)
+    return f" {size}" if size else ""
 
 
 def tree(
@@ -412,7 +463,12 @@ def tree(
     """The game tree below ``position`` with minimax values, or alpha-beta's windows and
     cuts (see :func:`perfectplay.analysis.tree.build_tree`); a tree of more than
     ``max_nodes`` nodes (pruned ones included) is refused with :class:`ParameterError`
-    naming the count and suggesting a depth limit."""
+    naming the count and suggesting a depth limit, and so is one whose exact leaves
+    (without ``values`` given) would not be valued in reasonable time."""
+    if leaves == "exact" and values is None and depth is not None:
+        job = f"tree {kit_of(game).name}{_size_words(game)} --depth {depth}"
+        bounds = "give a --depth that reaches nearer the end, or --heuristic leaves"
+        check_leaves(job, reach(game), game.plies_left_bound(position), depth, bounds)
     return build_tree(
         game,
         position,
@@ -443,16 +499,12 @@ def perft(
 ) -> PerftCounts:
     """Count the tree from the initial position (``depth`` plies, or all of it); a whole
     tree larger than the game's policy allows is refused, naming ``--depth``."""
-    game_kit = kit_of(game)
-    cells = game_kit.policy.whole_tree_cells
     if depth is not None:
         limit(depth=depth)  # the same range check as a search depth
-    elif cells is not None and game.plies_left_bound(game.initial()) > cells:
-        size = game_kit.size_text(game)
-        raise ParameterError(
-            f"perft {game_kit.name}{f' {size}' if size else ''}: the whole game tree is far "
-            "too large to count; give --depth D (such as --depth 8)"
-        )
+    else:
+        job = f"perft {kit_of(game).name}{_size_words(game)}"
+        cells = kit_of(game).policy.whole_tree_cells
+        check_whole_tree(job, cells, game.plies_left_bound(game.initial()))
     return count_tree(game, None, depth, progress)
 
 

@@ -215,36 +215,54 @@ def limit(args: argparse.Namespace) -> Limit:
     return api.limit(depth=args.depth, time=args.time)
 
 
-def exact_or_refused(args: argparse.Namespace, game: RegisteredGame, position: object) -> Limit:
-    """The limit of ``--depth``/``--time``; without either an exact solve, refused up front
-    (naming the options that bound it) where the game's policy says the position is too far
-    from its end."""
+def bounds_text(args: argparse.Namespace, game: RegisteredGame) -> tuple[str, str]:
+    """The job's name (``solve connect4``) and the options that bound it, for refusals."""
     from perfectplay import api
-    from perfectplay.errors import ParameterError
+
+    game_kit = api.kit_of(game)
+    ways = "--depth N, or a smaller --size" if sized(game_kit) else "or --depth N"
+    bounds = "give --time S to search S seconds (exact when the search reaches the end), " + ways
+    return f"{args.command} {game_kit.name}", bounds
+
+
+def exact_or_trial(
+    args: argparse.Namespace, game: RegisteredGame, position: object
+) -> tuple[Limit, bool]:
+    """The limit of ``--depth``/``--time``, and whether it is a trial: without either, an
+    exact solve where the game's policy says it ends in reasonable time
+    (:mod:`perfectplay.analysis.reach`: the opening book counts), else a trial of a few
+    seconds whose answer :func:`check_trial` accepts only when exact."""
+    from perfectplay import api
 
     bound = limit(args)
-    game_kit = api.kit_of(game)
-    most = game_kit.policy.exact_plies
-    left = game.plies_left_bound(position)
-    if bound.unlimited and most is not None and left > most:
-        ways = "--depth N, or a smaller --size" if sized(game_kit) else "or --depth N"
-        raise ParameterError(
-            f"{args.command} {game_kit.name}: {left} plies left are too many to solve "
-            f"exactly (at most {most}); give --time S to search S seconds (exact when the "
-            f"search reaches the end), {ways}"
-        )
-    return bound
+    if not bound.unlimited:
+        return bound, False
+    trial = api.trial_limit(game, position, kernel_options(args))
+    return (bound, False) if trial is None else (trial, True)
+
+
+def check_trial(
+    args: argparse.Namespace, game: RegisteredGame, position: object, exact: bool
+) -> None:
+    """Refuse the answer of a trial (:func:`exact_or_trial`) that is not exact."""
+    from perfectplay import api
+
+    job, bounds = bounds_text(args, game)
+    api.check_tried(game, position, job, bounds, exact, kernel_options(args))
 
 
 def timed_or_exact(args: argparse.Namespace, game: RegisteredGame, position: object) -> Limit:
     """The limit of ``--depth``/``--time``; without either an exact solve where the game's
-    policy allows one, else the game's thinking time."""
+    policy allows one (as for :func:`exact_or_trial`), else the game's thinking time."""
     from perfectplay import api
 
     bound = limit(args)
-    policy = api.kit_of(game).policy
-    far = policy.exact_plies is not None and game.plies_left_bound(position) > policy.exact_plies
-    return api.limit(time=policy.play_time) if bound.unlimited and far else bound
+    if not bound.unlimited:
+        return bound
+    reach = api.reach(game, kernel_options(args))
+    if reach.covers(game.plies_left_bound(position)):
+        return bound
+    return api.limit(time=api.kit_of(game).policy.play_time)
 
 
 def kernel_options(args: argparse.Namespace) -> KernelOptions:

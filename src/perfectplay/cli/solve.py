@@ -52,10 +52,12 @@ def run(args: argparse.Namespace) -> int:
         return batch.run(args)
     loaded = options.load(args)
     game, position = loaded.game, loaded.position
-    bound = options.exact_or_refused(args, game, position)
+    bound, trial = options.exact_or_trial(args, game, position)
     kernel = options.kernel_options(args)
-    with status_line(bound.unlimited and sys.stderr.isatty()) as status:
+    with status_line((bound.unlimited or trial) and sys.stderr.isatty()) as status:
         result = api.solve(
             game, position, bound, weak=args.weak, options=kernel, on_progress=callback(status)
         )
+    if trial:
+        options.check_trial(args, game, position, result.score.exact)
     return report(args, loaded, result, with_pv=True)

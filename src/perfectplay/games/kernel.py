@@ -148,6 +148,11 @@ class Kernel(Protocol[P_in, M]):
         in place, else a new one."""
         ...
 
+    def book_reach(self) -> int | None:
+        """Positions with at least this many plies left are answered from the kernel's
+        opening book after a short search (``None``: no book)."""
+        ...
+
     def warm_up(self, start: P_in) -> None:
         """Load (or compile) the compiled code before any clock starts, by a tiny search of
         the running position ``start``; nearly free once the code is loaded."""
@@ -178,9 +183,11 @@ class Kernel(Protocol[P_in, M]):
         table: Any,
         node_budget: int,
         progress: ExactProgress | None = None,
+        deadline: float | None = None,
     ) -> tuple[int, int, bool]:
         """Trait ``weak``: ``(sign, nodes, aborted)``: 1 win, 0 draw, -1 loss; ``progress``
-        hears how the solve narrows the value."""
+        hears how the solve narrows the value; aborted past ``node_budget`` nodes or the
+        ``deadline`` (``time.perf_counter`` seconds)."""
         ...
 
     def exact_values(self, position: P_in) -> Mapping[Hashable, int]:
@@ -207,6 +214,10 @@ class KernelBase(Generic[P, M]):
         """A new table of the default size."""
         return self.new_table(self.table_entries_hint())
 
+    def book_reach(self) -> int | None:
+        """No opening book."""
+        return None
+
     def compiled_functions(self) -> tuple[Any, ...]:
         """The numba functions a search calls (to tell whether they are loaded)."""
         return ()
@@ -231,6 +242,7 @@ class KernelBase(Generic[P, M]):
         table: Any,
         node_budget: int,
         progress: ExactProgress | None = None,
+        deadline: float | None = None,
     ) -> tuple[int, int, bool]:
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare weak")

@@ -54,6 +54,13 @@ Engine = Literal["auto", "kernel", "python"]
 KERNEL_START_RATE = 2_000_000
 """Assumed kernel nodes per second before the first iteration has been timed."""
 
+EXACT_LINE_SECONDS = 0.5
+EXACT_LINE_FACTOR = 2.0
+"""An untimed exact solve proves its principal variation move by move for at most
+``EXACT_LINE_FACTOR`` times the solve's own time, and at least ``EXACT_LINE_SECONDS``: below
+an opening book's depth each step is a new solve (the whole line of the empty 7x6 board would
+take minutes after a solve of milliseconds). The line is a true prefix of an optimal game."""
+
 IterationCallback = Callable[[int, Score, Any, int, float], None]
 """Called after each completed iteration with (depth, score, best move, nodes, seconds)."""
 
@@ -172,14 +179,19 @@ class Searcher:
         return _Iteration(move, value, used, exact, False)
 
     def pv(
-        self, position: Any, move: Any, value: float, exact: bool, deadline: Deadline | None = None
+        self,
+        position: Any,
+        move: Any,
+        value: float,
+        exact: bool,
+        deadline: Deadline | None = None,
+        timed: bool = True,
     ) -> tuple[Any, ...]:
         """The principal variation starting with ``move`` (worth ``value``).
 
-        For exact results every step is re-proved against the (warm) table, so the line runs
-        to the end of the game; for heuristic ones, and for exact ones of a timed search by a
-        kernel that keeps the time itself, the table's best moves are followed. A kernel's own
-        exact line stops at the ``deadline`` of a timed search.
+        For exact results every step is re-proved against the (warm) table, until the end of
+        the game or the ``deadline``; for heuristic ones, and for exact ones of a ``timed``
+        search by a kernel that keeps the time itself, the table's best moves are followed.
         """
         kernel = self.kernel
         if exact and move is not None and kernel is not None and kernel.traits.exact_line:
@@ -187,7 +199,9 @@ class Searcher:
                 return tuple(kernel.exact_line(position, move, value, self.table))
             end = deadline.end - _reserve(deadline)
             return tuple(kernel.exact_line(position, move, value, self.table, deadline=end))
-        keeps_time = deadline is not None and kernel is not None and kernel.traits.keeps_deadline
+        keeps_time = (
+            timed and deadline is not None and kernel is not None and kernel.traits.keeps_deadline
+        )
         if not exact or move is None or keeps_time:
             if kernel is not None:
                 return tuple(kernel.principal_variation(position, move, self.table))
@@ -197,6 +211,8 @@ class Searcher:
         current = game.play(position, move)
         target = score_after_move(Score(value, True)).value
         while game.outcome(current) is None:
+            if deadline is not None and deadline.expired():
+                break
             depth = self.proof_depth(current, target)
             for candidate in self.candidates(current):
                 if self.move_value(current, candidate, depth) == target:
@@ -257,7 +273,9 @@ class Searcher:
         if limit.time is None and limit.nodes is None:
             depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
             it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES, on_progress)
-            return self._result(position, it, depth, started, with_pv)
+            spent = time.perf_counter() - started
+            line_time = Deadline(max(EXACT_LINE_SECONDS, EXACT_LINE_FACTOR * spent))
+            return self._result(position, it, depth, started, with_pv, line_time, timed=False)
         return self._iterate(
             position, limit, full_depth, started, on_iteration, with_pv, on_progress
         )
@@ -329,9 +347,9 @@ class Searcher:
 
     def check_weak(self, limit: Limit) -> Kernel[Any, Any]:
         """The kernel of a weak solve; raises :class:`ParameterError` when there is none or
-        the limit is not exact."""
-        if not limit.unlimited:
-            raise ParameterError("weak solve: it is exact; it takes no depth, time or node limit")
+        the limit has a depth or a node budget (a time limit ends it unsolved)."""
+        if limit.depth is not None or limit.nodes is not None:
+            raise ParameterError("weak solve: it is exact; it takes no depth or node limit")
         if self.kernel is None or not self.kernel.traits.weak:
             raise ParameterError(f"weak solve: {self.game.name} has no weak solver")
         return self.kernel
@@ -339,28 +357,40 @@ class Searcher:
     def weak(
         self, position: Any, limit: Limit, on_progress: ExactProgress | None = None
     ) -> SearchResult[Any]:
-        """Win (1), draw (0) or loss (-1) of ``position`` for its side to move, no move."""
-        kernel = self.check_weak(limit)
+        """Win (1), draw (0) or loss (-1) of ``position`` for its side to move, no move;
+        under a time limit the score is not exact (0) when the time ran out first."""
+        self.check_weak(limit)
         self.warm_up()
         started = time.perf_counter()
         outcome = self.game.outcome(position)
         nodes = 0
         if outcome is not None:
             value = finished_value(self.game, position, outcome.winner)
-            sign = (value > 0) - (value < 0)
+            score = Score((value > 0) - (value < 0), True, True)
         else:
-            sign, nodes, _ = kernel.weak_value(position, self.table, UNLIMITED_NODES, on_progress)
+            score, nodes = self.weak_score(position, limit, on_progress)
         elapsed = time.perf_counter() - started
         depth = self.game.plies_left_bound(position)
-        return SearchResult(None, Score(sign, True, True), (), nodes, depth, elapsed, self.name)
+        return SearchResult(None, score, (), nodes, depth, elapsed, self.name)
+
+    def weak_score(
+        self, position: Any, limit: Limit, on_progress: ExactProgress | None = None
+    ) -> tuple[Score, int]:
+        """The weak score of a running position under ``limit`` (see :meth:`weak`), and the
+        nodes searched."""
+        kernel = self.check_weak(limit)
+        deadline = None if limit.time is None else time.perf_counter() + limit.time
+        sign, nodes, aborted = kernel.weak_value(
+            position, self.table, UNLIMITED_NODES, on_progress, deadline
+        )
+        return Score(0 if aborted else sign, not aborted, True), nodes
 
     def value(self, position: Any, limit: Limit, weak: bool = False) -> Score:
         """The score of a running ``position`` for its side to move under ``limit``: from the
         kernel's exact (or weak) value when the limit is exact, else from a search."""
+        if weak:
+            return self.weak_score(position, limit)[0]
         if self.kernel is not None and limit.unlimited:
-            if weak:
-                sign, _, _ = self.kernel.weak_value(position, self.table, UNLIMITED_NODES)
-                return Score(sign, True, True)
             return Score(self.kernel.exact_value(position, self.table), True)
         return self.run(position, limit, None, with_pv=False).score
 
@@ -372,15 +402,17 @@ class Searcher:
         started: float,
         with_pv: bool,
         deadline: Deadline | None = None,
+        timed: bool = True,
     ) -> SearchResult[Any]:
-        """The result of a search; under a time limit (``deadline``) a kernel's line is read
-        from its table, or re-proved only until the deadline, so that the answer comes within
-        the limit."""
+        """The result of a search; its line is re-proved only until ``deadline`` (the time
+        limit of a ``timed`` search, else the allowance of an exact line), or read from a
+        kernel's table under a time limit, so that the answer comes within the limit."""
         move, exact = found.move, found.exact
+        line = self.pv(position, move, found.value, exact, deadline, timed) if with_pv else (move,)
         return SearchResult(
             best_move=move,
             score=Score(found.value, exact),
-            pv=self.pv(position, move, found.value, exact, deadline) if with_pv else (move,),
+            pv=line,
             nodes=found.nodes,
             depth=depth,
             time=time.perf_counter() - started,

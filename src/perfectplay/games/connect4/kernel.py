@@ -130,6 +130,11 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         self.work = work_with_book(spec.width, spec.height, spec.k, book)
         self.book = book
 
+    def book_reach(self) -> int | None:
+        """Positions with at most the book's depth of stones are answered from the book
+        (a search down to the book's positions): those with ``cells - depth`` plies left."""
+        return None if self.book is None else self.game.spec.cells - self.book.depth
+
     # -- tables ---------------------------------------------------------------------------
     @staticmethod
     def new_table(entries: int = 1 << DEFAULT_TABLE_BITS) -> Connect4Table:
@@ -181,9 +186,11 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         table: Connect4Table,
         node_budget: int,
         progress: ExactProgress | None = None,
+        deadline: float | None = None,
     ) -> tuple[int, int, bool]:
-        """Win (1), draw (0) or loss (-1) of a running position, nodes, whether aborted."""
-        solved = self.solve(position, table, True, node_budget, progress)
+        """Win (1), draw (0) or loss (-1) of a running position, nodes, whether aborted (past
+        ``node_budget`` nodes or the ``deadline``)."""
+        solved = self.solve(position, table, True, node_budget, progress, deadline)
         return solved.score, solved.nodes, solved.aborted
 
     # -- positions ------------------------------------------------------------------------

@@ -35,6 +35,10 @@ from perfectplay.notation import quote
 DEFAULT_SIZE = (7, 6)
 DEFAULT_K = 4
 WHOLE_TREE_CELLS = 16
+EXACT_PLIES = 30
+"""An unbounded exact solve needs at most this many plies left, unless the opening book
+answers the position: 6x5 boards from empty take about 2 s, 7x6 positions with 12 stones
+seconds, with 3 stones several minutes each (BENCHMARKS.md)."""
 """``perft`` without ``--depth`` counts whole trees only up to 4x4."""
 
 
@@ -88,7 +92,7 @@ class Connect4Kit(base.GameKit):
             base.Capability.BOARD,
         }
     )
-    policy = base.Policy(whole_tree_cells=WHOLE_TREE_CELLS)
+    policy = base.Policy(exact_plies=EXACT_PLIES, whole_tree_cells=WHOLE_TREE_CELLS)
     examples = ("4453", "44455554221")
 
     def make(self, params: base.GameParams) -> Connect4Game:

@@ -23,6 +23,11 @@ from perfectplay.games.mnk.text import render_mnk_board as render_board
 
 DEFAULT_SIZE = (3, 3)
 MARKS = {1: "x", -1: "o"}
+EXACT_PLIES = 24
+"""An unbounded exact solve needs at most this many empty cells: from the empty board 5x4
+(k=4) takes 0.2 s, 6x4 13 s, 5x5 46 s (k=4) to minutes (k=5)."""
+WHOLE_TREE_CELLS = 12
+"""Whole game trees are counted on boards up to this many cells (4x3: 2.5 s)."""
 """The board matrix's values as marks."""
 
 
@@ -67,6 +72,7 @@ class TicTacToeKit(base.GameKit):
         {base.Capability.HISTORY, base.Capability.SYMMETRY, base.Capability.BOARD}
     )
     examples = ("xox/oox/___", "___/_x_/___")
+    policy = base.Policy(exact_plies=EXACT_PLIES, whole_tree_cells=WHOLE_TREE_CELLS)
 
     def make(self, params: base.GameParams) -> MNKGame:
         """``game(rows, cols, k)``; ``k`` defaults to ``min(rows, cols)``."""

@@ -1,0 +1,116 @@
+"""How far unbounded work may go: one policy for every front door.
+
+Some jobs have a size nobody knows until they are done: an exact solve, the exact values at
+the leaves of a game tree, the exact value of every sub-board of a board's history, the count
+of a whole game tree. The command line starts such a job without a bound only when the
+game's kit says it ends in reasonable time (seconds, not hours); otherwise it refuses the job,
+saying why and naming the option that bounds it. The same measure serves every verb:
+
+* an exact value is within reach when the position has at most the kit's
+  :attr:`~perfectplay.games.kit.Policy.exact_plies` plies left, or when the kernel's opening
+  book answers it (:meth:`~perfectplay.games.kernel.Kernel.book_reach`);
+* a tree with exact leaves needs its leaves within reach, and a history every sub-board
+  from the empty board to the target (it values them all); beyond, they are refused up front;
+* a single exact ``solve`` or ``analyze`` beyond reach is not refused blindly, since some
+  positions far from the end are decided quickly (a forced win): it gets a trial of
+  :data:`TRIAL_SECONDS` under the clock, and is refused when the trial does not end exact;
+  an untimed ``best`` beyond reach thinks for the game's play time instead;
+* a whole game tree is counted only on boards of at most
+  :attr:`~perfectplay.games.kit.Policy.whole_tree_cells` cells.
+
+Each refusal is a :class:`~perfectplay.errors.ParameterError` whose message names the job,
+the numbers that decided it and the option that bounds the job. (The web app bounds every
+request by its own time cap instead.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from perfectplay.errors import ParameterError
+
+TRIAL_SECONDS = 3.0
+"""The time an unbounded exact solve or analysis beyond reach gets before it is refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """Which exact values come in reasonable time: positions with at most ``exact_plies``
+    plies left (``None``: every position), and those with at least ``book_plies`` plies left,
+    which the opening book answers (``None``: no book)."""
+
+    exact_plies: int | None
+    book_plies: int | None = None
+
+    def covers(self, plies_left: int) -> bool:
+        """True when a position with ``plies_left`` plies left has its exact value in
+        reasonable time."""
+        if self.exact_plies is None or plies_left <= self.exact_plies:
+            return True
+        return self.book_plies is not None and plies_left >= self.book_plies
+
+    def gap(self, least: int, most: int) -> tuple[int, int] | None:
+        """The plies left, from fewest to most, within ``[least, most]`` that are out of
+        reach (one range: between the exact search's reach and the book's), or ``None``."""
+        if self.exact_plies is None:
+            return None
+        low = max(least, self.exact_plies + 1)
+        high = most if self.book_plies is None else min(most, self.book_plies - 1)
+        return (low, high) if low <= high else None
+
+    def limit_text(self) -> str:
+        """The reach in words, for messages."""
+        if self.book_plies is None:
+            return f"at most {self.exact_plies} plies left"
+        return (
+            f"at most {self.exact_plies} plies left, or at least {self.book_plies} where the "
+            "opening book answers"
+        )
+
+
+def check_trial(job: str, reach: Reach, plies_left: int, exact: bool, bounds: str) -> None:
+    """Refuse the answer of a trial (see the module docstring) that did not end ``exact``.
+    Raises :class:`ParameterError`."""
+    if not exact:
+        raise ParameterError(
+            f"{job}: not solved exactly in the {TRIAL_SECONDS:g} s trial given to a position "
+            f"{plies_left} plies from the end (an exact solve is sure to end in reasonable "
+            f"time with {reach.limit_text()}); {bounds}"
+        )
+
+
+def check_leaves(job: str, reach: Reach, plies_left: int, depth: int, bounds: str) -> None:
+    """Refuse a tree cut ``depth`` plies below a root ``plies_left`` plies from its end when
+    its exact leaves are out of ``reach``. Raises :class:`ParameterError`."""
+    leaves = plies_left - depth
+    if leaves > 0 and not reach.covers(leaves):
+        raise ParameterError(
+            f"{job}: its leaves, {depth} plies down, have {leaves} plies left, too many to "
+            f"value exactly in reasonable time ({reach.limit_text()}); {bounds}"
+        )
+
+
+def check_history(job: str, reach: Reach, plies_left: int, full: int) -> None:
+    """Refuse a history of a board ``plies_left`` plies from its end, in a game of ``full``
+    plies at most, when some of its sub-boards are out of ``reach`` (each needs an exact
+    value). Raises :class:`ParameterError`."""
+    gap = reach.gap(plies_left, full)
+    if gap is not None:
+        low, high = gap
+        span = str(low) if low == high else f"{low} to {high}"
+        raise ParameterError(
+            f"{job}: it values every sub-board exactly, and those with {span} plies left "
+            f"are too far from the end to solve in reasonable time ({reach.limit_text()}); "
+            "a smaller board (--size), or an opening book reaching deeper, would do"
+        )
+
+
+def check_whole_tree(job: str, cells: int | None, plies: int) -> None:
+    """Refuse counting a whole game tree of ``plies`` plies at most on a game whose policy
+    counts whole trees only up to ``cells`` cells (``None``: any). Raises
+    :class:`ParameterError`."""
+    if cells is not None and plies > cells:
+        raise ParameterError(
+            f"{job}: the whole game tree ({plies} plies deep) is far too large to count "
+            f"(whole trees up to {cells} cells); give --depth D (such as --depth 6)"
+        )
