@@ -1,0 +1,95 @@
+"""How closely timed searches keep their limit: overshoot per game, position and limit.
+
+Each case runs ``api.solve(game, position, limit(time=T))`` in this process after a warm-up
+(compiled code loaded, the clock's first trip made) and reports the median wall time of the
+call against ``T`` over ``--rounds`` runs, with the depth reached. ``--cold`` also runs each
+case once as a whole ``perfectplay best ... --time T`` process, where start-up and loading
+come on top (issue 15 tracks that part).
+
+    python3 benchmarks/bench_deadline.py --rounds 5
+    python3 benchmarks/bench_deadline.py --rounds 3 --cold
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import time
+
+from common import fmt, machine
+
+from perfectplay import api
+
+CASES = (
+    ("tictactoe 3x3, empty", "tictactoe", "", None, None),
+    ("tictactoe 8x8 k=5, empty (kernel)", "tictactoe", "", "8x8", 5),
+    ("tictactoe 15x15 k=5, empty (generic)", "tictactoe", "", "15x15", 5),
+    ("connect4 7x6 '44'", "connect4", "44", None, None),
+    ("connect4 7x6 '4453'", "connect4", "4453", None, None),
+    ("simplexity 6x7 mid-game", "simplexity", "4O 4X 3O 5X 4O 3X", None, None),
+)
+LIMITS = (0.01, 0.2, 1.0, 3.0)
+
+
+def load(
+    name: str, text: str, size: str | None, k: int | None
+) -> tuple[api.RegisteredGame, object]:
+    """The case's game and position."""
+    if size is None:
+        return api.load(name, text)
+    game, start = api.new_game(name, size=size, k=k)
+    return game, start
+
+
+def warm(name: str, text: str, size: str | None, k: int | None, rounds: int) -> list[str]:
+    """Table rows of one case in this (warm) process."""
+    game, position = load(name, text, size, k)
+    api.solve(game, position, api.limit(time=0.05))
+    rows = []
+    for seconds in LIMITS:
+        times, depths = [], []
+        for _ in range(rounds):
+            began = time.perf_counter()
+            result = api.solve(game, position, api.limit(time=seconds))
+            times.append(time.perf_counter() - began)
+            depths.append(result.depth)
+        median = statistics.median(times)
+        over = (median - seconds) / seconds * 100
+        rows.append(
+            f"| {seconds:g} s | {fmt(median)} | {over:+.1f} % | {fmt(max(times))} | "
+            f"{min(depths)}-{max(depths)} |"
+        )
+    return rows
+
+
+def cold(name: str, text: str, size: str | None, k: int | None) -> list[str]:
+    """Whole-process wall times of ``perfectplay best`` for each limit."""
+    rows = []
+    for seconds in LIMITS:
+        argv = ["perfectplay", "best", name, text, "--time", str(seconds)]
+        if size is not None:
+            argv += ["--size", size, "--k", str(k)]
+        began = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        wall = time.perf_counter() - began
+        rows.append(f"| {seconds:g} s | process {fmt(wall)} | {wall - seconds:+.2f} s |")
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cold", action="store_true", help="also time whole processes")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    for title, name, text, size, k in CASES:
+        print(f"\n{title}\n\n| limit | median call | overshoot | worst call | depth |")
+        print("|---|---|---|---|---|")
+        print("\n".join(warm(name, text, size, k, args.rounds)))
+        if args.cold:
+            print("\n".join(cold(name, text, size, k)))
+
+
+if __name__ == "__main__":
+    main()
