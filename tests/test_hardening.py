@@ -163,9 +163,9 @@ UNBOUNDED = (
     (("analyze", "connect4", "444"), ("3 s trial", "39 plies", "opening book", "--time")),
     (("solve", "tictactoe", "", "--size", "5x5"), ("3 s trial", "25 plies", "--size")),
     (("solve", "connect4", "444", "--weak"), ("3 s trial", "39 plies", "opening book")),
-    (("tree", "simplexity", "", "--depth", "2"), ("40 plies left", "--depth", "--heuristic")),
-    (("tree", "connect4", "", "--depth", "3"), ("39 plies left", "--depth", "--heuristic")),
-    (("history", "connect4", FULL_BOTTOM_ROW), ("35 to 39 plies left", "--size")),
+    (("tree", "simplexity", "", "--depth", "2"), ("40 plies left", "depth", "heuristically")),
+    (("tree", "connect4", "", "--depth", "3"), ("39 plies left", "depth", "heuristically")),
+    (("history", "connect4", FULL_BOTTOM_ROW), ("35 to 39 plies left", "smaller board")),
     (("perft", "simplexity"), ("42 plies deep", "--depth")),
     (("perft", "tictactoe", "--size", "4x4"), ("16 plies deep", "--depth")),
 )

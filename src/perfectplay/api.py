@@ -466,8 +466,8 @@ def tree(
     naming the count and suggesting a depth limit, and so is one whose exact leaves
     (without ``values`` given) would not be valued in reasonable time."""
     if leaves == "exact" and values is None and depth is not None:
-        job = f"tree {kit_of(game).name}{_size_words(game)} --depth {depth}"
-        bounds = "give a --depth that reaches nearer the end, or --heuristic leaves"
+        job = f"tree {kit_of(game).name}{_size_words(game)}, depth {depth}"
+        bounds = "cut the tree at a depth nearer the end, or value its leaves heuristically"
         check_leaves(job, reach(game), game.plies_left_bound(position), depth, bounds)
     return build_tree(
         game,

@@ -101,7 +101,7 @@ def check_history(job: str, reach: Reach, plies_left: int, full: int) -> None:
         raise ParameterError(
             f"{job}: it values every sub-board exactly, and those with {span} plies left "
             f"are too far from the end to solve in reasonable time ({reach.limit_text()}); "
-            "a smaller board (--size), or an opening book reaching deeper, would do"
+            "a smaller board, or an opening book reaching deeper, would do"
         )
 
 
