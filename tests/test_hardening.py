@@ -4,6 +4,9 @@ error, naming the input, and exit 2 from the command line."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -224,3 +227,33 @@ def test_reach_covers_the_exact_search_and_the_book() -> None:
     assert with_book.gap(20, 42) == (31, 39) and with_book.gap(40, 42) is None
     without = api.reach(game, api.kernel_options(book=False))
     assert not without.covers(42) and without.gap(0, 42) == (31, 42)
+
+
+# -- Ctrl-C stops a compiled search at once (issue 15, item 3) ----------------------------------
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("best", "connect4", "", "--no-book", "--time", "60"),
+        ("best", "simplexity", "", "--time", "60"),
+        ("best", "tictactoe", "", "--size", "8x8", "--k", "5", "--time", "60"),
+    ],
+)
+def test_ctrl_c_stops_a_long_search_with_its_best_move_so_far(argv: tuple[str, ...]) -> None:
+    """SIGINT in the middle of a compiled search: exit 130 within a second (the kernels
+    read the clock, and with it the request to stop, every few thousand nodes), with the
+    best move of the last completed depth on stderr."""
+    command = [sys.executable, "-c", "from perfectplay.cli import main; raise SystemExit(main())"]
+    process = subprocess.Popen([*command, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(4.0)  # start-up, loading the compiled code, then some search
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, err = process.communicate(timeout=10)
+        waited = time.monotonic() - sent
+    finally:
+        process.kill()
+    text = err.decode()
+    assert process.returncode == 130, text
+    assert "interrupted; best so far:" in text and "depth" in text and "Traceback" not in text
+    assert waited < 1.0, f"stopped {waited:.2f} s after SIGINT"

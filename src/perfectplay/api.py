@@ -314,10 +314,15 @@ def best(
     *,
     seed: int | None = None,
     options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+    on_iteration: IterationCallback | None = None,
 ) -> SearchResult[M]:
-    """Best move of a loaded position; ``seed`` picks randomly (reproducibly) among equals."""
+    """Best move of a loaded position; ``seed`` picks randomly (reproducibly) among equals;
+    ``on_iteration`` hears of each completed iteration of a timed search."""
     rng = random.Random(seed) if seed is not None else None
-    return search_best(game, position, search_limit, rng=rng, search=SearchOptions(kernel=options))
+    search = SearchOptions(kernel=options)
+    return search_best(
+        game, position, search_limit, rng=rng, search=search, on_iteration=on_iteration
+    )
 
 
 def solve(

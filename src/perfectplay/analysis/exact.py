@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from perfectplay.errors import ParameterError
+from perfectplay.games import interrupt
 from perfectplay.games.kernel import Kernel
 from perfectplay.search.result import Score, score_of_move
 from perfectplay.search.solver import SearchOptions, solve
@@ -88,7 +89,8 @@ class ExactValues:
                 return known
         if self._kernel is None:
             return int(solve(self.game, position, search=PYTHON_SEARCH).score.value)
-        return int(self._kernel.exact_value(position, self._table))
+        with interrupt.guard():
+            return int(self._kernel.exact_value(position, self._table))
 
     def _prepare(self) -> None:
         """Load the kernel and allocate the shared table (once)."""

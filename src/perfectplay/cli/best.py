@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from perfectplay.cli import options
-from perfectplay.cli.report import report
+from perfectplay.cli.report import BestSoFar, interrupted, report
 
 EPILOG = """\
 examples:
@@ -38,5 +38,11 @@ def run(args: argparse.Namespace) -> int:
     loaded = options.load(args)
     bound = options.timed_or_exact(args, loaded.game, loaded.position)
     kernel = options.kernel_options(args)
-    result = api.best(loaded.game, loaded.position, bound, seed=args.seed, options=kernel)
+    so_far = BestSoFar()
+    try:
+        result = api.best(
+            loaded.game, loaded.position, bound, seed=args.seed, options=kernel, on_iteration=so_far
+        )
+    except KeyboardInterrupt:
+        return interrupted(loaded, so_far)
     return report(args, loaded, result, with_pv=False)

@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli.output import (
+    EXIT_INTERRUPTED,
     EXIT_OK,
     console,
     game_over,
@@ -16,11 +17,12 @@ from perfectplay.cli.output import (
     search_line,
     show_board,
     side,
+    stderr,
     value_text,
 )
 
 if TYPE_CHECKING:
-    from perfectplay.api import Loaded, SearchResult
+    from perfectplay.api import Loaded, Score, SearchResult
 
 
 def report(
@@ -48,3 +50,31 @@ def report(
             say(out, "principal variation: " + line_text(game, position, result.pv))
     say(out, search_line(result))
     return EXIT_OK
+
+
+class BestSoFar:
+    """The ``on_iteration`` callback of a timed search: keeps the last completed iteration,
+    so that an interrupted search can still say what it found."""
+
+    def __init__(self) -> None:
+        self.found: tuple[int, Score, Any, int, float] | None = None
+
+    def __call__(self, depth: int, score: Score, move: Any, nodes: int, seconds: float) -> None:
+        self.found = (depth, score, move, nodes, seconds)
+
+
+def interrupted(loaded: Loaded, so_far: BestSoFar) -> int:
+    """After Ctrl-C: the best move of the last completed iteration, if any, on stderr;
+    the exit status of an interrupted command."""
+    from perfectplay import api
+
+    if so_far.found is None:
+        stderr("perfectplay: interrupted before any depth was completed")
+        return EXIT_INTERRUPTED
+    depth, score, move, nodes, seconds = so_far.found
+    label = api.kit_of(loaded.game).move_label(loaded.game, move)
+    stderr(
+        f"perfectplay: interrupted; best so far: {label} ({score}, depth {depth}, "
+        f"{nodes:,} nodes in {seconds:.2f} s)"
+    )
+    return EXIT_INTERRUPTED

@@ -9,7 +9,7 @@ from typing import Any
 
 from perfectplay.cli import options
 from perfectplay.cli.progress import callback, status_line
-from perfectplay.cli.report import report
+from perfectplay.cli.report import BestSoFar, interrupted, report
 
 EPILOG = """\
 examples:
@@ -54,10 +54,20 @@ def run(args: argparse.Namespace) -> int:
     game, position = loaded.game, loaded.position
     bound, trial = options.exact_or_trial(args, game, position)
     kernel = options.kernel_options(args)
-    with status_line((bound.unlimited or trial) and sys.stderr.isatty()) as status:
-        result = api.solve(
-            game, position, bound, weak=args.weak, options=kernel, on_progress=callback(status)
-        )
+    so_far = BestSoFar()
+    try:
+        with status_line((bound.unlimited or trial) and sys.stderr.isatty()) as status:
+            result = api.solve(
+                game,
+                position,
+                bound,
+                weak=args.weak,
+                options=kernel,
+                on_iteration=so_far,
+                on_progress=callback(status),
+            )
+    except KeyboardInterrupt:
+        return interrupted(loaded, so_far)
     if trial:
         options.check_trial(args, game, position, result.score.exact)
     return report(args, loaded, result, with_pv=True)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from perfectplay.errors import ParameterError
+from perfectplay.games import interrupt
 from perfectplay.games.kernel import (
     DEFAULT_KERNEL_OPTIONS,
     ExactProgress,
@@ -167,7 +168,8 @@ class Searcher:
             if deadline is not None and self.kernel.traits.keeps_deadline:
                 end = deadline.end - _reserve(deadline)
             controls = SearchControls(self.options.symmetry, self.options.ordering, end, progress)
-            result = self.kernel.search(position, depth, first, self.table, nodes, controls)
+            with interrupt.guard():
+                result = self.kernel.search(position, depth, first, self.table, nodes, controls)
             exact = result.horizon == 0 or is_decisive(result.value)
             return _Iteration(result.move, result.value, result.nodes, exact, result.aborted)
         try:
@@ -195,10 +197,11 @@ class Searcher:
         """
         kernel = self.kernel
         if exact and move is not None and kernel is not None and kernel.traits.exact_line:
-            if deadline is None or math.isinf(deadline.end):
-                return tuple(kernel.exact_line(position, move, value, self.table))
-            end = deadline.end - _reserve(deadline)
-            return tuple(kernel.exact_line(position, move, value, self.table, deadline=end))
+            end = None
+            if deadline is not None and not math.isinf(deadline.end):
+                end = deadline.end - _reserve(deadline)
+            with interrupt.guard():
+                return tuple(kernel.exact_line(position, move, value, self.table, deadline=end))
         keeps_time = (
             timed and deadline is not None and kernel is not None and kernel.traits.keeps_deadline
         )
@@ -296,26 +299,24 @@ class Searcher:
         total_nodes, rate = 0, float(KERNEL_START_RATE)
         best: _Iteration | None = None
         reached = 0
-        if self.kernel is not None and self.kernel.traits.exact_first and limit.depth is None:
-            # An exact solve often finishes quickly; give it half the budget before deepening.
-            share, exact_deadline = budget // 2, deadline.share(0.5)
-            if limit.time is not None and not self.kernel.traits.keeps_deadline:
-                share = min(share, int(rate * deadline.remaining() * 0.5))
-            budget_share = max(1_000, share)
-            it = self.fixed_depth(
-                position, full_depth, None, exact_deadline, budget_share, on_progress
-            )
-            total_nodes += it.nodes
-            if not it.aborted and it.move is not None:
-                found = _Iteration(it.move, it.value, total_nodes, it.exact, False)
-                return self._result(position, found, full_depth, started, with_pv, deadline)
+        exact_first = self.kernel is not None and self.kernel.traits.exact_first
+        keeps_deadline = self.kernel is not None and self.kernel.traits.keeps_deadline
         for depth in range(1, max_depth + 1):
+            if depth == 2 and exact_first and limit.depth is None:
+                # An exact solve often finishes quickly: after depth 1 (a move in hand), give
+                # it half the budget before deepening.
+                share, exact_deadline = budget // 2, deadline.share(0.5)
+                if limit.time is not None and not keeps_deadline:
+                    share = min(share, int(rate * deadline.remaining() * 0.5))
+                it = self.fixed_depth(
+                    position, full_depth, None, exact_deadline, max(1_000, share), on_progress
+                )
+                total_nodes += it.nodes
+                if not it.aborted and it.move is not None:
+                    found = _Iteration(it.move, it.value, total_nodes, it.exact, False)
+                    return self._result(position, found, full_depth, started, with_pv, deadline)
             nodes_left = budget - total_nodes
-            if (
-                self.kernel is not None
-                and limit.time is not None
-                and not self.kernel.traits.keeps_deadline
-            ):
+            if self.kernel is not None and limit.time is not None and not keeps_deadline:
                 nodes_left = min(nodes_left, max(1_000, int(rate * deadline.remaining() * 0.9)))
             if depth > 1 and (nodes_left <= 0 or deadline.expired()):
                 break
@@ -380,9 +381,10 @@ class Searcher:
         nodes searched."""
         kernel = self.check_weak(limit)
         deadline = None if limit.time is None else time.perf_counter() + limit.time
-        sign, nodes, aborted = kernel.weak_value(
-            position, self.table, UNLIMITED_NODES, on_progress, deadline
-        )
+        with interrupt.guard():
+            sign, nodes, aborted = kernel.weak_value(
+                position, self.table, UNLIMITED_NODES, on_progress, deadline
+            )
         return Score(0 if aborted else sign, not aborted, True), nodes
 
     def value(self, position: Any, limit: Limit, weak: bool = False) -> Score:
@@ -391,7 +393,8 @@ class Searcher:
         if weak:
             return self.weak_score(position, limit)[0]
         if self.kernel is not None and limit.unlimited:
-            return Score(self.kernel.exact_value(position, self.table), True)
+            with interrupt.guard():
+                return Score(self.kernel.exact_value(position, self.table), True)
         return self.run(position, limit, None, with_pv=False).score
 
     def _result(
@@ -497,12 +500,13 @@ def best_move(
     *,
     rng: random.Random | None = None,
     search: SearchOptions = DEFAULT_SEARCH,
+    on_iteration: IterationCallback | None = None,
 ) -> SearchResult[Any]:
     """Like :func:`solve`; with ``rng`` the move is drawn at random among the equally best.
 
     The random choice analyses every move (see :func:`analyze`), so it costs more.
     """
-    result = solve(game, position, limit, search=search)
+    result = solve(game, position, limit, search=search, on_iteration=on_iteration)
     if rng is None or result.best_move is None:
         return result
     values = analyze(game, position, limit, search=search)

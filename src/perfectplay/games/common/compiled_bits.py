@@ -9,12 +9,13 @@ line from one column into the next.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, objmode, types
 from numba.core.extending import intrinsic
+
+from perfectplay.games import interrupt
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -77,10 +78,12 @@ def winning_cells_4(p, h):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def now() -> float:
-    """``time.perf_counter()`` from compiled code (a short trip to the interpreter; the first
-    one in a process takes about 0.1 s, so kernels make it while warming up)."""
+    """``time.perf_counter()`` from compiled code, or a negative number once Ctrl-C asked
+    the search to stop (:mod:`perfectplay.games.interrupt`). A short trip to the
+    interpreter; the first one in a process takes about 0.1 s, so kernels make it while
+    warming up."""
     with objmode(t="float64"):
-        t = time.perf_counter()
+        t = interrupt.clock()
     return t
 
 
@@ -88,10 +91,12 @@ def now() -> float:
 def past_deadline(nodes, deadline_ns):  # type: ignore[no-untyped-def]
     """True when ``nodes`` is 1 more than a multiple of 4096 (the first node of a search, and
     every 4096 nodes after it) and the clock has reached ``deadline_ns``
-    (``time.perf_counter_ns`` units; :data:`NO_DEADLINE` for none)."""
-    if (nodes & CLOCK_CHECK_MASK) != 1 or deadline_ns == NO_DEADLINE:
+    (``time.perf_counter_ns`` units; :data:`NO_DEADLINE` for none), or Ctrl-C was pressed
+    (the clock is read even without a deadline, for that)."""
+    if (nodes & CLOCK_CHECK_MASK) != 1:
         return False
-    return now() * 1e9 >= deadline_ns
+    t = now()
+    return t < 0.0 or (deadline_ns != NO_DEADLINE and t * 1e9 >= deadline_ns)
 
 
 def deadline_ns(deadline: float | None) -> int:

@@ -255,9 +255,14 @@ def slot_of(key_a, key_b, size):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _out_of_time(stats, clock):  # type: ignore[no-untyped-def]
-    """Checked at the first node and every 1024 after it: the node budget, then the clock."""
-    if stats[NODES] >= stats[BUDGET] or (clock[0] < np.inf and now() >= clock[0]):
+    """Checked at the first node and every 1024 after it: the node budget, then the clock
+    (read even without a deadline: a negative reading means Ctrl-C was pressed)."""
+    if stats[NODES] >= stats[BUDGET]:
         stats[ABORTED] = 1
+    else:
+        t = now()
+        if t < 0.0 or t >= clock[0]:
+            stats[ABORTED] = 1
     return stats[ABORTED] != 0
 
 

@@ -1,0 +1,65 @@
+"""Ctrl-C inside compiled searches.
+
+A numba-compiled search never returns to the interpreter on its own, so Python's default
+SIGINT handler, which raises :class:`KeyboardInterrupt` at the next bytecode, would wait for
+the whole search. Kernels therefore read the clock through the interpreter at their first node
+and every few thousand nodes after it (:func:`perfectplay.games.common.compiled_bits.now`);
+while :func:`guard` is active, SIGINT only records the request, the clock read answers
+:data:`STOPPED` to the kernel, which unwinds as when its deadline passes, and leaving
+:func:`guard` raises :class:`KeyboardInterrupt` in plain Python. A search is stopped within
+a few milliseconds of Ctrl-C.
+
+The request is process-wide state, as the signal is; :func:`guard` clears it on entry and on
+exit. Outside the main thread (a web worker's thread, say) signals cannot be handled, and
+:func:`guard` does nothing.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+STOPPED = -1.0
+"""What :func:`clock` answers once Ctrl-C has been pressed inside :func:`guard`."""
+
+
+class _Request:
+    """Whether SIGINT arrived inside :func:`guard` (one per process)."""
+
+    pending = False
+
+
+def clock() -> float:
+    """``time.perf_counter()``, or :data:`STOPPED` once Ctrl-C was pressed under
+    :func:`guard` (called by compiled kernels through the interpreter)."""
+    return STOPPED if _Request.pending else time.perf_counter()
+
+
+def _record(signum: int, frame: FrameType | None) -> None:
+    _Request.pending = True
+
+
+@contextmanager
+def guard() -> Iterator[None]:
+    """Run a compiled search so that Ctrl-C stops it: SIGINT is recorded instead of
+    raised, and :class:`KeyboardInterrupt` is raised when the block ends (nothing changes
+    outside the main thread or when SIGINT is not handled by Python's default handler)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    _Request.pending = False
+    signal.signal(signal.SIGINT, _record)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        interrupted, _Request.pending = _Request.pending, False
+    if interrupted:
+        raise KeyboardInterrupt
