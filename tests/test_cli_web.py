@@ -1,4 +1,5 @@
-"""``perfectplay serve``: its options are checked before anything starts, and it serves."""
+"""``perfectplay serve``: its options are checked before anything starts, it says where it
+listens (and serves beyond this machine only with ``--public``), and it serves."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 
 from tests.cli_support import run
 
@@ -58,6 +61,92 @@ def test_a_database_that_is_not_one_is_refused(
     assert code == 2 and "notes.txt" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    "host", ["", "0.0.0.0", "::", "192.0.2.7", "example.com", "127.0.0.1.nip.io"]
+)
+def test_a_host_beyond_this_machine_needs_public(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, host: str
+) -> None:
+    monkeypatch.setattr(uvicorn, "run", _must_not_serve)
+    code, out, err = run(capsys, "serve", "--host", host, "--db", str(tmp_path / "g.db"))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"--host {host!r}" in err and "--public" in err
+    if host in ("", "0.0.0.0", "::"):
+        assert "every interface" in err
+
+
+def _must_not_serve(app: object, **options: object) -> None:
+    raise AssertionError(f"serve started a server on {options}")
+
+
+def _served(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db: Path, *argv: str
+) -> tuple[str, dict[str, Any]]:
+    """``serve ARGV`` with uvicorn's run stood in for: the startup line and how uvicorn
+    would have been called."""
+    called: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: called.update(options))
+    code, out, err = run(capsys, "serve", "--db", str(db), *argv)
+    assert code == 0 and err == "", err
+    assert out.count("\n") == 1
+    return out, called
+
+
+@pytest.mark.parametrize("host", ["", "0.0.0.0"])
+def test_every_interface_with_public_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, host: str
+) -> None:
+    port = _free_port()
+    argv = ("--host", host, "--port", str(port), "--public")
+    out, called = _served(capsys, monkeypatch, tmp_path / "g.db", *argv)
+    assert f"serving on every interface (0.0.0.0 port {port})" in out
+    assert "reachable from other machines" in out
+    assert called == {"host": host, "port": port, "log_level": "warning"}
+
+
+@pytest.mark.parametrize(
+    ("host", "shown"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:{port}, this machine only"),
+        ("127.0.0.2", "http://127.0.0.2:{port}, this machine only"),
+        ("localhost", "http://localhost:{port} (127.0.0.1), this machine only"),
+    ],
+)
+def test_a_loopback_host_is_served_without_public_and_named(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    host: str,
+    shown: str,
+) -> None:
+    port = _free_port()
+    out, called = _served(
+        capsys, monkeypatch, tmp_path / "g.db", "--host", host, "--port", str(port)
+    )
+    assert f"serving on {shown.format(port=port)}" in out
+    assert called["host"] == host and called["port"] == port
+
+
+def test_ipv6_loopback_is_served_in_brackets(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    try:
+        with socket.create_server(("::1", 0), family=socket.AF_INET6) as probe:
+            port = probe.getsockname()[1]
+    except OSError:
+        pytest.skip("no IPv6 loopback on this machine")
+    out, _ = _served(capsys, monkeypatch, tmp_path / "g.db", "--host", "::1", "--port", str(port))
+    assert f"serving on http://[::1]:{port}, this machine only" in out
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
 def test_serve_answers_on_its_port(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -74,7 +163,7 @@ def test_serve_answers_on_its_port(tmp_path: Path) -> None:
     finally:
         server.terminate()
         out, _ = server.communicate(timeout=20)
-    assert f"http://127.0.0.1:{port}" in out
+    assert f"serving on http://127.0.0.1:{port}, this machine only" in out
 
 
 def _wait_for(url: str) -> dict[str, object]:

@@ -3,23 +3,17 @@ plug-in game the web app has never heard of.
 
 ``live_server`` runs ``perfectplay serve`` on a free port with a fresh database, waits for
 ``/api/health`` (the engine workers load their compiled kernels first, which takes a while
-on a cold cache) and stops the server when the session ends. ``plugin_server`` does the same
-with the test games of ``plugin/pairs_game.py`` installed as plug-ins: an entry-point
-declaration (a ``.dist-info`` folder) on the ``PYTHONPATH`` of the server and of its engine
-workers, which find them through the registry as they would an installed package.
+on a cold cache; see ``live.py``) and stops the server when the session ends.
+``plugin_server`` does the same with the test games of ``plugin/pairs_game.py`` installed as
+plug-ins: an entry-point declaration (a ``.dist-info`` folder) on the ``PYTHONPATH`` of the
+server and of its engine workers, which find them through the registry as they would an
+installed package.
 ``plugin_games`` registers the same games in this process only, for the length of a test.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -27,13 +21,8 @@ from types import ModuleType
 import pytest
 
 from perfectplay.games import registry
+from tests.web import live
 
-SERVER_START_S = 180.0
-"""Longest wait for a starting server to answer ``/api/health``: about a second once the
-numba kernels are cached on disk, but compiling them on a fresh machine takes minutes (the
-pool itself gives a worker 120 s to start)."""
-
-SERVE = "from perfectplay.cli import main; raise SystemExit(main())"
 PLUGIN = Path(__file__).parent / "plugin"
 """The folder of the plug-in test games (module ``pairs_game``)."""
 ENTRY_POINTS = """[perfectplay.games]
@@ -42,56 +31,18 @@ blindpairs = pairs_game:BLIND
 """
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/api/health", timeout=2) as answer:
-            return bool(json.load(answer).get("status") == "ok")
-    except (urllib.error.URLError, OSError, ValueError):
-        return False
-
-
-def _wait_for(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited ({process.returncode}):\n{log.read_text()}")
-        if _healthy(url):
-            return
-        time.sleep(0.2)
-    raise RuntimeError(f"the server did not answer within {SERVER_START_S:g} s:\n{log.read_text()}")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()  # uvicorn shuts down on SIGTERM, stopping its engine workers
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
 def _serve(folder: Path, *options: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """Run a server with a fresh database in ``folder`` until the generator is closed;
     yields its base URL."""
-    port = _free_port()
-    command = [sys.executable, "-c", SERVE, "serve", "--port", str(port), *options]
-    command += ["--db", str(folder / "games.sqlite3")]
+    port = live.free_port()
     log = folder / "server.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env)
+    process = live.start(folder / "games.sqlite3", port, log, *options, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_for(url, process, log)
+        live.wait_healthy(url, process, log)
         yield url
     finally:
-        _stop(process)
+        live.stop(process)
 
 
 @pytest.fixture(scope="session")

@@ -20,8 +20,9 @@ from perfectplay.web.app import Settings, create_app
 
 DATA = Path(__file__).parent.parent / "data" / "connect4_sets"
 CAP = 2.0
-LONG_HISTORY = {"position": "......./......./......./...o.../..ox.../..xxo..", "notion": "outcome"}
-"""A 7x6 board whose history needs far more than the cap (the worker is stopped)."""
+LONG_HISTORY = {"position": "xoxo_x/oxox_o/xoxo__/______", "k": 4, "notion": "outcome"}
+"""A 6x4 board whose history needs far more than the cap (the worker is stopped), yet is
+within the reach policy (every sub-board is solvable; there are very many)."""
 
 
 @pytest.fixture(scope="module")
@@ -300,7 +301,7 @@ def test_export_and_import_round_trip(client: TestClient) -> None:
 
 # -- the engine pool -----------------------------------------------------------------------------
 def test_a_job_past_the_cap_is_stopped_and_the_pool_recovers(client: TestClient) -> None:
-    answer = client.post("/api/connect4/history", json=LONG_HISTORY)
+    answer = client.post("/api/tictactoe/history", json=LONG_HISTORY)
     assert "cap" in error_of(answer, 503, "EngineTimeout")
     for _ in range(3):  # both workers (the replaced one included) answer again
         assert client.post("/api/tictactoe/move", json={"position": "x________"}).status_code == 200

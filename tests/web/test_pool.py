@@ -9,8 +9,9 @@ import pytest
 from perfectplay.errors import NotationError
 from perfectplay.web.pool import EngineBusy, EnginePool, EngineTimeout
 
-SLOW = {"game": "connect4", "position": "......./......./......./...o.../..ox.../..xxo.."}
-"""A history job far longer than any cap used here."""
+SLOW = {"game": "tictactoe", "position": "xoxo_x/oxox_o/xoxo__/______", "k": 4}
+"""A history job far longer than any cap used here (over a minute), yet within the reach
+policy (a 6x4 board: every sub-board is solvable, there are just very many of them)."""
 
 
 def run(coroutine: object) -> object:

@@ -1,15 +1,22 @@
 """The ``serve`` command: the web app under uvicorn (:mod:`perfectplay.web`).
 
-``perfectplay serve [--host H] [--port P] [--db PATH] [--workers N] [--cap S]`` starts the app
-on http://127.0.0.1:8000 by default, with its SQLite database in
+``perfectplay serve [--host H] [--port P] [--public] [--db PATH] [--workers N] [--cap S]``
+starts the app on http://127.0.0.1:8000 by default, with its SQLite database in
 ``$XDG_DATA_HOME/perfectplay/games.sqlite3`` (``~/.local/share/...``) unless ``--db`` names
-another file; it needs nothing else running. Bad options (a port out of range or in use, a
-database that cannot be opened) are input errors: one line on stderr, exit 2.
+another file; it needs nothing else running. Its startup line names the address it listens
+on, and whether other machines can reach it.
+
+The app has no login, so it listens only on this machine unless told otherwise: a ``--host``
+other than a loopback address (127.0.0.0/8, ::1, ``localhost``) is refused without
+``--public``; ``''``, ``0.0.0.0`` and ``::`` mean every interface. Bad options (a host
+refused so, a port out of range or in use, a database that cannot be opened) are input
+errors: one line on stderr, exit 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import socket
 from pathlib import Path
@@ -20,7 +27,11 @@ from perfectplay.errors import ParameterError
 EPILOG = """examples:
   perfectplay serve                                  http://127.0.0.1:8000
   perfectplay serve --port 8080 --db ./games.sqlite3
-  perfectplay serve --workers 4 --cap 10             4 engine processes, 10 s per request"""
+  perfectplay serve --workers 4 --cap 10             4 engine processes, 10 s per request
+  perfectplay serve --host 0.0.0.0 --public          every interface: other machines too"""
+EVERY_INTERFACE = frozenset({"", "0.0.0.0", "::"})
+"""The ``--host`` values that mean every interface of the machine."""
+LOOPBACK = "a loopback address (127.0.0.0/8, ::1, localhost)"
 
 
 def default_db() -> Path:
@@ -40,7 +51,17 @@ def add(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub.set_defaults(handler=run)
-    sub.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    sub.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (127.0.0.1); '' or 0.0.0.0: every interface",
+    )
+    sub.add_argument(
+        "--public",
+        action="store_true",
+        help="allow a --host other machines can reach: the app has no login, anyone who "
+        "reaches it can read and delete the saved games",
+    )
     sub.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     sub.add_argument("--db", metavar="PATH", help=f"SQLite file of saved games ({default_db()})")
     sub.add_argument("--workers", type=int, default=2, help="engine processes (2)")
@@ -61,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError(f"--workers {args.workers}: must be from 1 to 64")
     if not 0 < args.cap <= 600:
         raise ParameterError(f"--cap {args.cap:g}: must be above 0 and at most 600 seconds")
-    _check_free(args.host, args.port)
+    check_host(args.host, args.public)
+    bound = _check_free(args.host, args.port)
     db = Path(args.db) if args.db else default_db()
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
@@ -71,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     app = create_app(Settings(db=db, workers=args.workers, cap=args.cap))
     print(
-        f"perfectplay: serving on http://{args.host}:{args.port} (saved games in {db}, "
+        f"perfectplay: serving on {where(args.host, bound, args.port)} (saved games in {db}, "
         f"{args.workers} engine workers, {args.cap:g} s cap); Ctrl-C stops",
         flush=True,
     )
@@ -79,12 +101,57 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_free(host: str, port: int) -> None:
-    """Refuse an address that cannot be listened on, before starting the workers."""
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and the addresses of 127.0.0.0/8 and ``::1``: only this machine
+    reaches them. A host name other than ``localhost`` is not trusted to resolve to one."""
+    if host.lower() == "localhost":
+        return True
     try:
-        with socket.create_server((host, port)):
-            pass
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_host(host: str, public: bool) -> None:
+    """Refuse, with :class:`ParameterError` naming ``--host`` and ``--public``, a host other
+    machines can reach (every interface, or anything but a loopback address) unless
+    ``public``."""
+    if public or is_loopback(host):
+        return
+    if host in EVERY_INTERFACE:
+        reason = "means every interface, which other machines can reach"
+    else:
+        reason = f"is not {LOOPBACK}, so other machines can reach it"
+    raise ParameterError(
+        f"--host {host!r} {reason}, and the app has no login; add --public to serve it anyway"
+    )
+
+
+def where(host: str, bound: str, port: int) -> str:
+    """The address(es) a server on ``host`` listens on, as its startup line says them:
+    ``bound`` is the address the socket was bound to (``0.0.0.0`` for ``''``, ``127.0.0.1``
+    for ``localhost``)."""
+    if host in EVERY_INTERFACE:
+        return f"every interface ({bound} port {port}), reachable from other machines"
+    url = _url(host, port) if host == bound else f"{_url(host, port)} ({bound})"
+    reach = "this machine only" if is_loopback(host) else "reachable from other machines"
+    return f"{url}, {reach}"
+
+
+def _url(host: str, port: int) -> str:
+    """``http://host:port``, an IPv6 address in brackets."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _check_free(host: str, port: int) -> str:
+    """The address ``host`` binds to, after checking that it can be listened on, before
+    starting the workers; uvicorn binds the same way (IPv6 when the host has a colon)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.create_server((host, port), family=family) as probe:
+            bound: str = probe.getsockname()[0]
+            return bound
     except OSError as exc:
         raise ParameterError(
-            f"--host {host} --port {port}: cannot listen there ({exc.strerror or exc})"
+            f"--host {host!r} --port {port}: cannot listen there ({exc.strerror or exc})"
         ) from None

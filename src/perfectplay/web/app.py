@@ -27,14 +27,17 @@ Errors are always JSON, ``{"error": {"type": "NotationError", "message": "..."}}
 input the library rejects (the message names the input and the reason), 404 for an unknown
 game, route or saved game, 413 for a body over the size limit, 422 for a body of the wrong
 form (the message names the field), 503 when the engine is busy or a job overran the time
-cap. No traceback ever reaches a client. The contract and the checked loading of requests are
-in :mod:`perfectplay.web.boundary`; this module only assembles the app and no router
-imports it. The board routes serve games whose kit declares ``Capability.BOARD`` (400 for
-another), ``history`` those that also declare ``Capability.HISTORY``.
+cap, or when the saved-games database cannot be used. Each route declares the statuses it
+answers, with this error body, in the OpenAPI schema. No traceback ever reaches a client.
+The contract and the checked loading of requests are in :mod:`perfectplay.web.boundary`;
+this module only assembles the app and no router imports it. The board routes serve games
+whose kit declares ``Capability.BOARD`` (400 for another), ``history`` those that also
+declare ``Capability.HISTORY``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from collections.abc import AsyncIterator
@@ -148,7 +151,12 @@ class SecurityHeaders:
 # -- request size -----------------------------------------------------------------------------
 class BodyLimit:
     """Answer 413 to a request whose body is over ``limit`` bytes, whether it says so in
-    ``Content-Length`` or streams more than it."""
+    ``Content-Length`` or streams more than it (``Transfer-Encoding: chunked``).
+
+    A streamed body is counted as the app reads it (:class:`_Counted`). Past the limit the
+    read fails, and the app's own answer to that failure is dropped for the 413: FastAPI
+    turns any failure to read a body into a 400 "error parsing the body", which is how a
+    chunked body over the limit was once answered."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -162,19 +170,11 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await self._refuse(scope, receive, send)
             return
-        seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise _TooLarge
-            return message
-
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
+        counted = _Counted(self.limit, receive, send)
+        # An app that lets the failed read through is refused below all the same.
+        with contextlib.suppress(_TooLarge):
+            await self.app(scope, counted.receive, counted.send)
+        if counted.over and not counted.answered:
             await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -184,5 +184,36 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
+class _Counted:
+    """The ``receive`` and ``send`` of one request, counting the body as the app reads it.
+
+    ``receive`` raises :class:`_TooLarge` once more than ``limit`` bytes have come, and sets
+    ``over``; from then on ``send`` drops what the app answers (unless it had already begun
+    answering before the limit was passed: ``answered``), so that the caller answers 413."""
+
+    def __init__(self, limit: int, receive: Receive, send: Send) -> None:
+        self.limit = limit
+        self.seen = 0
+        self.over = False
+        self.answered = False
+        self._receive = receive
+        self._send = send
+
+    async def receive(self) -> Message:
+        message = await self._receive()
+        self.seen += len(message.get("body", b""))
+        if self.seen > self.limit:
+            self.over = True
+            raise _TooLarge
+        return message
+
+    async def send(self, message: Message) -> None:
+        if self.over and not self.answered:
+            return  # the app's answer to a body it could not read: the 413 replaces it
+        if message["type"] == "http.response.start":
+            self.answered = True
+        await self._send(message)
+
+
 class _TooLarge(Exception):
-    pass
+    """A streamed request body passed the limit while the app read it."""

@@ -12,11 +12,13 @@ Errors are always JSON, ``{"error": {"type": "NotationError", "message": "..."}}
 input the library rejects (the message names the input and the reason), 404 for an unknown
 game, route or saved game, 413 for a body over the size limit, 422 for a body of the wrong
 form (the message names the field), 503 when the engine is busy or a job overran the time
-cap. No traceback ever reaches a client.
+cap, or when the saved-games database cannot be used (locked past its busy timeout, disk
+full). No traceback ever reaches a client.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -27,6 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 from perfectplay import api, contract, errors
 from perfectplay.web.jobs import search_limit
@@ -42,6 +45,8 @@ SMALL_BOARD = 16
 """A default board of at most this many cells is played perfectly by default on the pages."""
 BOARD = api.Capability.BOARD.value
 HTTP_ERRORS: Mapping[int, str] = MappingProxyType({404: "NotFound", 405: "MethodNotAllowed"})
+METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+"""The HTTP methods a 405's ``Allow`` header may name."""
 STRENGTHS: Mapping[str, frozenset[str]] = MappingProxyType(
     {"perfect": frozenset(), "depth": frozenset({"depth"}), "time": frozenset({"time"})}
 )
@@ -241,11 +246,13 @@ def error_response(status: int, kind: str, message: str) -> JSONResponse:
 
 def add_error_handlers(app: FastAPI) -> None:
     """Map every exception to the error contract: library errors to 400 (404 for an unknown
-    game), engine pool errors to 503, malformed bodies to 422, HTTP errors to their status
-    (a page not found to the HTML 404 page) and anything else to a 500 without details."""
+    game), engine pool errors and an unusable database to 503, malformed bodies to 422, HTTP
+    errors to their status (a page not found to the HTML 404 page) and anything else to a
+    500 without details."""
     app.add_exception_handler(errors.PerfectplayError, _library)
     for kind in (EngineBusy, EngineTimeout, EngineCrash):
         app.add_exception_handler(kind, _engine)
+    app.add_exception_handler(sqlite3.OperationalError, _database)
     app.add_exception_handler(RequestValidationError, _form)
     app.add_exception_handler(StarletteHTTPException, _http)
     app.add_exception_handler(Exception, _bug)
@@ -260,6 +267,15 @@ async def _library(_: Request, exc: Exception) -> Response:
 async def _engine(_: Request, exc: Exception) -> Response:
     """The engine pool was busy, overran the cap or lost a worker: 503."""
     return error_response(503, type(exc).__name__, str(exc))
+
+
+async def _database(_: Request, exc: Exception) -> Response:
+    """The saved-games database could not be used: locked by other writers past the busy
+    timeout, or the disk full or failing. The request may succeed later: 503, with SQLite's
+    reason (it names no path or query)."""
+    return error_response(
+        503, "StoreUnavailable", f"the saved-games database is unavailable ({exc}); try again"
+    )
 
 
 async def _form(_: Request, exc: Exception) -> Response:
@@ -277,8 +293,29 @@ async def _http(request: Request, exc: Exception) -> Response:
         return page(request, "not_found.html", "Not found", status_code=404, detail=detail)
     kind = HTTP_ERRORS.get(exc.status_code, "HTTPError")
     response = error_response(exc.status_code, kind, str(exc.detail))
-    response.headers.update(exc.headers or {})  # 405's Allow: the methods the path takes
+    response.headers.update(exc.headers or {})
+    allowed = allowed_methods(request) if exc.status_code == 405 else ""
+    if allowed:  # else the raiser's own header, if any (the static files give none)
+        response.headers["Allow"] = allowed
     return response
+
+
+def allowed_methods(request: Request) -> str:
+    """The ``Allow`` header of a 405: every method some route takes at the request's path.
+
+    Starlette's own names only the methods of the first route matching the path, so
+    ``PUT /api/games`` would have said ``GET`` although ``POST`` is taken too. Each method is
+    tried against the app's routes (FastAPI groups included routers in wrappers whose
+    ``matches`` is the one public way in); mounts (the static files) take every method."""
+    routes = [route for route in request.app.router.routes if not isinstance(route, Mount)]
+    allowed = [
+        method
+        for method in METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] is Match.FULL for route in routes
+        )
+    ]
+    return ", ".join(allowed)
 
 
 async def _bug(_: Request, exc: Exception) -> Response:

@@ -29,11 +29,31 @@ from perfectplay.web.schemas import (
     ReplayBody,
     SearchBody,
     TreeBody,
+    error_responses,
 )
 from perfectplay.web.store import GameRecord, GameStore
 
 GameId = Annotated[int, FastAPIPath(ge=1, le=MAX_ID)]
-"""A saved game's id in a URL: SQLite's signed 64-bit integers (422 beyond)."""
+"""A saved game's id in a URL: SQLite's signed 64-bit integers (422 beyond). Its routes take
+digits only (``{game_id:int}``), so that ``DELETE /api/games/export`` is a 405, not a 422
+about an id."""
+GameName = Annotated[str, FastAPIPath(examples=["tictactoe", "connect4", "ttt"])]
+"""A game's registered name or alias in a URL (404 for another)."""
+
+# The error statuses each kind of route answers, for the OpenAPI schema (the handlers that
+# produce them are in boundary.add_error_handlers; 413 comes with every route).
+PLAIN = error_responses()
+BOARD = error_responses(400, 404, 422)
+ENGINE = error_responses(400, 404, 422, 503)
+STORED = error_responses(400, 404, 422, 503)
+ONE_GAME = error_responses(400, 404, 422, 503)  # 400: a stored record that no longer loads
+FORGET = error_responses(404, 422, 503)
+UPDATED: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The stored game, updated (the body had an id)",
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    }
+}
 
 router = APIRouter(prefix="/api")
 EXPORT_FORMAT = "perfectplay-games"
@@ -52,7 +72,7 @@ def _store(request: Request) -> GameStore:
 
 
 # -- health -----------------------------------------------------------------------------------
-@router.get("/health", summary="Liveness and engine load")
+@router.get("/health", summary="Liveness and engine load", responses=PLAIN)
 async def health(request: Request) -> dict[str, Any]:
     """Answers at once, whatever the engine workers are doing."""
     return {
@@ -63,7 +83,7 @@ async def health(request: Request) -> dict[str, Any]:
 
 
 # -- games ---------------------------------------------------------------------------------------
-@router.get("/meta/games", summary="The games this server knows")
+@router.get("/meta/games", summary="The games this server knows", responses=PLAIN)
 def meta_games() -> dict[str, Any]:
     """``{"games": [...]}``: every registered game (plug-ins included) with its title, size
     rule, ``k``, capabilities, evaluations, side names and default board, in the registry's
@@ -72,8 +92,8 @@ def meta_games() -> dict[str, Any]:
 
 
 # -- positions ----------------------------------------------------------------------------------
-@router.post("/{game}/state", summary="The board of a position")
-def state(game: str, body: PositionBody) -> dict[str, Any]:
+@router.post("/{game}/state", summary="The board of a position", responses=BOARD)
+def state(game: GameName, body: PositionBody) -> dict[str, Any]:
     """Cells, side to move, legal moves, outcome and winning line of ``position`` (400 for a
     game without a board view)."""
     loaded = boundary.checked(boundary.board_game(game), body)
@@ -81,8 +101,8 @@ def state(game: str, body: PositionBody) -> dict[str, Any]:
     return result
 
 
-@router.post("/{game}/play", summary="The board after a move")
-def play(game: str, body: PlayBody) -> dict[str, Any]:
+@router.post("/{game}/play", summary="The board after a move", responses=BOARD)
+def play(game: GameName, body: PlayBody) -> dict[str, Any]:
     """``position`` after ``move`` (400 naming the move when it is not legal, or for a game
     without a board view)."""
     loaded = boundary.checked(boundary.board_game(game), body)
@@ -90,8 +110,8 @@ def play(game: str, body: PlayBody) -> dict[str, Any]:
     return result
 
 
-@router.post("/{game}/replay", summary="The board after moves from the start")
-def replay(game: str, body: ReplayBody) -> dict[str, Any]:
+@router.post("/{game}/replay", summary="The board after moves from the start", responses=BOARD)
+def replay(game: GameName, body: ReplayBody) -> dict[str, Any]:
     """The board after ``moves`` played from the initial position (400 naming the first bad
     move by its number, or for a game without a board view)."""
     name = boundary.board_game(game)
@@ -115,31 +135,31 @@ async def _run(
     return result
 
 
-@router.post("/{game}/analyze", summary="Every legal move's value")
-async def analyze(game: str, body: SearchBody, request: Request) -> dict[str, Any]:
+@router.post("/{game}/analyze", summary="Every legal move's value", responses=ENGINE)
+async def analyze(game: GameName, body: SearchBody, request: Request) -> dict[str, Any]:
     """``{"moves": [...]}`` as ``perfectplay analyze --json`` prints it: every move with its
     outcome and distance for the side to move, or its heuristic score when the search could
     not be exact within the limit."""
     return await _run(request, "analyze", game, body, depth=body.depth, time_limit=body.time)
 
 
-@router.post("/{game}/move", summary="The engine's move")
-async def move(game: str, body: SearchBody, request: Request) -> dict[str, Any]:
+@router.post("/{game}/move", summary="The engine's move", responses=ENGINE)
+async def move(game: GameName, body: SearchBody, request: Request) -> dict[str, Any]:
     """The ``best`` object of ``perfectplay best --json``, plus ``after``: the board after
     the engine's move."""
     return await _run(request, "move", game, body, depth=body.depth, time_limit=body.time)
 
 
-@router.post("/{game}/history", summary="An optimal move history of a board")
-async def history(game: str, body: HistoryBody, request: Request) -> dict[str, Any]:
+@router.post("/{game}/history", summary="An optimal move history of a board", responses=ENGINE)
+async def history(game: GameName, body: HistoryBody, request: Request) -> dict[str, Any]:
     """``perfectplay history --json`` plus the board after every move (``steps``); 400 for a
     game whose moves cannot be taken back (no ``history`` capability)."""
     boundary.require(game, api.Capability.HISTORY, "reconstructing a history")
     return await _run(request, "history", game, body, notion=body.notion)
 
 
-@router.post("/{game}/tree", summary="The game tree of a small position")
-async def tree(game: str, body: TreeBody, request: Request) -> dict[str, Any]:
+@router.post("/{game}/tree", summary="The game tree of a small position", responses=ENGINE)
+async def tree(game: GameName, body: TreeBody, request: Request) -> dict[str, Any]:
     """Nested nodes with minimax values, or alpha-beta windows and cuts."""
     options = {"depth": body.depth, "alphabeta": body.alphabeta, "heuristic": body.heuristic}
     return await _run(request, "tree", game, body, **options)
@@ -169,7 +189,7 @@ def game_filters(
 Filters = Annotated[dict[str, Any], Depends(game_filters)]
 
 
-@router.get("/games", summary="Saved games, newest first")
+@router.get("/games", summary="Saved games, newest first", responses=STORED)
 def list_games(
     request: Request,
     filters: Filters,
@@ -187,7 +207,9 @@ def list_games(
     }
 
 
-@router.post("/games", summary="Store a played game", status_code=201)
+@router.post(
+    "/games", summary="Store a played game", status_code=201, responses={**UPDATED, **STORED}
+)
 def save_game(body: GameBody, request: Request, response: Response) -> dict[str, Any]:
     """Replays the moves, works out the result and stores the game (updates it with
     ``id``); answers the stored game with its ``id`` and timestamps."""
@@ -197,7 +219,7 @@ def save_game(body: GameBody, request: Request, response: Response) -> dict[str,
     return _store(request).save(record).to_json()
 
 
-@router.get("/games/export", summary="Saved games as one JSON document")
+@router.get("/games/export", summary="Saved games as one JSON document", responses=STORED)
 def export_games(request: Request, filters: Filters) -> JSONResponse:
     """Every matching game (``POST /api/games/import`` reads it back)."""
     store = _store(request)
@@ -212,7 +234,7 @@ def export_games(request: Request, filters: Filters) -> JSONResponse:
     return JSONResponse(document, headers=headers)
 
 
-@router.post("/games/import", summary="Store exported games", status_code=201)
+@router.post("/games/import", summary="Store exported games", status_code=201, responses=STORED)
 def import_games(body: ImportBody, request: Request) -> dict[str, Any]:
     """Checks every game as ``POST /api/games`` does (moves replayed, results recomputed)
     and stores all of them in one transaction, or none (400 naming the first bad game)."""
@@ -259,10 +281,8 @@ def _first_line(exc: Exception) -> str:
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-@router.get("/games/{game_id}", summary="One saved game")
-def get_game(
-    game_id: Annotated[int, FastAPIPath(ge=1, le=MAX_ID)], request: Request
-) -> dict[str, Any]:
+@router.get("/games/{game_id:int}", summary="One saved game", responses=ONE_GAME)
+def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     """The stored game (404 when there is none with this id)."""
     record = _store(request).get(game_id)
     if record is None:
@@ -270,10 +290,8 @@ def get_game(
     return record.to_json()
 
 
-@router.delete("/games/{game_id}", summary="Forget one saved game")
-def delete_game(
-    game_id: Annotated[int, FastAPIPath(ge=1, le=MAX_ID)], request: Request
-) -> dict[str, Any]:
+@router.delete("/games/{game_id:int}", summary="Forget one saved game", responses=FORGET)
+def delete_game(game_id: GameId, request: Request) -> dict[str, Any]:
     """``{"deleted": id}`` (404 when there is none with this id)."""
     if not _store(request).delete(game_id):
         raise _missing(game_id)

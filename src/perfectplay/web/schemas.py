@@ -1,13 +1,18 @@
-"""The JSON request bodies of the web API.
+"""The JSON request bodies of the web API, and the one error body of its answers.
 
 These models check only the form (types, known keys, sizes); what the values mean (a
 position in the game's notation, a legal move, a board size) is checked by the web's one
 checked boundary (:mod:`perfectplay.web.boundary`, through :mod:`perfectplay.api`), which
 raises the precise :mod:`perfectplay.errors` exception that the API answers with 400.
+
+:class:`ErrorBody` is the shape of every error answer (``boundary.error_response``) and
+:func:`error_responses` declares, for the OpenAPI schema, the error statuses a route answers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 MAX_POSITION = 2_000
 """Longest position text accepted (a full 64-cell board in any notation is far shorter)."""
 MAX_DEPTH = 64
+"""Deepest search a request may ask for (no board here has more cells)."""
 MAX_ID = 2**63 - 1
 """The largest saved-game id and offset: SQLite's integers are signed 64-bit."""
-"""Deepest search a request may ask for (no board here has more cells)."""
 
 
 class _Strict(BaseModel):
@@ -97,3 +102,38 @@ class ImportBody(_Strict):
     format: str | None = None
     version: int | None = None
     games: list[dict[str, Any]] = Field(max_length=10_000)
+
+
+# -- answers -----------------------------------------------------------------------------------
+class ErrorDetail(_Strict):
+    """What went wrong: the exception's class name and a message naming the input."""
+
+    type: str = Field(examples=["NotationError"])
+    message: str = Field(examples=["position 'xq': unknown character 'q'"])
+
+
+class ErrorBody(_Strict):
+    """Every error answer of the API: ``{"error": {"type": ..., "message": ...}}``."""
+
+    error: ErrorDetail
+
+
+ERRORS: Mapping[int, str] = MappingProxyType(
+    {
+        400: "Input the library rejects: the message names the input and the reason",
+        404: "Unknown game, route or saved game",
+        413: "Request body over the server's size limit",
+        422: "Body or parameters of the wrong form: the message names the field",
+        503: "Engine busy or over the time cap, or the saved-games database unavailable; "
+        "try again shortly",
+    }
+)
+"""The error statuses of the API and what each means (see :mod:`perfectplay.web.boundary`)."""
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route answering ``statuses`` (each a key of
+    :data:`ERRORS`) with :class:`ErrorBody`; 413 is always included, since any request may
+    carry a body over the limit. Raises ``KeyError`` for a status not in :data:`ERRORS`."""
+    chosen = sorted({413, *statuses})
+    return {status: {"model": ErrorBody, "description": ERRORS[status]} for status in chosen}
