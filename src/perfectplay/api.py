@@ -53,7 +53,7 @@ from perfectplay.analysis.reach import (
 )
 from perfectplay.analysis.render import move_name, rich_tree, summary_text
 from perfectplay.analysis.tree import MAX_NODES, GameTree, Leaves, TreeNode, build_tree
-from perfectplay.errors import ParameterError, PerfectplayError
+from perfectplay.errors import ParameterError, PerfectplayError, plain, quote
 from perfectplay.games.kernel import (
     DEFAULT_KERNEL_OPTIONS,
     MAX_TABLE_BITS,
@@ -171,9 +171,9 @@ def params(game_name: str, size: str | None = None, k: int | None = None) -> Gam
     :class:`ParameterError` for a game that takes no size or no ``k``."""
     game_kit = get_kit(game_name)
     if size is not None and game_kit.size is None:
-        raise ParameterError(f"size {size!r}: {game_kit.name} takes no board size")
+        raise ParameterError(f"size {quote(size)}: {game_kit.name} takes no board size")
     if k is not None and not game_kit.takes_k:
-        raise ParameterError(f"k={k}: {game_kit.name} takes no k")
+        raise ParameterError(f"k={quote(k)}: {game_kit.name} takes no k")
     return GameParams(None if size is None else parse_size(size), k)
 
 
@@ -199,7 +199,7 @@ def load_with_moves(
     if not isinstance(text, str):
         from perfectplay.errors import NotationError
 
-        raise NotationError(f"position {text!r}: expected text")
+        raise NotationError(f"position {quote(text)}: expected text")
     return get_kit(game_name).load(text, params(game_name, size, k))
 
 
@@ -280,7 +280,7 @@ def with_evaluation(game: RegisteredGame, name: str | None) -> RegisteredGame:
     :class:`ParameterError` for a game without named evaluations or an unknown name."""
     if name is None:
         return game
-    game_kit = require(game, Capability.EVALUATIONS, f"--eval {name}")
+    game_kit = require(game, Capability.EVALUATIONS, f"--eval {plain(name)}")
     searched: RegisteredGame = game_kit.with_evaluation(game, name)
     return searched
 
@@ -296,9 +296,14 @@ def kernel_options(
 ) -> KernelOptions:
     """Checked kernel options: ``book`` consults the book shipped for the board,
     ``book_path`` a book file instead, ``table_bits`` sizes the table (2**N slots)."""
-    if table_bits is not None and not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS:
+    if table_bits is not None and (
+        isinstance(table_bits, bool)
+        or not isinstance(table_bits, int)
+        or not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS
+    ):
         raise ParameterError(
-            f"--table-bits {table_bits}: must be from {MIN_TABLE_BITS} to {MAX_TABLE_BITS}"
+            f"--table-bits {quote(table_bits)}: must be a whole number from {MIN_TABLE_BITS} "
+            f"to {MAX_TABLE_BITS}"
         )
     if book_path is not None and not book:
         raise ParameterError("--book: cannot be given with --no-book")

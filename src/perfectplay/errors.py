@@ -17,6 +17,8 @@ Hierarchy::
 
 from __future__ import annotations
 
+import re
+
 
 class PerfectplayError(ValueError):
     """Base of all input errors; the message is meant for the user as it is."""
@@ -44,3 +46,27 @@ class IllegalMoveError(PerfectplayError):
 
 class GameOverError(IllegalMoveError):
     """A move was asked for, or played, in a position where the game has already ended."""
+
+
+def quote(text: object, limit: int = 60) -> str:
+    """``text`` as a message quotes it: ``repr``, cut to ``limit`` characters (anything
+    that is not text is quoted as its ``repr``, cut the same way; a value whose ``repr``
+    fails, such as one holding an integer of more than 4300 digits, by its type)."""
+    if not isinstance(text, str):
+        try:
+            shown = repr(text)
+        except ValueError:  # Python refuses to write very long integers in decimal
+            shown = f"<{type(text).__name__} too large to show>"
+        return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+    shown = text if len(text) <= limit else text[: limit - 3] + "..."
+    return repr(shown)
+
+
+PLAIN = re.compile(r"[\w.,:/+=-]{1,60}", re.ASCII)
+"""Text shown as it is in a message: short, one word of common characters."""
+
+
+def plain(value: object) -> str:
+    """``value`` as a message shows an option's value: as it is when it is a short word
+    (``--eval windows``), else quoted as :func:`quote` does (``--eval 'a b'``)."""
+    return value if isinstance(value, str) and PLAIN.fullmatch(value) else quote(value)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from perfectplay.errors import NotationError, ParameterError
+from perfectplay.errors import NotationError, ParameterError, quote
 from perfectplay.games.protocol import Player
 
 EMPTY_CHARS = frozenset("_.-")
@@ -22,16 +22,6 @@ X_CHARS = frozenset("xX")
 O_CHARS = frozenset("oO")
 MAX_TEXT = 4096
 """Longest board text accepted (a 15x15 board needs 239 characters)."""
-
-
-def quote(text: object, limit: int = 60) -> str:
-    """``text`` as a message quotes it: ``repr``, cut to ``limit`` characters (anything
-    that is not text is quoted as its ``repr``, cut the same way)."""
-    if not isinstance(text, str):
-        shown = repr(text)
-        return shown if len(shown) <= limit else shown[: limit - 3] + "..."
-    shown = text if len(text) <= limit else text[: limit - 3] + "..."
-    return repr(shown)
 
 
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")
@@ -92,7 +82,7 @@ def grid_from_text(text: str) -> list[list[int]]:
                 row.append(0)
             else:
                 raise NotationError(
-                    f"board {quote(text)}: unknown character {char!r} at row {r}, column {c} "
+                    f"board {quote(text)}: unknown character {quote(char)} at row {r}, column {c} "
                     "(use x, o and _ . - for empty)"
                 )
         grid.append(row)

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from perfectplay.errors import IllegalPositionError, PerfectplayError
+from perfectplay.errors import IllegalPositionError, PerfectplayError, quote
 from perfectplay.games.protocol import Player
 from perfectplay.games.simplexity.rules import (
     EVALUATIONS,
@@ -159,7 +159,8 @@ def read_state(state: Any) -> CourseView:
                 continue
             if shape not in SHAPES or color not in COLORS:
                 raise CourseStateError(
-                    f"cell row {top_row} col {col}: shape {shape!r} color {color!r} is no piece"
+                    f"cell row {top_row} col {col}: shape {quote(shape)} color {quote(color)} "
+                    "is no piece"
                 )
             bit = 1 << (col * stride + rows - 1 - top_row)  # the layout counts rows up
             if color == "RED":
@@ -217,14 +218,14 @@ class PerfectplayBot:
 
         if evaluation not in EVALUATIONS:
             raise ParameterError(
-                f"evaluation {evaluation!r}: unknown; known are {', '.join(EVALUATIONS)}"
+                f"evaluation {quote(evaluation)}: unknown; known are {', '.join(EVALUATIONS)}"
             )
         if depth is not None:
             make_limit(depth=depth)
             if depth < 1:
                 raise ParameterError(f"depth={depth}: must be at least 1")
         if not isinstance(margin, int | float) or not 0 < margin <= 1:
-            raise ParameterError(f"margin={margin!r}: must be above 0 and at most 1")
+            raise ParameterError(f"margin={quote(margin)}: must be above 0 and at most 1")
         self.evaluation = evaluation
         self.depth = depth
         self.margin = float(margin)

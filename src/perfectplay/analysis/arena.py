@@ -31,9 +31,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from perfectplay.errors import ParameterError
+from perfectplay.errors import ParameterError, quote
 from perfectplay.games.protocol import Player
-from perfectplay.notation import parse_whole, quote
+from perfectplay.notation import parse_whole
 from perfectplay.search.limits import Limit, make_limit
 from perfectplay.search.solver import SearchOptions, solve
 
@@ -77,7 +77,7 @@ class PlayerSpec:
             for name, value in (
                 ("eval", self.evaluation),
                 ("depth", self.depth),
-                ("time", None if self.time is None else f"{self.time:g}"),
+                ("time", None if self.time is None else repr(self.time)),  # reads back exactly
                 ("seed", self.seed),
             )
             if value is not None
@@ -99,7 +99,7 @@ def parse_player(text: str, evaluations: tuple[str, ...]) -> PlayerSpec:
     kind = kind.strip().lower()
     if kind not in KINDS:
         raise ParameterError(
-            f"player {quote(text)}: unknown kind {kind!r}; known are {', '.join(KINDS)}"
+            f"player {quote(text)}: unknown kind {quote(kind)}; known are {', '.join(KINDS)}"
         )
     settings = _settings(text, kind, rest) if rest.strip() or ":" in text else {}
     return PlayerSpec(
@@ -119,16 +119,16 @@ def _settings(text: str, kind: str, rest: str) -> dict[str, str]:
         name, value = name.strip().lower(), value.strip()
         if not equals or not name or not value:
             raise ParameterError(
-                f"player {quote(text)}: setting {item.strip()!r} is not name=value "
+                f"player {quote(text)}: setting {quote(item.strip())} is not name=value "
                 f"(such as {kind}:{KINDS[kind][0]}=...)"
             )
         if name not in KINDS[kind]:
             raise ParameterError(
-                f"player {quote(text)}: {kind} takes no setting {name!r}; it takes "
+                f"player {quote(text)}: {kind} takes no setting {quote(name)}; it takes "
                 f"{', '.join(KINDS[kind])}"
             )
         if name in found:
-            raise ParameterError(f"player {quote(text)}: setting {name!r} is given twice")
+            raise ParameterError(f"player {quote(text)}: setting {quote(name)} is given twice")
         found[name] = value
     return found
 
@@ -138,7 +138,8 @@ def _evaluation(text: str, value: str | None, evaluations: tuple[str, ...]) -> s
         return None
     if value.lower() not in evaluations:
         raise ParameterError(
-            f"player {quote(text)}: eval {value!r} is unknown; known are {', '.join(evaluations)}"
+            f"player {quote(text)}: eval {quote(value)} is unknown; known are "
+            f"{', '.join(evaluations)}"
         )
     return value.lower()
 
@@ -162,7 +163,7 @@ def _time(text: str, value: str | None) -> float | None:
         make_limit(time=seconds)
     except (ValueError, ParameterError):
         raise ParameterError(
-            f"player {quote(text)}: time {value!r} must be a number of seconds above 0"
+            f"player {quote(text)}: time {quote(value)} must be a number of seconds above 0"
         ) from None
     return seconds
 
@@ -434,12 +435,12 @@ def run_arena(
 
 def _check_match(game: Any, games: int, time_limit: float | None, opening_plies: int) -> None:
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise ParameterError(f"games={games!r}: must be a whole number from 1 to {MAX_GAMES}")
+        raise ParameterError(f"games={quote(games)}: must be a whole number from 1 to {MAX_GAMES}")
     if time_limit is not None:
         make_limit(time=time_limit)
     cells = game.plies_left_bound(game.initial())
     if isinstance(opening_plies, bool) or not isinstance(opening_plies, int):
-        raise ParameterError(f"opening plies {opening_plies!r}: must be a whole number")
+        raise ParameterError(f"opening plies {quote(opening_plies)}: must be a whole number")
     if not 0 <= opening_plies < cells:
         raise ParameterError(
             f"opening plies {opening_plies}: must be from 0 to {cells - 1} on this board"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from perfectplay.analysis.exact import ExactValues
-from perfectplay.errors import IllegalPositionError, ParameterError
+from perfectplay.errors import IllegalPositionError, ParameterError, quote
 from perfectplay.games.kit import Retraction
 from perfectplay.games.protocol import Player
 from perfectplay.search.result import Score, score_of_move
@@ -190,7 +190,7 @@ def reconstruct(
     notation's checks, e.g. player 2's stone under player 1's alone in a column).
     """
     if notion not in NOTIONS:
-        raise ParameterError(f"notion {notion!r}: expected one of {', '.join(NOTIONS)}")
+        raise ParameterError(f"notion {quote(notion)}: expected one of {', '.join(NOTIONS)}")
     boards = _SubBoards(game, retraction, position)
     bound = boards.bound()
     if bound > MAX_STATES:

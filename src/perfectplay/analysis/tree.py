@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from perfectplay.analysis.exact import ExactValues
-from perfectplay.errors import ParameterError
+from perfectplay.errors import ParameterError, quote
 from perfectplay.games.protocol import Player
 from perfectplay.search.result import is_decisive
 from perfectplay.values import INFINITY, WIN
@@ -154,9 +154,9 @@ def build_tree(
     (the message suggests a depth limit).
     """
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ParameterError(f"depth={depth!r}: must be a whole number, 0 or more")
+        raise ParameterError(f"depth={quote(depth)}: must be a whole number, 0 or more")
     if leaves not in ("exact", "heuristic"):
-        raise ParameterError(f"leaves={leaves!r}: expected 'exact' or 'heuristic'")
+        raise ParameterError(f"leaves={quote(leaves)}: expected 'exact' or 'heuristic'")
     builder = _Builder(game, position, depth, leaves, values, max_nodes, alphabeta)
     if alphabeta:
         root = builder.alphabeta(position, None, 0, -float(INFINITY), float(INFINITY))

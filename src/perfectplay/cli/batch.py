@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, PROG, mean_time, stderr
 from perfectplay.cli.progress import StatusLine, callback, note, status_line
+from perfectplay.errors import quote
 
 if TYPE_CHECKING:
     from perfectplay.api import Loaded
@@ -172,5 +173,6 @@ def check_fields(text: str) -> None:
     fields = text.split()
     if len(fields) >= 2 and re.fullmatch(r"[+-]?[0-9]+[.,eE]\S*|[+-][^0-9]\S*", fields[-1]):
         raise NotationError(
-            f"score {fields[-1]!r}: not a whole number (a line is 'position' or 'position score')"
+            f"score {quote(fields[-1])}: not a whole number (a line is 'position' or "
+            "'position score')"
         )

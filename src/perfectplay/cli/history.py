@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, cell_mark, console, print_json, say
+from perfectplay.errors import quote
 
 if TYPE_CHECKING:
     from perfectplay.api import History, HistoryStep, RegisteredGame
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         found = api.history(game, loaded.position, "strict" if args.strict else "outcome")
     except IllegalPositionError as exc:
-        raise IllegalPositionError(f"board {args.board!r}: {exc}") from None
+        raise IllegalPositionError(f"board {quote(args.board)}: {exc}") from None
     if args.json:
         print_json(contract.history_json(game, found))
         return EXIT_OK

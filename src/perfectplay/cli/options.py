@@ -168,7 +168,7 @@ def kit(args: argparse.Namespace) -> GameKit:
     module docstring). Raises :class:`~perfectplay.errors.UnknownGameError`, or
     :class:`~perfectplay.errors.ParameterError` naming the verb or the option, and the game."""
     from perfectplay import api
-    from perfectplay.errors import ParameterError
+    from perfectplay.errors import ParameterError, plain
 
     game_kit = api.kit(args.game)
     if args.requires is not None and not args.requires(game_kit):
@@ -177,7 +177,7 @@ def kit(args: argparse.Namespace) -> GameKit:
     for requirement in OPTION_REQUIREMENTS:
         value = given[requirement.field]
         if value is not None and value is not False and not requirement.offered(game_kit):
-            shown = requirement.option if value is True else f"{requirement.option} {value}"
+            shown = requirement.option if value is True else f"{requirement.option} {plain(value)}"
             raise ParameterError(f"{shown}: {game_kit.name} {requirement.refusal}")
     return game_kit
 

@@ -22,7 +22,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from perfectplay.errors import ParameterError
+from perfectplay.errors import ParameterError, quote
 
 EPILOG = """examples:
   perfectplay serve                                  http://127.0.0.1:8000
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ParameterError(
-            f"--db {str(db)!r}: cannot create its folder ({exc.strerror})"
+            f"--db {quote(str(db))}: cannot create its folder ({exc.strerror})"
         ) from None
     app = create_app(Settings(db=db, workers=args.workers, cap=args.cap))
     print(
@@ -123,7 +123,7 @@ def check_host(host: str, public: bool) -> None:
     else:
         reason = f"is not {LOOPBACK}, so other machines can reach it"
     raise ParameterError(
-        f"--host {host!r} {reason}, and the app has no login; add --public to serve it anyway"
+        f"--host {quote(host)} {reason}, and the app has no login; add --public to serve it anyway"
     )
 
 
@@ -153,5 +153,5 @@ def _check_free(host: str, port: int) -> str:
             return bound
     except OSError as exc:
         raise ParameterError(
-            f"--host {host!r} --port {port}: cannot listen there ({exc.strerror or exc})"
+            f"--host {quote(host)} --port {port}: cannot listen there ({exc.strerror or exc})"
         ) from None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, console, say
+from perfectplay.errors import quote
 
 if TYPE_CHECKING:
     from perfectplay.api import GameTree
@@ -94,6 +95,7 @@ def write_picture(built: GameTree, svg: str | None, dot: str | None) -> str:
     text = api.to_svg(built) if option == "--svg" else api.to_dot(built)
     try:
         Path(name).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise ParameterError(f"{option} {name!r}: cannot write it: {exc.strerror}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        reason = getattr(exc, "strerror", None) or "not a file name"
+        raise ParameterError(f"{option} {quote(name)}: cannot write it: {reason}") from None
     return name

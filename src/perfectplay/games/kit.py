@@ -23,7 +23,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from perfectplay.errors import NotationError, ParameterError
+from perfectplay.errors import NotationError, ParameterError, plain, quote
 from perfectplay.games.kernel import KernelOptions
 
 if TYPE_CHECKING:
@@ -205,7 +205,7 @@ class GameKit(ABC):
                 move = self.parse_move(game, position, token)
                 position = game.play(position, move)
             except ValueError as exc:
-                raise type(exc)(f"move {number} ({token!r}): {exc}") from None
+                raise type(exc)(f"move {number} ({quote(token)}): {exc}") from None
             moves.append(move)
         return position, moves
 
@@ -260,7 +260,7 @@ class GameKit(ABC):
 
     def with_evaluation(self, game: Game[Any, Any], name: str) -> Game[Any, Any]:
         """``game`` searched with the heuristic ``name`` (capability ``EVALUATIONS``)."""
-        raise ParameterError(f"--eval {name}: {self.name} has no named evaluations")
+        raise ParameterError(f"--eval {plain(name)}: {self.name} has no named evaluations")
 
     # -- text and pictures ----------------------------------------------------------------
     def render(self, game: Game[Any, Any], position: Any, color: bool = False) -> str:

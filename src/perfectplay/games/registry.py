@@ -22,7 +22,7 @@ from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any
 
-from perfectplay.errors import UnknownGameError
+from perfectplay.errors import UnknownGameError, quote
 from perfectplay.games.kit import GameKit, GameParams
 
 ENTRY_POINT_GROUP = "perfectplay.games"
@@ -91,7 +91,7 @@ def canonical_name(name: str) -> str:
     lowered = known.aliases.get(lowered, lowered)
     if lowered not in known.kits:
         names = ", ".join(sorted(known.kits))
-        raise UnknownGameError(f"game {name!r}: unknown; known games are {names}")
+        raise UnknownGameError(f"game {quote(name)}: unknown; known games are {names}")
     return lowered
 
 

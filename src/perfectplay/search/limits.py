@@ -12,7 +12,7 @@ import math
 import time as _time
 from dataclasses import dataclass
 
-from perfectplay.errors import ParameterError
+from perfectplay.errors import ParameterError, quote
 
 MAX_TIME = 24 * 3600.0
 MIN_TIME = 0.001
@@ -43,18 +43,17 @@ def make_limit(
     if depth is not None and (
         isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 10_000
     ):
-        raise ParameterError(f"depth={depth!r}: must be a whole number from 0 to 10000")
+        raise ParameterError(f"depth={quote(depth)}: must be a whole number from 0 to 10000")
     if time is not None and (
         isinstance(time, bool)
         or not isinstance(time, int | float)
-        or not math.isfinite(time)
-        or not MIN_TIME <= time <= MAX_TIME
+        or not MIN_TIME <= time <= MAX_TIME  # also NaN and infinities; no float() of a huge int
     ):
         raise ParameterError(
-            f"time={time!r}: must be a number of seconds from {MIN_TIME:g} to {MAX_TIME:g}"
+            f"time={quote(time)}: must be a number of seconds from {MIN_TIME:g} to {MAX_TIME:g}"
         )
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
-        raise ParameterError(f"nodes={nodes!r}: must be a whole number of at least 1")
+        raise ParameterError(f"nodes={quote(nodes)}: must be a whole number of at least 1")
     return Limit(depth, None if time is None else float(time), nodes)
 
 

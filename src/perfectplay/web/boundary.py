@@ -66,8 +66,8 @@ def require(game: str, capability: api.Capability, what: str) -> str:
     game_kit = api.kit(game)
     if not game_kit.has(capability):
         raise errors.ParameterError(
-            f"game {game_kit.name!r}: {game_kit.title} has no {capability.value!r} "
-            f"capability, which {what} needs"
+            f"game {errors.quote(game_kit.name)}: {game_kit.title} has no "
+            f"{errors.quote(capability.value)} capability, which {what} needs"
         )
     return game_kit.name
 
@@ -116,8 +116,8 @@ def check_board(loaded: api.Loaded, size: str | None) -> None:
         return
     shown = size if size is not None else api.kit_of(loaded.game).size_text(loaded.game)
     raise errors.ParameterError(
-        f"size {shown!r}: {view.rows * view.cols} cells; this server plays boards of at most "
-        f"{MAX_CELLS} cells"
+        f"size {errors.quote(shown)}: {view.rows * view.cols} cells; this server plays boards "
+        f"of at most {MAX_CELLS} cells"
     )
 
 
@@ -173,7 +173,7 @@ def check_players(players: dict[str, str]) -> None:
     (:class:`~perfectplay.errors.ParameterError`)."""
     if set(players) != {"1", "2"} or not set(players.values()) <= {"human", "engine"}:
         raise errors.ParameterError(
-            f"players {players!r}: expected {{'1': 'human' or 'engine', '2': ...}}"
+            f"players {errors.quote(players)}: expected {{'1': 'human' or 'engine', '2': ...}}"
         )
 
 
@@ -186,12 +186,14 @@ def check_settings(settings: dict[str, Any]) -> None:
     extra = frozenset(settings) - {"strength"}
     if not isinstance(strength, str) or extra != STRENGTHS.get(strength):
         raise errors.ParameterError(
-            f"settings {settings!r}: expected {{'strength': 'perfect'}}, "
+            f"settings {errors.quote(settings)}: expected {{'strength': 'perfect'}}, "
             "{'strength': 'depth', 'depth': D} or {'strength': 'time', 'time': S}"
         )
     value = settings.get("depth", settings.get("time"))
     if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
-        raise errors.ParameterError(f"settings {settings!r}: {strength} must be a number")
+        raise errors.ParameterError(
+            f"settings {errors.quote(settings)}: {strength} must be a number"
+        )
 
 
 # -- pages ----------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from perfectplay import api, contract
+from perfectplay import api, contract, errors
 from perfectplay.errors import ParameterError
 
 MAX_TREE_NODES = 3_000
@@ -43,7 +43,9 @@ def search_limit(depth: int | None, seconds: float | None, cap: float) -> api.Li
 
     Raises :class:`ParameterError` for ``seconds`` above ``cap`` or a bad depth."""
     if seconds is not None and seconds > cap:
-        raise ParameterError(f"time={seconds!r}: more than this server's cap of {cap:g} s")
+        raise ParameterError(
+            f"time={errors.quote(seconds)}: more than this server's cap of {cap:g} s"
+        )
     return api.limit(depth=depth, time=cap if seconds is None else seconds)
 
 
@@ -108,7 +110,7 @@ def history(
     with the board after every move (``steps``) for a step-through player. Raises
     :class:`ParameterError` for an unknown notion or a game without ``Capability.HISTORY``."""
     if notion not in NOTIONS:
-        raise ParameterError(f"notion={notion!r}: expected 'outcome' or 'strict'")
+        raise ParameterError(f"notion={errors.quote(notion)}: expected 'outcome' or 'strict'")
     loaded = load(game, position, size, k)
     chosen: api.Notion = "strict" if notion == "strict" else "outcome"
     found = api.history(loaded.game, loaded.position, chosen)

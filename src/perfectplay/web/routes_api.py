@@ -240,8 +240,8 @@ def import_games(body: ImportBody, request: Request) -> dict[str, Any]:
     and stores all of them in one transaction, or none (400 naming the first bad game)."""
     if body.format not in (None, EXPORT_FORMAT) or body.version not in (None, EXPORT_VERSION):
         raise errors.ParameterError(
-            f"format {body.format!r} version {body.version!r}: expected "
-            f"{EXPORT_FORMAT!r} version {EXPORT_VERSION}"
+            f"format {errors.quote(body.format)} version {errors.quote(body.version)}: expected "
+            f"{errors.quote(EXPORT_FORMAT)} version {EXPORT_VERSION}"
         )
     records = [_imported(number, data) for number, data in enumerate(body.games, start=1)]
     ids = _store(request).import_records(records)

@@ -106,7 +106,7 @@ def _served(game: str) -> dict[str, Any]:
     try:
         name = boundary.board_game(game)
     except errors.UnknownGameError:
-        raise HTTPException(status_code=404, detail=f"game {game!r}: unknown") from None
+        raise HTTPException(status_code=404, detail=f"game {errors.quote(game)}: unknown") from None
     except errors.ParameterError as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from None
     return contract.game_json(name)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from perfectplay.errors import NotationError
+from perfectplay.errors import NotationError, quote
 from perfectplay.games.kit import JSONValue
 
 from nim_game.rules import NimMove, NimSpec, make_spec
@@ -40,22 +40,22 @@ def split_position(text: str) -> tuple[NimSpec, list[str]]:
     :data:`~nim_game.rules.MAX_HEAPS` heaps or a heap above :data:`~nim_game.rules.MAX_HEAP`.
     """
     if len(text) > MAX_TEXT:
-        raise NotationError(f"position {text[:40]!r}...: longer than {MAX_TEXT} characters")
+        raise NotationError(f"position {quote(text)}: longer than {MAX_TEXT} characters")
     if not text.strip():
         raise NotationError(
-            f"position {text!r}: empty; write the heaps separated by commas, such as 3,4,5"
+            f"position {quote(text)}: empty; write the heaps separated by commas, such as 3,4,5"
         )
     found = HEAPS.fullmatch(text)
     if found is None:
         raise NotationError(
-            f"position {text!r}: expected heap sizes separated by commas (3,4,5), optionally "
+            f"position {quote(text)}: expected heap sizes separated by commas (3,4,5), optionally "
             "followed by moves such as 2:3"
         )
     sizes = tuple(int(part) for part in found.group(1).split(","))
     try:
         spec = make_spec(sizes)
     except ValueError as exc:
-        raise type(exc)(f"position {text!r}: {exc}") from None
+        raise type(exc)(f"position {quote(text)}: {exc}") from None
     return spec, (found.group(2) or "").split()
 
 
@@ -73,13 +73,14 @@ def parse_move(text: str) -> NimMove:
     found = MOVE.fullmatch(text.strip())
     if found is None:
         raise NotationError(
-            f"move {text!r}: expected a heap and the objects to take, such as 2:3 (heap 2, take 3)"
+            f"move {quote(text)}: expected a heap and the objects to take, such as 2:3 "
+            "(heap 2, take 3)"
         )
     heap, take = int(found.group(1)), int(found.group(2))
     if heap < 1:
-        raise NotationError(f"move {text!r}: heaps are numbered from 1")
+        raise NotationError(f"move {quote(text)}: heaps are numbered from 1")
     if take < 1:
-        raise NotationError(f"move {text!r}: take at least one object")
+        raise NotationError(f"move {quote(text)}: take at least one object")
     return NimMove(heap - 1, take)
 
 
@@ -90,12 +91,12 @@ def move_from_json(data: JSONValue) -> NimMove:
     keys, values that are not whole numbers, heap below 1 or take below 1.
     """
     if not isinstance(data, dict) or set(data) != MOVE_KEYS:
-        raise NotationError(f"move {data!r}: expected an object with keys heap and take")
+        raise NotationError(f"move {quote(data)}: expected an object with keys heap and take")
     heap, take = _whole(data["heap"]), _whole(data["take"])
     if heap is None or take is None:
-        raise NotationError(f"move {data!r}: heap and take must be whole numbers")
+        raise NotationError(f"move {quote(data)}: heap and take must be whole numbers")
     if heap < 1 or take < 1:
-        raise NotationError(f"move {data!r}: heap counts from 1 and take is at least 1")
+        raise NotationError(f"move {quote(data)}: heap counts from 1 and take is at least 1")
     return NimMove(heap - 1, take)
 
 

@@ -23,7 +23,7 @@ from functools import reduce
 from operator import xor
 from typing import Any, NamedTuple
 
-from perfectplay.errors import GameOverError, IllegalMoveError, ParameterError
+from perfectplay.errors import GameOverError, IllegalMoveError, ParameterError, quote
 from perfectplay.games.protocol import BaseGame, Outcome, Player
 
 MAX_HEAPS = 8
@@ -176,13 +176,13 @@ class NimGame(BaseGame[NimPosition, NimMove]):
         not exist, or a ``take`` that is not from 1 to the heap's size.
         """
         heap, take = self._checked_move(move)
-        label = f"{heap + 1}:{take}"
+        label = f"{quote(heap + 1)}:{quote(take)}"  # a JSON move may hold a huge number
         if not any(position.heaps):
             raise GameOverError(f"move {label}: the game is already over (no objects left)")
         heaps = position.heaps
         if not 0 <= heap < len(heaps):
             raise IllegalMoveError(
-                f"move {label}: no heap {heap + 1}; the heaps are numbered 1 to {len(heaps)}"
+                f"move {label}: no heap {quote(heap + 1)}; the heaps are numbered 1 to {len(heaps)}"
             )
         if not 1 <= take <= heaps[heap]:
             raise IllegalMoveError(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from perfectplay.errors import NotationError
+from perfectplay.errors import NotationError, quote
 from perfectplay.games.kit import JSONValue
-from perfectplay.notation import quote
 
 COLUMN_KEYS = frozenset({"column"})
 
@@ -14,8 +13,8 @@ def column_from_json(data: JSONValue, width: int, keys: frozenset[str] = COLUMN_
     checked. Raises :class:`NotationError` naming the object."""
     if not isinstance(data, dict) or set(data) != keys:
         names = " and ".join(sorted(keys))
-        raise NotationError(f"move {quote(repr(data))}: expected an object with keys {names}")
+        raise NotationError(f"move {quote(data)}: expected an object with keys {names}")
     column = data["column"]
     if isinstance(column, bool) or not isinstance(column, int) or not 1 <= column <= width:
-        raise NotationError(f"move {quote(repr(data))}: column must be a whole number 1-{width}")
+        raise NotationError(f"move {quote(data)}: column must be a whole number 1-{width}")
     return column - 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay.errors import ParameterError
+from perfectplay.errors import ParameterError, quote
 
 
 @dataclass(frozen=True)
@@ -45,11 +46,11 @@ class OpeningBook:
         atomically: a temporary file in the same folder, then a rename. Raises
         :class:`ParameterError` naming the file when it cannot be written, or names something
         that is not a regular file (a device, a folder)."""
-        if not path.name:
-            raise ParameterError(f"opening book {str(path)!r}: not a file name")
-        if path.exists() and not path.is_file():  # a device or a folder is never replaced
-            raise ParameterError(f"opening book {str(path)!r}: not a regular file")
+        if not path.name or "\x00" in str(path):  # the system refuses a NUL in a name
+            raise ParameterError(f"opening book {quote(str(path), 200)}: not a file name")
         try:
+            if path.exists() and not path.is_file():  # a device or a folder is never replaced
+                raise ParameterError(f"opening book {quote(str(path), 200)}: not a regular file")
             with tempfile.NamedTemporaryFile(
                 dir=path.parent or Path("."), prefix=f".{path.name}.", delete=False
             ) as handle:
@@ -67,7 +68,7 @@ class OpeningBook:
             os.replace(handle.name, path)
         except OSError as exc:
             raise ParameterError(
-                f"opening book {str(path)!r}: cannot write it ({exc.strerror})"
+                f"opening book {quote(str(path), 200)}: cannot write it ({exc.strerror})"
             ) from None
 
     @classmethod
@@ -75,47 +76,107 @@ class OpeningBook:
         """Read a book written by :meth:`save`.
 
         Raises :class:`ParameterError` naming the file when it is missing, unreadable, not an
-        ``.npz`` archive (a plain ``.npy`` array, a truncated zip, an empty file), or lacks a
-        field, or has a field of the wrong shape.
+        ``.npz`` archive (a plain ``.npy`` array, a truncated or corrupt zip, an empty file, an
+        array larger than the memory), or lacks a field, or has a field of the wrong shape
+        or out of range.
         """
         try:
             with np.load(path, allow_pickle=False) as data:
                 if not isinstance(data, np.lib.npyio.NpzFile):
                     raise ValueError("not an .npz archive of a book")
                 fields = {name: data[name] for name in BOOK_FIELDS}
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-            reason = str(exc) or type(exc).__name__
-            raise ParameterError(f"opening book {str(path)!r}: not readable ({reason})") from None
+        except UNREADABLE as exc:
+            reason = " ".join(str(exc).split()) or type(exc).__name__  # one line
+            if len(reason) > REASON:  # zipfile quotes whole headers
+                reason = reason[: REASON - 3] + "..."
+            raise ParameterError(
+                f"opening book {quote(str(path), 200)}: not readable ({reason})"
+            ) from None
         except (AttributeError, TypeError):  # np.load gave a plain array: no context manager
             raise ParameterError(
-                f"opening book {str(path)!r}: not readable (not an .npz archive of a book)"
+                f"opening book {quote(str(path), 200)}: not readable "
+                "(not an .npz archive of a book)"
             ) from None
         return cls.from_fields(path, fields)
 
     @classmethod
     def from_fields(cls, path: Path, fields: dict[str, np.ndarray[Any, Any]]) -> OpeningBook:
         """A book from the arrays of its file; :class:`ParameterError` naming ``path`` when
-        a number is not a scalar or the keys and scores do not match."""
-        numbers = []
-        for name in ("width", "height", "k", "depth"):
-            value = fields[name]
-            if value.shape != () or value.dtype.kind not in "iu":
-                raise ParameterError(f"opening book {str(path)!r}: {name} is not a whole number")
-            numbers.append(int(value))
-        keys, scores = fields["keys"], fields["scores"]
-        if keys.ndim != 1 or scores.ndim != 1 or len(keys) != len(scores):
-            raise ParameterError(f"opening book {str(path)!r}: keys and scores do not match")
-        if keys.dtype.kind not in "iu" or scores.dtype.kind not in "iu":
-            raise ParameterError(f"opening book {str(path)!r}: keys and scores are not integers")
-        keys, scores = keys.astype(np.uint64), scores.astype(np.int8)
-        if np.any(keys[1:] <= keys[:-1]):
-            raise ParameterError(f"opening book {str(path)!r}: keys must be sorted and unique")
-        width, height, k, depth = numbers
+        a number is not a scalar in its range or the keys and scores do not match."""
+        width, height, k, depth = _sizes(path, fields)
+        keys, scores = _entries(path, fields["keys"], fields["scores"])
         return cls(width, height, k, depth, keys, scores)
+
+
+def _entries(
+    path: Path, keys: np.ndarray[Any, Any], scores: np.ndarray[Any, Any]
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The keys (``uint64``) and scores (``int8``) of a book's fields; :class:`ParameterError`
+    naming the file when they do not pair up, are not integers, are out of range (a key
+    below 0, a score beyond 8 bits) or the keys are not sorted and unique."""
+    if keys.ndim != 1 or scores.ndim != 1 or len(keys) != len(scores):
+        raise ParameterError(f"opening book {quote(str(path), 200)}: keys and scores do not match")
+    if keys.dtype.kind not in "iu" or scores.dtype.kind not in "iu":
+        raise ParameterError(
+            f"opening book {quote(str(path), 200)}: keys and scores are not integers"
+        )
+    if len(keys) and (
+        int(keys.min()) < 0
+        or not -SCORE_LIMIT <= int(scores.min()) <= int(scores.max()) <= SCORE_LIMIT
+    ):
+        raise ParameterError(
+            f"opening book {quote(str(path), 200)}: keys must be at least 0 and scores from "
+            f"-{SCORE_LIMIT} to {SCORE_LIMIT}"
+        )
+    keys, scores = keys.astype(np.uint64), scores.astype(np.int8)
+    if np.any(keys[1:] <= keys[:-1]):
+        raise ParameterError(
+            f"opening book {quote(str(path), 200)}: keys must be sorted and unique"
+        )
+    return keys, scores
+
+
+def _sizes(path: Path, fields: dict[str, np.ndarray[Any, Any]]) -> tuple[int, int, int, int]:
+    """The width, height, k and depth of a book's fields, each checked for its range."""
+    width = _number(path, fields, "width", 1, MAX_SIDE)
+    height = _number(path, fields, "height", 1, MAX_SIDE)
+    k = _number(path, fields, "k", 1, MAX_SIDE)
+    return width, height, k, _number(path, fields, "depth", 0, width * height)
+
+
+def _number(
+    path: Path, fields: dict[str, np.ndarray[Any, Any]], name: str, low: int, high: int
+) -> int:
+    """The whole number of field ``name``; :class:`ParameterError` naming the file, the field
+    and the range for an array, another type, or a number out of the range."""
+    value = fields[name]
+    if value.shape != () or value.dtype.kind not in "iu" or not low <= int(value) <= high:
+        raise ParameterError(
+            f"opening book {quote(str(path), 200)}: {name} is not a whole number from {low} "
+            f"to {high}"
+        )
+    return int(value)
 
 
 BOOK_FIELDS = ("width", "height", "k", "depth", "keys", "scores")
 """The arrays of a book file."""
+MAX_SIDE = 64
+"""No side of a board whose bitboard fits 64 bits is longer."""
+SCORE_LIMIT = 127
+"""Scores are kept as 8-bit integers."""
+UNREADABLE = (
+    OSError,
+    KeyError,
+    ValueError,
+    EOFError,
+    RuntimeError,  # zipfile: an encrypted member, an unknown compression (NotImplementedError)
+    MemoryError,  # an array header larger than the memory (the file cannot hold it anyway)
+    zipfile.BadZipFile,
+    zlib.error,  # corrupt compressed data
+)
+"""What reading a file that is not a book raises, in numpy and zipfile."""
+REASON = 200
+"""The longest reason quoted from numpy or zipfile."""
 
 BUNDLED = {(7, 6, 4): "connect4-7x6-depth2.npz"}
 """Books shipped with the package (in this package's ``data/``), by (width, height, k); the

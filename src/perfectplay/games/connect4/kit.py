@@ -15,7 +15,7 @@ from math import prod
 from pathlib import Path
 from typing import Any, cast
 
-from perfectplay.errors import NotationError, ParameterError
+from perfectplay.errors import NotationError, ParameterError, quote
 from perfectplay.games import kit as base
 from perfectplay.games.common.moves import column_from_json
 from perfectplay.games.connect4.notation import (
@@ -30,7 +30,6 @@ from perfectplay.games.connect4.text import (
     render_connect4_board,
 )
 from perfectplay.games.kernel import KernelOptions
-from perfectplay.notation import quote
 
 DEFAULT_SIZE = (7, 6)
 DEFAULT_K = 4

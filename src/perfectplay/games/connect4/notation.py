@@ -35,13 +35,14 @@ from perfectplay.errors import (
     IllegalMoveError,
     NotationError,
     ParameterError,
+    quote,
 )
 from perfectplay.games.connect4.rules import (
     Connect4Game,
     Connect4Position,
 )
 from perfectplay.games.connect4.rules import make_spec as make_connect4_spec
-from perfectplay.notation import MAX_TEXT, check_rectangular, grid_from_text, quote
+from perfectplay.notation import MAX_TEXT, check_rectangular, grid_from_text
 
 # -- Connect Four ------------------------------------------------------------------------------
 DIGITS = frozenset("0123456789")
@@ -66,7 +67,7 @@ def _move_tokens(text: str, commas: bool) -> list[str]:
         for i in range(start, end):
             if text[i] not in DIGITS:
                 raise NotationError(
-                    f"moves {quoted}: unexpected character {text[i]!r} at index {i + 1} "
+                    f"moves {quoted}: unexpected character {quote(text[i])} at index {i + 1} "
                     "(write the columns as digits such as 4453, or separated by commas)"
                 )
             tokens.append(text[i])
@@ -86,7 +87,7 @@ def _move_tokens(text: str, commas: bool) -> list[str]:
         for i, char in enumerate(digits):
             if char not in DIGITS:
                 raise NotationError(
-                    f"moves {quoted}: unexpected character {char!r} at index "
+                    f"moves {quoted}: unexpected character {quote(char)} at index "
                     f"{offset + lead + i + 1} (write the columns as numbers separated by "
                     "commas, such as 10,3,4)"
                 )
@@ -107,7 +108,7 @@ def parse_connect4_moves(game: Connect4Game, text: str) -> tuple[Connect4Positio
     1-based number in the sequence and its column.
     """
     if not isinstance(text, str):
-        raise NotationError(f"moves {text!r}: expected text")
+        raise NotationError(f"moves {quote(text)}: expected text")
     if len(text) > MAX_TEXT:
         raise NotationError(f"moves {quote(text)}: longer than {MAX_TEXT} characters")
     width = game.spec.width
@@ -144,7 +145,7 @@ def format_connect4_moves(game: Connect4Game, columns: Sequence[int]) -> str:
     for column in columns:
         if isinstance(column, bool) or not isinstance(column, int) or not 0 <= column < width:
             raise IllegalMoveError(
-                f"column {column!r}: not a 0-based column of a {width} columns wide board"
+                f"column {quote(column)}: not a 0-based column of a {width} columns wide board"
             )
     labels = [str(column + 1) for column in columns]
     return "".join(labels) if width <= DIGITS_UP_TO else ",".join(labels)
@@ -159,7 +160,7 @@ def parse_connect4_picture(text: str, k: int = 4) -> tuple[Connect4Game, Connect
     (see :meth:`~perfectplay.games.connect4.Connect4Game.from_bits`).
     """
     if not isinstance(text, str):
-        raise NotationError(f"board {text!r}: expected text")
+        raise NotationError(f"board {quote(text)}: expected text")
     if len(text) > MAX_TEXT:
         raise NotationError(f"board {quote(text)}: longer than {MAX_TEXT} characters")
     if not text.strip():

@@ -20,6 +20,7 @@ from perfectplay.errors import (
     IllegalMoveError,
     IllegalPositionError,
     ParameterError,
+    quote,
 )
 from perfectplay.games.common.gravity import GravityLayout
 from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
@@ -67,16 +68,18 @@ def make_spec(width: int = 7, height: int = 6, k: int = 4) -> Connect4Spec:
     larger side. Raises :class:`ParameterError` naming the bad value."""
     for name, value in (("width", width), ("height", height), ("k", k)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ParameterError(f"{name}={value!r}: must be a whole number")
+            raise ParameterError(f"{name}={quote(value)}: must be a whole number")
     if width < MIN_SIDE or height < MIN_SIDE:
-        raise ParameterError(f"size {width}x{height}: width and height must be at least {MIN_SIDE}")
+        raise ParameterError(
+            f"size {quote(width)}x{quote(height)}: width and height must be at least {MIN_SIDE}"
+        )
     if width * (height + 1) > MAX_BITS:
         raise ParameterError(
-            f"size {width}x{height}: too large, width * (height + 1) = {width * (height + 1)} "
-            f"must be at most {MAX_BITS}"
+            f"size {quote(width)}x{quote(height)}: too large, width * (height + 1) = "
+            f"{quote(width * (height + 1))} must be at most {MAX_BITS}"
         )
     if not 2 <= k <= max(width, height):
-        raise ParameterError(f"k={k}: must be from 2 to {max(width, height)}")
+        raise ParameterError(f"k={quote(k)}: must be from 2 to {max(width, height)}")
     return Connect4Spec(width, height, k)
 
 
@@ -177,7 +180,7 @@ class Connect4Game(BaseGame[Connect4Position, int]):
         that does not exist or is full.
         """
         if isinstance(move, bool) or not isinstance(move, int):
-            raise IllegalMoveError(f"move {move!r}: a column is a whole number")
+            raise IllegalMoveError(f"move {quote(move)}: a column is a whole number")
         outcome = self.outcome(position)
         if outcome is not None:
             raise GameOverError(
@@ -320,7 +323,7 @@ class Connect4Game(BaseGame[Connect4Position, int]):
         """Whole-number boards, no overlap, on the board, nothing floating, possible counts."""
         for name, bits in (("first", first), ("second", second)):
             if isinstance(bits, bool) or not isinstance(bits, int):
-                raise IllegalPositionError(f"{name}={bits!r}: a bitboard is a whole number")
+                raise IllegalPositionError(f"{name}={quote(bits)}: a bitboard is a whole number")
         if first & second:
             raise IllegalPositionError("a cell holds stones of both players")
         mask = first | second

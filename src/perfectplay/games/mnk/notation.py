@@ -22,6 +22,7 @@ from perfectplay.errors import (
     IllegalMoveError,
     NotationError,
     ParameterError,
+    quote,
 )
 from perfectplay.games.mnk.rules import (
     MAX_SIZE,
@@ -35,7 +36,6 @@ from perfectplay.notation import (
     MAX_TEXT,
     check_rectangular,
     grid_from_text,
-    quote,
 )
 
 # -- m,n,k boards ----------------------------------------------------------------------------
@@ -57,7 +57,7 @@ def _grid_from_json(text: str) -> list[list[int]]:
         for c, value in enumerate(row, start=1):
             if isinstance(value, bool) or value not in (1, -1, 0) or not isinstance(value, int):
                 raise NotationError(
-                    f"board {quote(text)}: value {value!r} at row {r}, column {c} "
+                    f"board {quote(text)}: value {quote(value)} at row {r}, column {c} "
                     "(use 1 for x, -1 for o, 0 for empty)"
                 )
         grid.append(list(row))
@@ -72,7 +72,7 @@ def parse_mnk_board(text: str, k: int | None = None) -> tuple[MNKGame, MNKPositi
     :class:`~perfectplay.errors.IllegalPositionError` for a board no legal game reaches.
     """
     if not isinstance(text, str):
-        raise NotationError(f"board {text!r}: expected text")
+        raise NotationError(f"board {quote(text)}: expected text")
     if len(text) > MAX_TEXT:
         raise NotationError(f"board {quote(text)}: longer than {MAX_TEXT} characters")
     if not text.strip():
@@ -134,9 +134,13 @@ def format_mnk_move(move: Cell) -> str:
 def parse_json_cell(game: MNKGame, data: Any) -> Cell:
     """A cell from the JSON object ``{"row": r, "col": c}`` (0-based)."""
     if not isinstance(data, dict) or set(data) != {"row", "col"}:
-        raise NotationError(f"move {data!r}: expected an object with keys row and col")
+        raise NotationError(f"move {quote(data)}: expected an object with keys row and col")
     row, col = data["row"], data["col"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
-        raise NotationError(f"move {data!r}: row and col must be whole numbers")
-    game.index((row, col))
+        raise NotationError(f"move {quote(data)}: row and col must be whole numbers")
+    if not (0 <= row < game.spec.rows and 0 <= col < game.spec.cols):
+        raise IllegalMoveError(
+            f"move {quote(data)}: off the {game.spec.rows}x{game.spec.cols} board (row 0-"
+            f"{game.spec.rows - 1}, col 0-{game.spec.cols - 1})"
+        )
     return Cell(row, col)

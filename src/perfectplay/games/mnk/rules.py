@@ -23,7 +23,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from perfectplay.errors import GameOverError, IllegalMoveError, IllegalPositionError, ParameterError
+from perfectplay.errors import (
+    GameOverError,
+    IllegalMoveError,
+    IllegalPositionError,
+    ParameterError,
+    quote,
+)
 from perfectplay.games.common.grid import (
     BitPermutation,
     bit_indices,
@@ -83,13 +89,14 @@ def make_spec(rows: int = 3, cols: int | None = None, k: int | None = None) -> M
     for name, value in (("rows", rows), ("cols", cols)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIZE:
             raise ParameterError(
-                f"size {rows!r}x{cols!r}: {name}={value!r} must be a whole number from 1 to "
-                f"{MAX_SIZE}"
+                f"size {quote(rows)}x{quote(cols)}: {name}={quote(value)} must be a whole "
+                f"number from 1 to {MAX_SIZE}"
             )
     k = min(rows, cols) if k is None else k
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= max(rows, cols):
         raise ParameterError(
-            f"k={k!r}: must be a whole number from 1 to {max(rows, cols)} on a {rows}x{cols} board"
+            f"k={quote(k)}: must be a whole number from 1 to {max(rows, cols)} on a {rows}x{cols} "
+            "board"
         )
     return MNKSpec(rows, cols, k)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from perfectplay.errors import ParameterError
+from perfectplay.errors import ParameterError, quote
 from perfectplay.games.protocol import Player
 
 SHAPES = ("O", "X")
@@ -78,7 +78,7 @@ def make_spec(rows: int = 6, cols: int = 7) -> SimplexitySpec:
     """
     for name, value in (("rows", rows), ("cols", cols)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ParameterError(f"{name}={value!r}: must be a whole number")
+            raise ParameterError(f"{name}={quote(value)}: must be a whole number")
         if value < 1:
             raise ParameterError(f"{name}={value}: must be at least 1")
     if (rows * cols) % 2:

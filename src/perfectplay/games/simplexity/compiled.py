@@ -411,6 +411,8 @@ def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: igno
         return WIN - (ply + 1)
     if depth <= 0:
         stats[HORIZON] += 1
+        if ply == 0:  # a search of depth 0 still names a legal move to play
+            stats[ROOT_MOVE] = _any_move(playable, q_own, side, geo, masks)
         return evaluate(red, blue, circ, plies, geo, windows, rays)
 
     # The opponent's robust threats: its own shape completing its shape or its color.

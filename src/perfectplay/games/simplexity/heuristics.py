@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from perfectplay.errors import ParameterError
+from perfectplay.errors import ParameterError, quote
 from perfectplay.games.protocol import Player
 from perfectplay.values import HEURISTIC_LIMIT
 
@@ -43,7 +43,7 @@ def evaluate(game: SimplexityGame, position: SimplexityPosition, name: str) -> f
     elif name == "neighbors":
         value = neighbors_value(game, position)
     else:
-        raise ParameterError(f"evaluation {name!r}: unknown; known are windows, neighbors")
+        raise ParameterError(f"evaluation {quote(name)}: unknown; known are windows, neighbors")
     if game.to_move(position) is Player.SECOND:
         value = -value
     return float(max(-EVALUATION_BOUND, min(EVALUATION_BOUND, value)))

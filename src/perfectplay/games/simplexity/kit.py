@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from perfectplay.errors import NotationError, ParameterError
+from perfectplay.errors import NotationError, ParameterError, quote
 from perfectplay.games import kit as base
 from perfectplay.games.common.moves import column_from_json
 from perfectplay.games.protocol import Player
@@ -20,7 +20,6 @@ from perfectplay.games.simplexity.notation import (
 )
 from perfectplay.games.simplexity.rules import SimplexityGame, SimplexityPosition, game
 from perfectplay.games.simplexity.text import render_simplexity_board, simplexity_quotas
-from perfectplay.notation import quote
 
 DEFAULT_SIZE = (6, 7)
 EXACT_PLIES = 20
@@ -86,7 +85,7 @@ class SimplexityKit(base.GameKit):
         column = column_from_json(data, game.spec.cols, MOVE_KEYS)
         assert isinstance(data, dict)  # checked by column_from_json
         if data["shape"] not in SHAPES:
-            raise NotationError(f"move {quote(repr(data))}: shape must be 'O' or 'X'")
+            raise NotationError(f"move {quote(data)}: shape must be 'O' or 'X'")
         return SimplexityMove(column, str(data["shape"]))
 
     def with_evaluation(self, game: Any, name: str) -> SimplexityGame:

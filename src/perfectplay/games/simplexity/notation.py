@@ -17,9 +17,10 @@ from perfectplay.errors import (
     IllegalMoveError,
     NotationError,
     PerfectplayError,
+    quote,
 )
 from perfectplay.games.simplexity.rules import SimplexityMove
-from perfectplay.notation import MAX_TEXT, quote
+from perfectplay.notation import MAX_TEXT
 
 SIMPLEXITY_MOVE = re.compile(r"\s*([0-9]+)\s*([A-Za-z])\s*,?")
 
@@ -36,7 +37,7 @@ def _simplexity_tokens(text: str) -> list[tuple[str, str]]:
             start = len(text) - len(text[index:].lstrip(" \t\n,"))
             raise NotationError(
                 f"moves {quote(text)}: move {len(tokens) + 1} at character {start + 1} "
-                f"({text[start]!r}): a move is a column number and a shape, such as 4O"
+                f"({quote(text[start])}): a move is a column number and a shape, such as 4O"
             )
         tokens.append((match.group(1), match.group(2)))
         index = match.end()
@@ -84,7 +85,7 @@ def parse_simplexity_moves(game: Any, text: str) -> tuple[Any, list[Any]]:
     names the move's 1-based number in the sequence and the move.
     """
     if not isinstance(text, str):
-        raise NotationError(f"moves {text!r}: expected text")
+        raise NotationError(f"moves {quote(text)}: expected text")
     if len(text) > MAX_TEXT:
         raise NotationError(f"moves {quote(text)}: longer than {MAX_TEXT} characters")
     position = game.initial()

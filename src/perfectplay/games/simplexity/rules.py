@@ -34,6 +34,7 @@ from perfectplay.errors import (
     IllegalMoveError,
     IllegalPositionError,
     ParameterError,
+    quote,
 )
 from perfectplay.games.common.gravity import GravityLayout
 from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
@@ -72,7 +73,7 @@ class SimplexityGame(BaseGame[SimplexityPosition, SimplexityMove]):
     def __init__(self, spec: SimplexitySpec, evaluation: str = EVALUATIONS[0]) -> None:
         if evaluation not in EVALUATIONS:
             raise ParameterError(
-                f"evaluation {evaluation!r}: unknown; known are {', '.join(EVALUATIONS)}"
+                f"evaluation {quote(evaluation)}: unknown; known are {', '.join(EVALUATIONS)}"
             )
         self._spec = spec
         self.evaluation = evaluation
@@ -187,11 +188,11 @@ class SimplexityGame(BaseGame[SimplexityPosition, SimplexityMove]):
         try:
             column, shape = move
         except (TypeError, ValueError):
-            raise IllegalMoveError(f"move {move!r}: a move is (column, shape)") from None
+            raise IllegalMoveError(f"move {quote(move)}: a move is (column, shape)") from None
         if isinstance(column, bool) or not isinstance(column, int):
-            raise IllegalMoveError(f"move {move!r}: the column is a whole number")
+            raise IllegalMoveError(f"move {quote(move)}: the column is a whole number")
         if not isinstance(shape, str) or shape.upper() not in SHAPES:
-            raise IllegalMoveError(f"move {move!r}: the shape is 'O' or 'X'")
+            raise IllegalMoveError(f"move {quote(move)}: the shape is 'O' or 'X'")
         return column, shape.upper()
 
     def play_move(self, position: SimplexityPosition, move: SimplexityMove) -> SimplexityPosition:
@@ -339,7 +340,9 @@ class SimplexityGame(BaseGame[SimplexityPosition, SimplexityMove]):
     def _check_bits(self, red: int, blue: int, circles: int) -> None:
         for name, bits in (("red", red), ("blue", blue), ("circles", circles)):
             if isinstance(bits, bool) or not isinstance(bits, int) or bits < 0:
-                raise IllegalPositionError(f"{name}={bits!r}: a bitboard is a whole number >= 0")
+                raise IllegalPositionError(
+                    f"{name}={quote(bits)}: a bitboard is a whole number >= 0"
+                )
         if red & blue:
             raise IllegalPositionError("a cell holds pieces of both colors")
         mask = red | blue
