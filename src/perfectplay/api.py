@@ -286,9 +286,17 @@ def with_evaluation(game: RegisteredGame, name: str | None) -> RegisteredGame:
 
 
 # -- limits and options ---------------------------------------------------------------------
-def limit(depth: int | None = None, time: float | None = None, nodes: int | None = None) -> Limit:
-    """A checked search limit (see :func:`perfectplay.search.limits.make_limit`)."""
-    return make_limit(depth, time, nodes)
+def limit(
+    depth: int | None = None,
+    time: float | None = None,
+    nodes: int | None = None,
+    *,
+    started: float | None = None,
+) -> Limit:
+    """A checked search limit (see :func:`perfectplay.search.limits.make_limit`); ``started``
+    is the ``time.perf_counter()`` from which ``time`` counts (a front door's own start, so
+    that loading counts too), else the search's start."""
+    return make_limit(depth, time, nodes, started)
 
 
 def kernel_options(
@@ -320,13 +328,21 @@ def best(
     seed: int | None = None,
     options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
     on_iteration: IterationCallback | None = None,
+    on_progress: ExactProgress | None = None,
 ) -> SearchResult[M]:
     """Best move of a loaded position; ``seed`` picks randomly (reproducibly) among equals;
-    ``on_iteration`` hears of each completed iteration of a timed search."""
+    ``on_iteration`` hears of each completed iteration of a timed search, ``on_progress`` of
+    an exact solve's narrowing bounds (as for :func:`solve`)."""
     rng = random.Random(seed) if seed is not None else None
     search = SearchOptions(kernel=options)
     return search_best(
-        game, position, search_limit, rng=rng, search=search, on_iteration=on_iteration
+        game,
+        position,
+        search_limit,
+        rng=rng,
+        search=search,
+        on_iteration=on_iteration,
+        on_progress=on_progress,
     )
 
 
@@ -420,12 +436,18 @@ def reach(game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> 
 
 
 def trial_limit(
-    game: Game[P, M], position: P, options: KernelOptions = DEFAULT_KERNEL_OPTIONS
+    game: Game[P, M],
+    position: P,
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+    *,
+    every_move: bool = False,
 ) -> Limit | None:
-    """``None`` when an exact solve of ``position`` is within reach; else the time limit of
+    """``None`` when an exact solve of ``position`` is within reach (with ``every_move``, of
+    every position one move on, as an analysis of every move needs); else the time limit of
     its trial (:data:`~perfectplay.analysis.reach.TRIAL_SECONDS`), whose answer
     :func:`check_tried` accepts only when exact."""
-    if reach(game, options).covers(game.plies_left_bound(position)):
+    plies_left = game.plies_left_bound(position) - (1 if every_move else 0)
+    if reach(game, options).covers(max(plies_left, 0)):
         return None
     return limit(time=TRIAL_SECONDS)
 
@@ -437,10 +459,13 @@ def check_tried(
     bounds: str,
     exact: bool,
     options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+    *,
+    every_move: bool = False,
 ) -> None:
     """Refuse, with :class:`ParameterError` naming ``job`` and ``bounds``, a trial's answer
-    that is not ``exact``."""
-    check_trial(job, reach(game, options), game.plies_left_bound(position), exact, bounds)
+    that is not ``exact`` (``every_move``: a trial of every move, as :func:`trial_limit`)."""
+    plies_left = game.plies_left_bound(position)
+    check_trial(job, reach(game, options), plies_left, exact, bounds, every_move)
 
 
 def history(game: Game[P, M], position: P, notion: Notion = "outcome") -> History:

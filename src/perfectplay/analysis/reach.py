@@ -68,14 +68,22 @@ class Reach:
         )
 
 
-def check_trial(job: str, reach: Reach, plies_left: int, exact: bool, bounds: str) -> None:
-    """Refuse the answer of a trial (see the module docstring) that did not end ``exact``.
-    Raises :class:`ParameterError`."""
+def check_trial(
+    job: str, reach: Reach, plies_left: int, exact: bool, bounds: str, every_move: bool = False
+) -> None:
+    """Refuse the answer of a trial (see the module docstring) that did not end ``exact``;
+    ``every_move``: the trial valued every move of the position. Raises
+    :class:`ParameterError`."""
     if not exact:
+        tried = (
+            f"the moves of a position {plies_left} plies from the end (each leads to one "
+            f"{plies_left - 1} plies from it)"
+            if every_move
+            else f"a position {plies_left} plies from the end"
+        )
         raise ParameterError(
-            f"{job}: not solved exactly in the {TRIAL_SECONDS:g} s trial given to a position "
-            f"{plies_left} plies from the end (an exact solve is sure to end in reasonable "
-            f"time with {reach.limit_text()}); {bounds}"
+            f"{job}: not solved exactly in the {TRIAL_SECONDS:g} s trial given to {tried} (an "
+            f"exact solve is sure to end in reasonable time with {reach.limit_text()}); {bounds}"
         )
 
 

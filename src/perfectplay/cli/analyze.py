@@ -52,14 +52,16 @@ def run(args: argparse.Namespace) -> int:
 
     loaded = options.load(args)
     game, position = loaded.game, loaded.position
-    bound, trial = options.exact_or_trial(args, game, position)
+    bound, trial = options.exact_or_trial(args, game, position, every_move=True)
     kernel = options.kernel_options(args)
     with status_line((bound.unlimited or trial) and sys.stderr.isatty()) as status:
         if status is not None:
             status.label = "analysing"
         values = api.analyze(game, position, bound, weak=args.weak, options=kernel)
     if trial:
-        options.check_trial(args, game, position, all(v.score.exact for v in values))
+        options.check_trial(
+            args, game, position, all(v.score.exact for v in values), every_move=True
+        )
     data = contract.analysis_json(game, position, values)
     if args.json:
         print_json(data)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from perfectplay.cli import options
+from perfectplay.cli.progress import callback, status_line
 from perfectplay.cli.report import BestSoFar, interrupted, report
 
 EPILOG = """\
@@ -38,11 +40,19 @@ def run(args: argparse.Namespace) -> int:
     loaded = options.load(args)
     bound = options.timed_or_exact(args, loaded.game, loaded.position)
     kernel = options.kernel_options(args)
-    so_far = BestSoFar()
+    so_far = BestSoFar(loaded, seconds_limit=bound.time)
     try:
-        result = api.best(
-            loaded.game, loaded.position, bound, seed=args.seed, options=kernel, on_iteration=so_far
-        )
+        with status_line(sys.stderr.isatty()) as status:
+            so_far.status = status
+            result = api.best(
+                loaded.game,
+                loaded.position,
+                bound,
+                seed=args.seed,
+                options=kernel,
+                on_iteration=so_far,
+                on_progress=callback(status),
+            )
     except KeyboardInterrupt:
         return interrupted(loaded, so_far)
     return report(args, loaded, result, with_pv=False)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import time
 from collections.abc import Callable, Sequence
 
 from perfectplay.cli import (
@@ -98,11 +99,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     Never raises (except with ``PERFECTPLAY_DEBUG=1`` for unexpected errors): usage errors
     and ``--help`` are turned into their status, input errors print one line on stderr.
     """
+    started = time.perf_counter()  # --time counts from here: parsing and loading included
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) and usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    args.started = started
     return run(args.handler, args)
 
 

@@ -208,11 +208,14 @@ def new_game(args: argparse.Namespace) -> RegisteredGame:
     return api.with_evaluation(game, args.eval)
 
 
-def limit(args: argparse.Namespace) -> Limit:
-    """The checked limit of ``--depth``/``--time`` (an exact solve when neither)."""
+def limit(args: argparse.Namespace, per_move: bool = False) -> Limit:
+    """The checked limit of ``--depth``/``--time`` (an exact solve when neither). The time
+    counts from the command's start, loading included, except ``per_move`` (each move of a
+    game gets it whole)."""
     from perfectplay import api
 
-    return api.limit(depth=args.depth, time=args.time)
+    started = None if per_move else args.started
+    return api.limit(depth=args.depth, time=args.time, started=started)
 
 
 def bounds_text(args: argparse.Namespace, game: RegisteredGame) -> tuple[str, str]:
@@ -226,29 +229,36 @@ def bounds_text(args: argparse.Namespace, game: RegisteredGame) -> tuple[str, st
 
 
 def exact_or_trial(
-    args: argparse.Namespace, game: RegisteredGame, position: object
+    args: argparse.Namespace, game: RegisteredGame, position: object, *, every_move: bool = False
 ) -> tuple[Limit, bool]:
     """The limit of ``--depth``/``--time``, and whether it is a trial: without either, an
     exact solve where the game's policy says it ends in reasonable time
     (:mod:`perfectplay.analysis.reach`: the opening book counts), else a trial of a few
-    seconds whose answer :func:`check_trial` accepts only when exact."""
+    seconds whose answer :func:`check_trial` accepts only when exact. ``every_move``: the
+    job values every move (the positions one move on must be within reach)."""
     from perfectplay import api
 
     bound = limit(args)
     if not bound.unlimited:
         return bound, False
-    trial = api.trial_limit(game, position, kernel_options(args))
+    trial = api.trial_limit(game, position, kernel_options(args), every_move=every_move)
     return (bound, False) if trial is None else (trial, True)
 
 
 def check_trial(
-    args: argparse.Namespace, game: RegisteredGame, position: object, exact: bool
+    args: argparse.Namespace,
+    game: RegisteredGame,
+    position: object,
+    exact: bool,
+    *,
+    every_move: bool = False,
 ) -> None:
     """Refuse the answer of a trial (:func:`exact_or_trial`) that is not exact."""
     from perfectplay import api
 
     job, bounds = bounds_text(args, game)
-    api.check_tried(game, position, job, bounds, exact, kernel_options(args))
+    options = kernel_options(args)
+    api.check_tried(game, position, job, bounds, exact, options, every_move=every_move)
 
 
 def timed_or_exact(args: argparse.Namespace, game: RegisteredGame, position: object) -> Limit:

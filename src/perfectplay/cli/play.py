@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     game = options.new_game(args)
     game_kit = api.kit_of(game)
     engine = frozenset({1, 2}) if args.self else frozenset({1 if args.engine_first else 2})
-    bound = options.limit(args)
+    bound = options.limit(args, per_move=True)
     if bound.unlimited:  # perfect play where it is fast, a bounded wait elsewhere
         bound = api.limit(time=game_kit.policy.play_time)
     match = Match(game, game_kit, bound, args.seed, engine, console())

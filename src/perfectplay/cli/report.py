@@ -20,6 +20,7 @@ from perfectplay.cli.output import (
     stderr,
     value_text,
 )
+from perfectplay.cli.progress import StatusLine, rate
 
 if TYPE_CHECKING:
     from perfectplay.api import Loaded, Score, SearchResult
@@ -49,18 +50,55 @@ def report(
         if with_pv:
             say(out, "principal variation: " + line_text(game, position, result.pv))
     say(out, search_line(result))
+    over_time_note(args, result)
     return EXIT_OK
+
+
+OVERSHOOT = 0.05
+"""A timed search ending later than ``--time`` by more than this fraction (and 50 ms) is
+explained on stderr."""
+
+
+def over_time_note(args: argparse.Namespace, result: SearchResult[Any]) -> None:
+    """Say why a search took longer than ``--time``: the limit counts from the command's
+    start, and loading the compiled engine (once per process) or the first depth, which is
+    always completed, took longer."""
+    if args.time is None or result.time <= args.time + max(OVERSHOOT * args.time, 0.05):
+        return
+    stderr(
+        f"note: answered after {result.time:.2f} s, over --time {args.time:g}: loading the "
+        "compiled engine (once per process) and depth 1, always completed, took longer"
+    )
 
 
 class BestSoFar:
     """The ``on_iteration`` callback of a timed search: keeps the last completed iteration,
-    so that an interrupted search can still say what it found."""
+    so that an interrupted search can still say what it found, and shows it on ``status``
+    (when given) with the nodes, their rate and the time left of ``seconds_limit``."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        loaded: Loaded | None = None,
+        status: StatusLine | None = None,
+        seconds_limit: float | None = None,
+    ) -> None:
         self.found: tuple[int, Score, Any, int, float] | None = None
+        self.loaded, self.status, self.seconds_limit = loaded, status, seconds_limit
 
     def __call__(self, depth: int, score: Score, move: Any, nodes: int, seconds: float) -> None:
         self.found = (depth, score, move, nodes, seconds)
+        if self.status is None or self.loaded is None or move is None:
+            return
+        from perfectplay import api
+
+        game = self.loaded.game
+        label = api.kit_of(game).move_text(game, move)
+        left = "" if self.seconds_limit is None else f", {self.seconds_limit - seconds:.1f} s left"
+        self.status.show(
+            f"depth {depth + 1}; so far {label} {score}; {nodes:,} nodes"
+            f"{rate(nodes, seconds)}{left}",
+            seconds,
+        )
 
 
 def interrupted(loaded: Loaded, so_far: BestSoFar) -> int:

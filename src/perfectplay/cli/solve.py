@@ -54,9 +54,10 @@ def run(args: argparse.Namespace) -> int:
     game, position = loaded.game, loaded.position
     bound, trial = options.exact_or_trial(args, game, position)
     kernel = options.kernel_options(args)
-    so_far = BestSoFar()
+    so_far = BestSoFar(loaded, seconds_limit=bound.time)
     try:
-        with status_line((bound.unlimited or trial) and sys.stderr.isatty()) as status:
+        with status_line(sys.stderr.isatty()) as status:
+            so_far.status = status
             result = api.solve(
                 game,
                 position,

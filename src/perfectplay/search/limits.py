@@ -26,6 +26,9 @@ class Limit:
     depth: int | None = None
     time: float | None = None
     nodes: int | None = None
+    started: float | None = None
+    """The ``time.perf_counter()`` at which ``time`` started to run (``None``: when the search
+    starts), so that a front door can count its own loading against the limit."""
 
     @property
     def unlimited(self) -> bool:
@@ -37,9 +40,13 @@ EXACT = Limit()
 
 
 def make_limit(
-    depth: int | None = None, time: float | None = None, nodes: int | None = None
+    depth: int | None = None,
+    time: float | None = None,
+    nodes: int | None = None,
+    started: float | None = None,
 ) -> Limit:
-    """A checked limit. Raises :class:`ParameterError` naming the bad field."""
+    """A checked limit (``started``: see :attr:`Limit.started`). Raises
+    :class:`ParameterError` naming the bad field."""
     if depth is not None and (
         isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 10_000
     ):
@@ -54,7 +61,9 @@ def make_limit(
         )
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
         raise ParameterError(f"nodes={quote(nodes)}: must be a whole number of at least 1")
-    return Limit(depth, None if time is None else float(time), nodes)
+    if started is not None and (isinstance(started, bool) or not isinstance(started, float)):
+        raise ParameterError(f"started={quote(started)}: must be a time.perf_counter() reading")
+    return Limit(depth, None if time is None else float(time), nodes, started)
 
 
 class Deadline:
@@ -62,8 +71,8 @@ class Deadline:
 
     __slots__ = ("end", "start")
 
-    def __init__(self, seconds: float | None) -> None:
-        self.start = _time.perf_counter()
+    def __init__(self, seconds: float | None, start: float | None = None) -> None:
+        self.start = _time.perf_counter() if start is None else start
         self.end = math.inf if seconds is None else self.start + seconds
 
     def expired(self) -> bool:

@@ -36,7 +36,7 @@ from perfectplay.games.kernel import (
     SearchControls,
 )
 from perfectplay.search import alphabeta as generic
-from perfectplay.search.limits import EXACT, Deadline, Limit, SearchAborted
+from perfectplay.search.limits import EXACT, MIN_TIME, Deadline, Limit, SearchAborted
 from perfectplay.search.ordering import move_first
 from perfectplay.search.result import (
     MoveValue,
@@ -192,14 +192,19 @@ class Searcher:
         """The principal variation starting with ``move`` (worth ``value``).
 
         For exact results every step is re-proved against the (warm) table, until the end of
-        the game or the ``deadline``; for heuristic ones, and for exact ones of a ``timed``
-        search by a kernel that keeps the time itself, the table's best moves are followed.
+        the game or the ``deadline``, and for at most the allowance of an exact line (see
+        :data:`EXACT_LINE_FACTOR`: a timed search answered at once by an opening book does
+        not spend the rest of its time on the line); for heuristic ones, and for exact ones of
+        a ``timed`` search by a kernel that keeps the time itself, the table's best moves are
+        followed.
         """
         kernel = self.kernel
         if exact and move is not None and kernel is not None and kernel.traits.exact_line:
             end = None
             if deadline is not None and not math.isinf(deadline.end):
-                end = deadline.end - _reserve(deadline)
+                now = time.perf_counter()
+                allowance = max(EXACT_LINE_SECONDS, EXACT_LINE_FACTOR * (now - deadline.start))
+                end = min(deadline.end - _reserve(deadline), now + allowance)
             with interrupt.guard():
                 return tuple(kernel.exact_line(position, move, value, self.table, deadline=end))
         keeps_time = (
@@ -264,9 +269,10 @@ class Searcher:
     ) -> SearchResult[Any]:
         """Search ``position`` under ``limit`` (see the module docstring); ``with_pv=False``
         skips the principal variation beyond the best move; ``on_progress`` hears how an
-        exact solve narrows the value. Loading the kernel is not timed."""
+        exact solve narrows the value. Loading the kernel counts against a time limit (and
+        against the time before ``limit.started``, when given)."""
+        started = time.perf_counter() if limit.started is None else limit.started
         self.warm_up()
-        started = time.perf_counter()
         game = self.game
         outcome = game.outcome(position)
         if outcome is not None:
@@ -293,7 +299,7 @@ class Searcher:
         with_pv: bool,
         on_progress: ExactProgress | None,
     ) -> SearchResult[Any]:
-        deadline = Deadline(limit.time)
+        deadline = Deadline(limit.time, start=started)
         max_depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
         budget = UNLIMITED_NODES if limit.nodes is None else limit.nodes
         total_nodes, rate = 0, float(KERNEL_START_RATE)
@@ -470,16 +476,18 @@ def analyze(
     it has one); under a time limit the time is shared equally between the moves; ``weak``
     gives win/draw/loss only (as for :func:`solve`).
     """
+    started = time.perf_counter() if limit.started is None else limit.started
     searcher = Searcher(game, sized_for(search, limit))
+    searcher.warm_up()  # counts against the time limit, as the search does
     moves = list(game.legal_moves(position))
+    left = None if limit.time is None else max(0.0, limit.time - (time.perf_counter() - started))
     per_move = Limit(
         None if limit.depth is None else max(0, limit.depth - 1),
-        None if limit.time is None or not moves else limit.time / len(moves),
+        None if left is None or not moves else max(MIN_TIME, left / len(moves)),
         limit.nodes,
     )
     if weak:
         searcher.check_weak(per_move)
-    searcher.warm_up()
     values: list[MoveValue[Any]] = []
     for move in moves:
         child = game.play(position, move)
@@ -501,12 +509,15 @@ def best_move(
     rng: random.Random | None = None,
     search: SearchOptions = DEFAULT_SEARCH,
     on_iteration: IterationCallback | None = None,
+    on_progress: ExactProgress | None = None,
 ) -> SearchResult[Any]:
     """Like :func:`solve`; with ``rng`` the move is drawn at random among the equally best.
 
     The random choice analyses every move (see :func:`analyze`), so it costs more.
     """
-    result = solve(game, position, limit, search=search, on_iteration=on_iteration)
+    result = solve(
+        game, position, limit, search=search, on_iteration=on_iteration, on_progress=on_progress
+    )
     if rng is None or result.best_move is None:
         return result
     values = analyze(game, position, limit, search=search)

@@ -1,0 +1,100 @@
+"""Time limits that count the whole answer, progress a person sees, and trials of every move
+(issue 15, items 3 and 4; issue 16, item 7)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+from cli_support import run
+
+from perfectplay import api
+
+COMMAND = [sys.executable, "-c", "from perfectplay.cli import main; raise SystemExit(main())"]
+
+
+def test_a_limit_counts_the_time_spent_before_the_search() -> None:
+    """``started`` in the past: the time is already spent, so only depth 1 (always
+    completed) is searched, and the reported time counts from ``started``."""
+    game, position = api.load("tictactoe", "", size="8x8", k=5)
+    spent = 5.0
+    result = api.best(game, position, api.limit(time=1.0, started=time.perf_counter() - spent))
+    assert result.depth == 1 and result.best_move is not None
+    assert result.time >= spent
+
+
+def test_a_limit_without_a_start_counts_from_the_search() -> None:
+    game, position = api.load("tictactoe", "", size="8x8", k=5)
+    result = api.best(game, position, api.limit(depth=3, time=60.0))
+    assert result.depth == 3
+
+
+def test_started_must_be_a_clock_reading() -> None:
+    with pytest.raises(api.PerfectplayError, match="started="):
+        api.limit(time=1.0, started="now")  # type: ignore[arg-type]
+
+
+def test_a_search_over_its_time_says_why() -> None:
+    """A fresh process loads the compiled engine (hundreds of milliseconds) inside a
+    millisecond's limit: the answer comes after depth 1, with a note saying so."""
+    done = subprocess.run(
+        [*COMMAND, "best", "connect4", "44", "--time", "0.001"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "depth 1" in done.stdout
+    assert "note: answered after" in done.stderr and "over --time 0.001" in done.stderr
+
+
+def test_best_shows_its_progress_on_a_terminal() -> None:
+    """stderr a terminal: a status line with the depth, the move so far, nodes and the time
+    left; stdout keeps the answer alone."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [*COMMAND, "best", "tictactoe", "", "--size", "8x8", "--k", "5", "--time", "2"],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    os.close(follower)
+    shown = b""
+    try:
+        while True:
+            ready, _, _ = select.select([leader], [], [], 30)
+            if not ready:
+                break
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the process closed its end
+                break
+            if not chunk:
+                break
+            shown += chunk
+        out, _ = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        os.close(leader)
+    text = shown.decode(errors="replace")
+    assert process.returncode == 0
+    assert "so far" in text and "nodes" in text and "s left" in text, text[-500:]
+    assert "so far" not in out.decode()
+
+
+def test_analyze_tries_every_move_within_reach_or_refuses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``44`` is in the opening book, its moves are not, and 39 plies is beyond the exact
+    search's reach: analyze gets a trial, which does not end exact, and is refused (it took
+    559 s before)."""
+    code, _, err = run(capsys, "analyze", "connect4", "44")
+    assert code == 2
+    assert "the moves of a position 40 plies from the end (each leads to one 39" in err
+    assert "--time S" in err
