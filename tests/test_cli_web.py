@@ -61,6 +61,19 @@ def test_a_database_that_is_not_one_is_refused(
     assert code == 2 and "notes.txt" in err and "Traceback" not in err
 
 
+def test_a_database_in_a_missing_folder_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 15, item 9: ``--db`` in a folder that does not exist was created silently."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    missing = tmp_path / "typo" / "games.db"
+    code, _, err = run(capsys, "serve", "--port", str(port), "--db", str(missing))
+    assert code == 2 and "does not exist" in err and "typo" in err
+    assert not missing.parent.exists()
+
+
 @pytest.mark.parametrize(
     "host", ["", "0.0.0.0", "::", "192.0.2.7", "example.com", "127.0.0.1.nip.io"]
 )

@@ -83,8 +83,11 @@ def test_empty_rows(text: str, row: int) -> None:
     rejects(NotationError, text, f"row {row} is empty")
 
 
-def test_a_trailing_separator_is_harmless() -> None:
-    assert parse_mnk_board("xo_/___/")[1] == parse_mnk_board("xo_/___")[1]
+def test_a_trailing_slash_is_an_empty_row_and_a_final_new_line_is_harmless() -> None:
+    """Issue 15, item 9: ``x/`` is a ragged board (it read as the 1x1 board ``x``)."""
+    rejects(NotationError, "x/", "row 2 is empty")
+    rejects(NotationError, "xo_/___/", "row 3 is empty")
+    assert parse_mnk_board("xo_\n___\n")[1] == parse_mnk_board("xo_/___")[1]
 
 
 def test_non_text_and_overlong_text() -> None:

@@ -230,13 +230,17 @@ def test_picture_example() -> None:
         "----\n----\no---\nx---\n",
         "....\r\n....\r\no...\r\nx...",
         "  ....\n  ....\n  o...\n  x...  ",
-        "..../..../o.../x.../",
     ],
 )
 def test_picture_spellings(text: str) -> None:
     g, position = parse_connect4_picture(text)
     assert g == game(4, 4)
     assert position == parse_connect4_moves(g, "11")[0]
+
+
+def test_a_trailing_slash_is_an_empty_row() -> None:
+    with pytest.raises(NotationError, match="row 5 is empty"):
+        parse_connect4_picture("..../..../o.../x.../")
 
 
 @pytest.mark.parametrize(

@@ -62,11 +62,11 @@ def player_from_text(text: str) -> Player:
 def grid_from_text(text: str) -> list[list[int]]:
     """The cells of a board picture, rows from the top: 1 (x), -1 (o), 0 (empty).
 
-    Raises :class:`NotationError` naming an empty row or an unknown character.
+    Raises :class:`NotationError` naming an empty row (``x/`` ends with one) or an unknown
+    character.
     """
-    rows_text = [r for r in re.split(r"[/\n]", text.strip().replace("\r", ""))]
-    if rows_text and rows_text[-1] == "" and len(rows_text) > 1:
-        rows_text.pop()  # a trailing separator is harmless
+    # the text is stripped, so a final new line is no row; a trailing "/" is an empty row
+    rows_text = re.split(r"[/\n]", text.strip().replace("\r", ""))
     grid: list[list[int]] = []
     for r, row_text in enumerate(rows_text, start=1):
         row_text = row_text.strip()

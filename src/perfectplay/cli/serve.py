@@ -85,16 +85,25 @@ def run(args: argparse.Namespace) -> int:
     check_host(args.host, args.public)
     bound = _check_free(args.host, args.port)
     db = Path(args.db) if args.db else default_db()
+    if args.db and not db.parent.is_dir():  # a typo must not create folders silently
+        raise ParameterError(
+            f"--db {quote(str(db), 200)}: the folder {quote(str(db.parent), 200)} does not exist"
+        )
     try:
-        db.parent.mkdir(parents=True, exist_ok=True)
+        db.parent.mkdir(parents=True, exist_ok=True)  # the default place, made on first use
     except OSError as exc:
         raise ParameterError(
-            f"--db {quote(str(db))}: cannot create its folder ({exc.strerror})"
+            f"--db {quote(str(db), 200)}: cannot create its folder ({exc.strerror})"
         ) from None
     app = create_app(Settings(db=db, workers=args.workers, cap=args.cap))
     print(
         f"perfectplay: serving on {where(args.host, bound, args.port)} (saved games in {db}, "
         f"{args.workers} engine workers, {args.cap:g} s cap); Ctrl-C stops",
+        flush=True,
+    )
+    print(
+        "perfectplay: loading the engines in the workers before the first request; the first "
+        "start after an install compiles them (about 20 s), later starts take a second",
         flush=True,
     )
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -1,6 +1,6 @@
 """The shape-and-color Connect Four variant ("Simplexity"), as the course's engine plays it.
 
-Rules (``../shared/shapecolor-rules.md``): pieces fall down columns; each has a shape (``O``
+Rules (``docs/shapecolor-rules.md``): pieces fall down columns; each has a shape (``O``
 or ``X``) and a color (red or blue). Player 1 is red and owns ``O``; player 2 is blue and owns
 ``X``. A move is ``(column, shape)``; the piece has the mover's color. Each player has
 ``rows * cols / 2`` pieces: ``ceil(half / 2)`` of its own shape and ``floor(half / 2)`` of the
