@@ -47,7 +47,7 @@ def test_best_article_board_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_best_text_names_move_value_and_board(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "best", "ttt", ARTICLE)
     assert code == 0, err
-    assert "x to move: best move c3 (row 2, col 2) — win in 1 (score 10)" in out
+    assert "x to move: best move c3 (row 3, column 3) — win in 1 (score 10)" in out
     assert " 1   x | o | x" in out  # the board is drawn
     assert "searched" in out and "exact" in out
 
@@ -124,8 +124,8 @@ def test_perft_json_counts_3x3(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "perft", "tictactoe")
     expected = {
         "games": 255168,
-        "x_wins": 131184,
-        "o_wins": 77904,
+        "first_wins": 131184,
+        "second_wins": 77904,
         "draws": 46080,
         "nodes": 549946,
         "positions": 5478,
@@ -337,7 +337,7 @@ def test_play_person_moves_illegal_input_and_quit(
     assert "you play b2" in out
     assert "engine plays " in out and "(draw)" in out
     assert "illegal: move 'zz': expected a cell" in out
-    assert "illegal: b2 — move (row 1, col 1): the cell is occupied" in out
+    assert "illegal: b2 — move (row 2, column 2): the cell is occupied" in out
     assert "illegal: move '9 9': off the 3x3 board" in out
     assert "hint: " in out
     assert "quit (q)" in out

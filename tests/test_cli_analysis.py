@@ -110,13 +110,13 @@ def test_tree_text_shows_the_article_values(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and err == ""
     assert out.startswith("x to move  xox/oox/...  value 10\n")
     for line in (
-        "x plays row 2 col 0  xox/oox/x..  value -9",
-        "x plays row 2 col 1  xox/oox/.x.  value 0",
-        "x plays row 2 col 2  xox/oox/..x  value 10  x has 3 in a row",
+        "x plays a3  xox/oox/x..  value -9",
+        "x plays b3  xox/oox/.x.  value 0",
+        "x plays c3  xox/oox/..x  value 10  x has 3 in a row",
     ):
         assert line in out
     assert "plain minimax visited 11 nodes" in out
-    assert "best line: row 2 col 2" in out
+    assert "best line: c3" in out
 
 
 def test_tree_alphabeta_shows_windows_and_cuts(capsys: pytest.CaptureFixture[str]) -> None:

@@ -24,7 +24,6 @@ import dataclasses
 import itertools
 import json
 import random
-import re
 import zlib
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -69,6 +68,7 @@ RESULT_KEYS = frozenset(
         "finished",
         "winner",
         "to_move",
+        "to_move_number",
         "outcome",
         "plies",
         "score",
@@ -630,13 +630,17 @@ def test_solve_json_of_a_finished_game(case: Case) -> None:
         assert data["score"] == game.finished_score(position)
 
 
-def test_perft_json_keys_are_names(case: Case, request: pytest.FixtureRequest) -> None:
-    known_bug(request, case, "perft_keys")
+def test_perft_json_has_one_shape_in_every_game(case: Case) -> None:
+    """Issue 15, item 5: tic-tac-toe said ``x_wins``, Connect Four ``first_wins``."""
     game = case.game
     data = contract.perft_json(game, api.perft(game, 2))
     json.dumps(data)
-    assert all(re.fullmatch(r"[a-z0-9_]+", key) for key in data), sorted(data)
-    assert len([key for key in data if key.endswith("_wins")]) == 2 and "draws" in data
+    assert {"first_wins", "second_wins", "draws"} <= set(data)
+    assert [key for key in data if key.endswith("_wins")] == ["first_wins", "second_wins"]
+    assert data["players"] == {
+        "1": game.player_name(Player.FIRST),
+        "2": game.player_name(Player.SECOND),
+    }
 
 
 def test_analyze_json_has_the_contract_keys(case: Case) -> None:
@@ -644,9 +648,20 @@ def test_analyze_json_has_the_contract_keys(case: Case) -> None:
     for _, position in case.exact:
         data = contract.analysis_json(game, position, api.analyze(game, position))
         json.dumps(data)
+        assert set(data) == {"to_move", "to_move_number", "finished", "moves"}
+        assert data["to_move_number"] == int(game.to_move(position))
         for item, move in zip(data["moves"], game.legal_moves(position), strict=True):
             assert isinstance(item, dict)
             move_keys = set(game.move_to_json(move))
             assert set(item) == move_keys | ANALYSIS_KEYS
             assert {k: item[k] for k in move_keys} == game.move_to_json(move)
             assert item["outcome"] in ("win", "draw", "loss") and item["exact"] is True
+
+
+def test_heuristic_scores_are_whole_numbers(case: Case) -> None:
+    """Issue 15, item 5: a heuristic score read ``-72.0`` in one game and ``48`` in another."""
+    game = case.game
+    position = game.initial()
+    result = api.best(game, position, api.limit(depth=1))
+    data = contract.result_json(game, position, result)
+    assert isinstance(data["score"], int) and not isinstance(data["score"], bool)

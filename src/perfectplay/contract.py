@@ -9,7 +9,8 @@ player names, always strings (``"x"``, ``"o"``; ``"1"``, ``"2"``).
 
 ``best``/``solve``::
 
-    {"to_move": "x", "outcome": "win", "plies": 1, "score": 10, "weak": false,
+    {"to_move": "x", "to_move_number": 1, "outcome": "win", "plies": 1, "score": 10,
+     "weak": false,
      "finished": false, "winner": null,
      "best_move": {"row": 2, "col": 2}, "exact": true, "nodes": 9, "time_ms": 0.4,
      "depth": 5, "pv": [...], "value": "win in 1"}
@@ -20,11 +21,11 @@ finished board, where ``outcome`` is ``loss`` for the side that would move, or `
 ``score`` is the game's conventional score (tic-tac-toe: the classic article's
 ``10 - (plies - 1)``, its negative for a loss; Connect Four: ``(cells + 1) // 2 + 1 - s``
 with ``s`` the winner's stones at the end). Heuristic results have ``outcome`` and ``plies``
-``null`` and the heuristic value as ``score``; a weak solve has ``weak`` true, ``score`` 1,
-0 or -1, ``plies`` and ``best_move`` ``null``.
+``null`` and the heuristic value, a whole number, as ``score``; a weak solve has ``weak``
+true, ``score`` 1, 0 or -1, ``plies`` and ``best_move`` ``null``.
 
-``analyze``: ``{"to_move", "finished", "moves": [move object + outcome, plies, score, value,
-exact, weak]}``.
+``analyze``: ``{"to_move", "to_move_number", "finished", "moves": [move object + outcome,
+plies, score, value, exact, weak]}``.
 ``history``, ``tree``, ``perft`` and the web's ``state`` are described at their functions.
 """
 
@@ -93,13 +94,13 @@ def score_json(
         return {"outcome": outcome, "plies": plies, "score": conventional}
     if outcome == "draw":
         return {"outcome": "draw", "plies": game.plies_left_bound(position), "score": 0}
-    return {"outcome": None, "plies": None, "score": round(score.value, 3) + 0.0}  # no -0.0
+    return {"outcome": None, "plies": None, "score": round(score.value) + 0}  # an int, no -0
 
 
 def result_json(game: RegisteredGame, position: object, result: SearchResult[object]) -> JSONObject:
     """The ``best``/``solve`` object (see the module docstring)."""
     outcome = game.outcome(position)
-    data: JSONObject = {"to_move": game.player_name(game.to_move(position))}
+    data = mover_json(game, position)
     data.update(score_json(game, position, result.score, outcome is not None))
     best = result.best_move
     winner = None if outcome is None else outcome.winner
@@ -130,11 +131,16 @@ def analysis_json(
         item["exact"] = entry.score.exact
         item["weak"] = entry.score.weak
         moves.append(item)
-    return {
-        "to_move": game.player_name(game.to_move(position)),
-        "finished": game.outcome(position) is not None,
-        "moves": moves,
-    }
+    data = mover_json(game, position)
+    data.update(finished=game.outcome(position) is not None, moves=moves)
+    return data
+
+
+def mover_json(game: RegisteredGame, position: object) -> JSONObject:
+    """The side to move, as every result names it: ``to_move`` (the game's name for it,
+    ``"x"`` or ``"1"``) and ``to_move_number`` (1 or 2)."""
+    player = game.to_move(position)
+    return {"to_move": game.player_name(player), "to_move_number": int(player)}
 
 
 def history_json(game: RegisteredGame, found: History) -> JSONObject:
@@ -168,12 +174,10 @@ def history_json(game: RegisteredGame, found: History) -> JSONObject:
 
 
 def perft_json(game: RegisteredGame, counts: PerftCounts) -> JSONObject:
-    """The ``perft`` object; the winners' keys are the player names (``x_wins``/``o_wins``
-    in tic-tac-toe), or ``first_wins``/``second_wins`` where the game's kit names them so."""
-    keys = kit_of(game).perft_keys
-    if keys is None:
-        keys = (game.player_name(Player.FIRST), game.player_name(Player.SECOND))
-    data: JSONObject = dict(counts.as_dict(*keys))
+    """The ``perft`` object, one shape in every game: ``first_wins`` and ``second_wins``, and
+    ``players`` naming the sides as ``to_move`` does (``{"1": "x", "2": "o"}``)."""
+    data: JSONObject = dict(counts.as_dict())
+    data["players"] = {str(int(p)): game.player_name(p) for p in (Player.FIRST, Player.SECOND)}
     return data
 
 

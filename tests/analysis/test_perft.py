@@ -17,8 +17,8 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "perft_mnk.json"
 ENTRIES: list[dict[str, Any]] = json.loads(DATA.read_text())["entries"]
 COUNT_FIELDS = (
     "games",
-    "x_wins",
-    "o_wins",
+    "first_wins",
+    "second_wins",
     "draws",
     "games_by_length",
     "nodes",
@@ -69,8 +69,8 @@ def reference_perft(board: ref.Board) -> dict[str, Any]:
         by_length[length] += count
     return {
         "games": sum(games.values()),
-        "x_wins": sum(n for (who, _), n in games.items() if who == ref.X),
-        "o_wins": sum(n for (who, _), n in games.items() if who == ref.O),
+        "first_wins": sum(n for (who, _), n in games.items() if who == ref.X),
+        "second_wins": sum(n for (who, _), n in games.items() if who == ref.O),
         "draws": sum(n for (who, _), n in games.items() if who is None),
         "games_by_length": {str(length): by_length[length] for length in sorted(by_length)},
         "nodes": sum(nodes.values()),
@@ -87,7 +87,7 @@ def _board(grid: ref.Grid, k: int) -> ref.Board:
 
 
 def perft_dict(counts: PerftCounts) -> dict[str, Any]:
-    data = counts.as_dict("x", "o")
+    data = counts.as_dict()
     return {name: data[name] for name in COUNT_FIELDS}
 
 
@@ -96,7 +96,7 @@ def test_data_file_is_consistent() -> None:
     assert {(e["rows"], e["cols"], e["k"]) for e in ENTRIES} >= {(3, 3, 3), (2, 2, 2), (3, 3, 2)}
     for entry in ENTRIES:
         assert set(COUNT_FIELDS) <= set(entry), entry
-        assert entry["games"] == entry["x_wins"] + entry["o_wins"] + entry["draws"]
+        assert entry["games"] == entry["first_wins"] + entry["second_wins"] + entry["draws"]
         assert entry["games"] == sum(entry["games_by_length"].values())
         assert entry["nodes"] == sum(entry["nodes_by_depth"])
         assert entry["positions"] == sum(entry["positions_by_depth"])
@@ -107,7 +107,7 @@ def test_data_file_is_consistent() -> None:
 def test_tictactoe_has_the_well_known_counts() -> None:
     (entry,) = [e for e in ENTRIES if (e["rows"], e["cols"], e["k"]) == (3, 3, 3)]
     assert entry["games"] == 255_168
-    assert (entry["x_wins"], entry["o_wins"], entry["draws"]) == (131_184, 77_904, 46_080)
+    assert (entry["first_wins"], entry["second_wins"], entry["draws"]) == (131_184, 77_904, 46_080)
     assert entry["games_by_length"] == {
         "5": 1440,
         "6": 5328,

@@ -115,9 +115,9 @@ def test_terminal_tree_shows_moves_values_and_boards() -> None:
     console.print(rich_tree(build_tree(g, position)))
     lines = console.export_text().splitlines()
     assert lines[0] == "x to move  xox/oox/...  value 10"
-    assert lines[1] == "├── x plays row 2 col 0  xox/oox/x..  value -9"
-    assert lines[2] == "│   ├── o plays row 2 col 1  xox/oox/xo.  value -9  o has 3 in a row"
-    assert lines[-1] == "└── x plays row 2 col 2  xox/oox/..x  value 10  x has 3 in a row"
+    assert lines[1] == "├── x plays a3  xox/oox/x..  value -9"
+    assert lines[2] == "│   ├── o plays b3  xox/oox/xo.  value -9  o has 3 in a row"
+    assert lines[-1] == "└── x plays c3  xox/oox/..x  value 10  x has 3 in a row"
     assert len(lines) == 11
     console.print(rich_tree(build_tree(g, position), boards=False))
     assert console.export_text().splitlines()[0] == "x to move  value 10"

@@ -271,7 +271,7 @@ def test_play_after_the_end_raises_game_over() -> None:
     for move in [(2, 2), (0, 0), (5, 5)]:
         with pytest.raises(GameOverError, match="already over") as info:
             g.play(won, move)
-        assert f"row {move[0]}, col {move[1]}" in str(info.value)
+        assert f"row {move[0] + 1}, column {move[1] + 1}" in str(info.value)
         assert "x has 3 in a row" in str(info.value)
         assert isinstance(info.value, IllegalMoveError)
 
@@ -290,12 +290,12 @@ def test_play_rejects_occupied_and_off_board_cells() -> None:
     with pytest.raises(IllegalMoveError, match="occupied") as occupied:
         g.play(position, (1, 2))
     assert type(occupied.value) is IllegalMoveError
-    assert "row 1, col 2" in str(occupied.value)
+    assert "row 2, column 3" in str(occupied.value)
     for move in [(-1, 0), (0, -1), (3, 0), (0, 4), (3, 4), (10, 10)]:
         with pytest.raises(IllegalMoveError, match="off the 3x4 board") as off:
             g.play(position, move)
         assert type(off.value) is IllegalMoveError
-        assert f"row {move[0]}, col {move[1]}" in str(off.value)
+        assert f"row {move[0] + 1}, column {move[1] + 1}" in str(off.value)
     # a 1x1 board: the only cell is taken by the first move, which also wins for k = 1
     tiny = game(1, 1, 1)
     after = tiny.play(tiny.initial(), (0, 0))
@@ -541,5 +541,5 @@ def test_game_names_and_players() -> None:
     assert g.player_name(Player.FIRST) == "x" and g.player_name(Player.SECOND) == "o"
     assert Player.FIRST.other is Player.SECOND and Player.SECOND.other is Player.FIRST
     assert g.move_to_json(Cell(1, 2)) == {"row": 1, "col": 2}
-    assert g.format_move(Cell(2, 0)) == "row 2 col 0"
+    assert g.format_move(Cell(2, 0)) == "a3"
     assert repr(g) == "MNKGame(3x3, k=3)"

@@ -43,12 +43,13 @@ class PerftCounts:
     terminal_positions: int
     complete: bool = field(default=True)
 
-    def as_dict(self, first: str = "first", second: str = "second") -> dict[str, Any]:
-        """JSON-ready counts, with the winners named (``x_wins``/``o_wins`` for tic-tac-toe)."""
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready counts (the winners as ``first_wins`` and ``second_wins`` in every
+        game)."""
         return {
             "games": self.games,
-            f"{first}_wins": self.first_wins,
-            f"{second}_wins": self.second_wins,
+            "first_wins": self.first_wins,
+            "second_wins": self.second_wins,
             "draws": self.draws,
             "games_by_length": {str(k): v for k, v in sorted(self.games_by_length.items())},
             "nodes": self.nodes,

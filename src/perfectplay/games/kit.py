@@ -164,8 +164,6 @@ class GameKit(ABC):
     """Whether the game takes ``--k`` (the length of a winning line)."""
     board_notation: bool = False
     """Positions are written as boards (their moves unknown), not as move lists."""
-    perft_keys: tuple[str, str] | None = None
-    """JSON key prefixes of the two sides' wins in ``perft`` (default: the player names)."""
     capabilities: frozenset[Capability] = frozenset()
     policy: Policy = Policy()
     evaluations: tuple[str, ...] = ()

@@ -33,7 +33,6 @@ class NimKit(GameKit):
         f"are heaps such as 3,4,5 (at most {MAX_HEAPS} heaps of at most {MAX_HEAP}), then "
         "optionally the moves played, such as 2:3 (heap 2, take 3)."
     )
-    perft_keys = ("first", "second")
     policy = Policy(play_time=1.0, exact_plies=EXACT_PLIES, whole_tree_cells=WHOLE_TREE_PLIES)
     examples = ("3,4,5", "1,2", "3,4,5 3:2")
 

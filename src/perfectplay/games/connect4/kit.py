@@ -81,7 +81,6 @@ class Connect4Kit(base.GameKit):
     )
     size = base.SizeRule(("width", "height"), DEFAULT_SIZE)
     takes_k = True
-    perft_keys = ("first", "second")
     capabilities = frozenset(
         {
             base.Capability.WEAK,

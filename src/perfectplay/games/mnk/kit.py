@@ -17,7 +17,7 @@ from perfectplay.games.mnk.notation import (
     parse_mnk_board,
     parse_mnk_move,
 )
-from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, game
+from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, cell_words, game
 from perfectplay.games.mnk.text import column_letters, format_mnk_board, mnk_board_matrix
 from perfectplay.games.mnk.text import render_mnk_board as render_board
 
@@ -122,8 +122,8 @@ class TicTacToeKit(base.GameKit):
         return "x" if player == 1 else "o"
 
     def move_label(self, game: Any, move: Cell) -> str:
-        """``c3 (row 2, col 2)``: the typed cell and the JSON's 0-based coordinates."""
-        return f"{format_mnk_move(move)} (row {move[0]}, col {move[1]})"
+        """``c3 (row 3, column 3)``: the typed cell and its row and column from 1."""
+        return f"{format_mnk_move(move)} {cell_words(move)}"
 
     def move_entry(self, game: Any) -> str:
         """A cell."""

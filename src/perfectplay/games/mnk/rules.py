@@ -41,6 +41,7 @@ from perfectplay.games.common.grid import (
     windows_by_cell,
 )
 from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
+from perfectplay.games.mnk.text import column_letters
 from perfectplay.games.protocol import BaseGame, Outcome, Player
 from perfectplay.values import HEURISTIC_LIMIT
 
@@ -157,7 +158,8 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         row, col = move
         if not (0 <= row < self._spec.rows and 0 <= col < self._spec.cols):
             raise IllegalMoveError(
-                f"move (row {row}, col {col}): off the {self._spec.rows}x{self._spec.cols} board"
+                f"move (row {quote(row + 1)}, column {quote(col + 1)}): off the "
+                f"{self._spec.rows}x{self._spec.cols} board"
             )
         return row * self._spec.cols + col
 
@@ -205,13 +207,13 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         """
         if self.outcome(position) is not None:
             raise GameOverError(
-                f"move (row {move[0]}, col {move[1]}): the game is already over "
+                f"move {cell_words(move)}: the game is already over "
                 f"({self.describe_outcome(position)})"
             )
         index = self.index(move)
         bit = 1 << index
         if (position.x | position.o) & bit:
-            raise IllegalMoveError(f"move (row {move[0]}, col {move[1]}): the cell is occupied")
+            raise IllegalMoveError(f"move {cell_words(move)}: the cell is occupied")
         return self.play_index(position, index)
 
     def play_index(self, position: MNKPosition, index: int) -> MNKPosition:
@@ -318,8 +320,8 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         return {"row": move[0], "col": move[1]}
 
     def format_move(self, move: Cell) -> str:
-        """``row 2 col 2`` (0-based, as in the JSON)."""
-        return f"row {move[0]} col {move[1]}"
+        """``c3``: the column's letter and the row from 1, as moves are typed."""
+        return f"{column_letters(move[1] + 1)[-1]}{move[0] + 1}"
 
     def player_name(self, player: Player) -> str:
         """ "x" or "o"."""
@@ -369,3 +371,9 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
 def game(rows: int = 3, cols: int | None = None, k: int | None = None) -> MNKGame:
     """The m,n,k-game with the given size; see :func:`make_spec` for defaults and errors."""
     return MNKGame(make_spec(rows, cols, k))
+
+
+def cell_words(move: Cell | tuple[int, int]) -> str:
+    """``(row 3, column 3)``: a cell as a person counts, from 1 (the cell may be off any
+    board, so no letter)."""
+    return f"(row {quote(move[0] + 1)}, column {quote(move[1] + 1)})"
