@@ -51,17 +51,29 @@ def test_a_cancelled_job_does_not_cost_a_worker() -> None:
     run(with_pool(1, 30.0, body))
 
 
+async def until(pool: EnginePool, key: str, value: int) -> None:
+    """Wait until the pool's status shows ``key`` at ``value`` (no fixed sleeps: on a busy
+    machine a job may take a while to reach its worker)."""
+    for _ in range(2000):
+        if pool.status()[key] == value:
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"the pool never showed {key}={value}: {pool.status()}")
+
+
 def test_an_overrunning_job_is_stopped_and_a_full_line_refused() -> None:
+    """Issue 15, item 9: the queue is observed, not guessed with sleeps (it was flaky)."""
+
     async def body(pool: EnginePool) -> None:
         first = asyncio.ensure_future(pool.run("history", SLOW))
-        await asyncio.sleep(0.2)
+        await until(pool, "busy", 1)
         waiting = asyncio.ensure_future(pool.run("history", SLOW))
-        await asyncio.sleep(0.2)
+        await until(pool, "waiting", 1)
         with pytest.raises(EngineBusy, match="busy"):
             await pool.run("history", SLOW)
         for job in (first, waiting):
-            with pytest.raises(EngineTimeout, match=r"cap of 0\.5 s"):
+            with pytest.raises(EngineTimeout, match=r"cap of 2 s"):
                 await job
         assert pool.status()["stopped_for_time"] == 2
 
-    run(with_pool(1, 0.5, body, queue_limit=1))
+    run(with_pool(1, 2.0, body, queue_limit=1))
