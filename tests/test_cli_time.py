@@ -54,23 +54,17 @@ def test_a_search_over_its_time_says_why() -> None:
     assert "note: answered after" in done.stderr and "over --time 0.001" in done.stderr
 
 
-def test_best_shows_its_progress_on_a_terminal() -> None:
-    """stderr a terminal: a status line with the depth, the move so far, nodes and the time
-    left; stdout keeps the answer alone."""
+def on_a_terminal(*argv: str) -> tuple[int, str, str]:
+    """Run ``perfectplay ARGV`` with stderr on a pseudo-terminal: the exit status, what the
+    terminal showed, and stdout."""
     leader, follower = pty.openpty()
     process = subprocess.Popen(
-        [*COMMAND, "best", "tictactoe", "", "--size", "8x8", "--k", "5", "--time", "2"],
-        stdout=subprocess.PIPE,
-        stderr=follower,
-        env={**os.environ, "COLUMNS": "200"},
+        [*COMMAND, *argv], stdout=subprocess.PIPE, stderr=follower, env={**os.environ}
     )
     os.close(follower)
     shown = b""
     try:
-        while True:
-            ready, _, _ = select.select([leader], [], [], 30)
-            if not ready:
-                break
+        while select.select([leader], [], [], 60)[0]:
             try:
                 chunk = os.read(leader, 4096)
             except OSError:  # the process closed its end
@@ -82,10 +76,24 @@ def test_best_shows_its_progress_on_a_terminal() -> None:
     finally:
         process.kill()
         os.close(leader)
-    text = shown.decode(errors="replace")
-    assert process.returncode == 0
-    assert "so far" in text and "nodes" in text and "s left" in text, text[-500:]
-    assert "so far" not in out.decode()
+    return process.returncode, shown.decode(errors="replace"), out.decode()
+
+
+def test_best_shows_its_progress_on_a_terminal() -> None:
+    """stderr a terminal: a status line with the depth, the move so far, nodes and the time
+    left; stdout keeps the answer alone."""
+    code, shown, out = on_a_terminal(
+        "best", "tictactoe", "", "--size", "8x8", "--k", "5", "--time", "2"
+    )
+    assert code == 0
+    assert "so far" in shown and "nodes" in shown and "s left" in shown, shown[-500:]
+    assert "so far" not in out
+
+
+def test_best_says_up_front_when_it_will_think_for_the_default_time() -> None:
+    code, shown, _ = on_a_terminal("best", "simplexity", "", "--eval", "neighbors")
+    assert code == 0
+    assert "too far from the end to solve exactly" in shown and "thinking for 3 s" in shown
 
 
 def test_analyze_tries_every_move_within_reach_or_refuses(

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from perfectplay.cli import options
+from perfectplay.cli.output import stderr
 from perfectplay.cli.progress import callback, status_line
 from perfectplay.cli.report import BestSoFar, interrupted, report
 
@@ -39,6 +40,11 @@ def run(args: argparse.Namespace) -> int:
 
     loaded = options.load(args)
     bound = options.timed_or_exact(args, loaded.game, loaded.position)
+    if bound.time is not None and args.time is None and sys.stderr.isatty():  # said up front
+        stderr(
+            f"too far from the end to solve exactly in reasonable time: thinking for "
+            f"{bound.time:g} s (--time or --depth set another bound)"
+        )
     kernel = options.kernel_options(args)
     so_far = BestSoFar(loaded, seconds_limit=bound.time)
     try:
