@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -106,3 +107,26 @@ def test_analyze_tries_every_move_within_reach_or_refuses(
     assert code == 2
     assert "the moves of a position 40 plies from the end (each leads to one 39" in err
     assert "--time S" in err
+
+
+def test_ctrl_c_stops_an_analysis_with_the_moves_valued_so_far() -> None:
+    """Issue 15, item 3: SIGINT during ``analyze``: exit 130 within a second, with the moves
+    valued so far on stderr (the analysis went on silently before)."""
+    process = subprocess.Popen(
+        [*COMMAND, "analyze", "connect4", "4453", "--time", "14"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        time.sleep(4.5)  # loading, then about two of the seven moves
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, err = process.communicate(timeout=10)
+        waited = time.monotonic() - sent
+    finally:
+        process.kill()
+    text = err.decode()
+    assert process.returncode == 130, text
+    assert "interrupted; moves valued so far: " in text and "Traceback" not in text
+    assert waited < 1.0, f"stopped {waited:.2f} s after SIGINT"

@@ -76,7 +76,7 @@ from perfectplay.games.registry import game_names, get_kit, kit_of
 from perfectplay.notation import parse_size
 from perfectplay.search.limits import EXACT, Limit, make_limit
 from perfectplay.search.result import MoveValue, Score, SearchResult
-from perfectplay.search.solver import IterationCallback, Searcher, SearchOptions
+from perfectplay.search.solver import IterationCallback, MoveCallback, Searcher, SearchOptions
 from perfectplay.search.solver import analyze as search_analyze
 from perfectplay.search.solver import best_move as search_best
 from perfectplay.search.solver import solve as search_solve
@@ -107,6 +107,7 @@ __all__ = [
     "Leaves",
     "Limit",
     "Loaded",
+    "MoveCallback",
     "MoveValue",
     "Notion",
     "Outcome",
@@ -383,13 +384,14 @@ def analyze(
     *,
     weak: bool = False,
     options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+    on_move: MoveCallback | None = None,
 ) -> list[MoveValue[M]]:
-    """Value of every legal move of a loaded position, for the side to move."""
+    """Value of every legal move of a loaded position, for the side to move; ``on_move``
+    hears of each move as it is valued."""
     if weak:
         require(game, Capability.WEAK, "--weak")
-    return search_analyze(
-        game, position, search_limit, weak=weak, search=SearchOptions(kernel=options)
-    )
+    search = SearchOptions(kernel=options)
+    return search_analyze(game, position, search_limit, weak=weak, search=search, on_move=on_move)
 
 
 class Engine(Generic[P, M]):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
 from perfectplay.cli.output import (
+    EXIT_INTERRUPTED,
     EXIT_OK,
     cell_mark,
     console,
@@ -17,11 +18,12 @@ from perfectplay.cli.output import (
     say,
     show_board,
     side,
+    stderr,
 )
-from perfectplay.cli.progress import status_line
+from perfectplay.cli.progress import PROGRESS_DELAY, StatusLine, status_line
 
 if TYPE_CHECKING:
-    from perfectplay.api import RegisteredGame
+    from perfectplay.api import Loaded, MoveValue, RegisteredGame
     from perfectplay.contract import JSONObject, JSONValue
 
 EPILOG = """\
@@ -54,10 +56,15 @@ def run(args: argparse.Namespace) -> int:
     game, position = loaded.game, loaded.position
     bound, trial = options.exact_or_trial(args, game, position, every_move=True)
     kernel = options.kernel_options(args)
-    with status_line((bound.unlimited or trial) and sys.stderr.isatty()) as status:
-        if status is not None:
-            status.label = "analysing"
-        values = api.analyze(game, position, bound, weak=args.weak, options=kernel)
+    so_far = MovesSoFar(loaded)
+    try:
+        with status_line(sys.stderr.isatty()) as status:
+            so_far.start(status, len(game.legal_moves(position)))
+            values = api.analyze(
+                game, position, bound, weak=args.weak, options=kernel, on_move=so_far
+            )
+    except KeyboardInterrupt:
+        return so_far.interrupted()
     if trial:
         options.check_trial(
             args, game, position, all(v.score.exact for v in values), every_move=True
@@ -161,3 +168,36 @@ def table(
             "best" if rank(item) == top else "",
         )
     return grid
+
+
+class MovesSoFar:
+    """The ``on_move`` callback of an analysis: keeps the moves valued so far, shows them on
+    ``status`` (when set) and says them after Ctrl-C."""
+
+    def __init__(self, loaded: Loaded) -> None:
+        self.loaded = loaded
+        self.status: StatusLine | None = None
+        self.valued: list[str] = []
+
+    def start(self, status: StatusLine | None, total: int) -> None:
+        """Show the analysis on ``status`` from its start (each move may take a while)."""
+        self.status = status
+        if status is not None and total:
+            status.show(f"analysing move 1 of {total}", PROGRESS_DELAY)
+
+    def __call__(self, value: MoveValue[Any], done: int, total: int, seconds: float) -> None:
+        from perfectplay import api
+
+        game = self.loaded.game
+        text = f"{api.kit_of(game).move_text(game, value.move)} {value.score}"
+        self.valued.append(text)
+        if self.status is not None and done < total:
+            self.status.show(
+                f"analysing move {done + 1} of {total}; {done} valued, last {text}", seconds
+            )
+
+    def interrupted(self) -> int:
+        """After Ctrl-C: the moves valued so far on stderr; the interrupted exit status."""
+        found = ", ".join(self.valued) if self.valued else "none yet"
+        stderr(f"perfectplay: interrupted; moves valued so far: {found}")
+        return EXIT_INTERRUPTED

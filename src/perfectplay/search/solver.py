@@ -64,6 +64,9 @@ take minutes after a solve of milliseconds). The line is a true prefix of an opt
 
 IterationCallback = Callable[[int, Score, Any, int, float], None]
 """Called after each completed iteration with (depth, score, best move, nodes, seconds)."""
+MoveCallback = Callable[[MoveValue[Any], int, int, float], None]
+"""Called after each move an analysis values, with (its value, moves valued, moves in all,
+seconds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,12 +472,13 @@ def analyze(
     *,
     weak: bool = False,
     search: SearchOptions = DEFAULT_SEARCH,
+    on_move: MoveCallback | None = None,
 ) -> list[MoveValue[Any]]:
     """The value of every legal move, for the side to move, in the game's legal order.
 
     Exact values come from one table shared by all the moves (the kernel's exact value where
     it has one); under a time limit the time is shared equally between the moves; ``weak``
-    gives win/draw/loss only (as for :func:`solve`).
+    gives win/draw/loss only (as for :func:`solve`); ``on_move`` hears of each move valued.
     """
     started = time.perf_counter() if limit.started is None else limit.started
     searcher = Searcher(game, sized_for(search, limit))
@@ -495,9 +499,11 @@ def analyze(
         if outcome is not None:
             value = -finished_value(game, child, outcome.winner, 1)
             score = Score((value > 0) - (value < 0), True, True) if weak else Score(value, True)
-            values.append(MoveValue(move, score))
-            continue
-        values.append(MoveValue(move, score_of_move(searcher.value(child, per_move, weak))))
+        else:
+            score = score_of_move(searcher.value(child, per_move, weak))
+        values.append(MoveValue(move, score))
+        if on_move is not None:
+            on_move(values[-1], len(values), len(moves), time.perf_counter() - started)
     return values
 
 
@@ -536,6 +542,7 @@ def best_move(
 
 __all__ = [
     "DEFAULT_SEARCH",
+    "MoveCallback",
     "SearchOptions",
     "Searcher",
     "analyze",
