@@ -211,3 +211,19 @@ def test_405_allows_every_method_of_the_path(
 def test_a_saved_game_id_that_is_not_digits_is_not_found(client: TestClient) -> None:
     answer = client.get("/api/games/abc")
     assert answer.status_code == 404 and answer.json()["error"]["type"] == "NotFound"
+
+
+@pytest.mark.parametrize("name", ["PositionBody", "PlayBody", "ReplayBody", "GameBody"])
+def test_request_bodies_show_examples_in_the_docs(client: TestClient, name: str) -> None:
+    """Issue 15, item 9: ``/docs`` shows example bodies; each example is a valid body."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    schema = schemas[name]
+    examples = schema.get("examples") or [
+        {
+            key: field["examples"][0]
+            for key, field in schema["properties"].items()
+            if "examples" in field
+        }
+    ]
+    assert examples and all(isinstance(example, dict) and example for example in examples)
+    assert set(examples[0]) <= set(schema["properties"])

@@ -50,12 +50,21 @@ class PlayBody(PositionBody):
     """A position and a move to play in it, as the JSON object of the CLI:
     ``{"row": 1, "col": 1}``, ``{"column": 4}``, ``{"column": 4, "shape": "O"}``."""
 
-    move: dict[str, Any]
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"position": "4453", "move": {"column": 3}}]},
+    )
+    move: dict[str, Any] = Field(examples=[{"column": 3}, {"row": 2, "col": 2}])
 
 
 class ReplayBody(_Strict):
     """Moves from the initial position, as the game's JSON move objects, with the board size
     and ``k`` when not the default: ``{"moves": [{"column": 4}, {"column": 4}]}``."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"moves": [{"column": 4}, {"column": 4}], "size": "7x6"}]},
+    )
 
     moves: list[dict[str, Any]] = Field(max_length=MAX_DEPTH)
     size: str | None = Field(default=None, max_length=16, examples=["7x6"])
@@ -83,6 +92,21 @@ class GameBody(_Strict):
     """A played game to store: the moves from the empty board, who played, the engine's
     settings and whether it is still ``playing``, ``finished`` or ``abandoned``. The server
     replays the moves and works out the result itself; ``id`` updates a stored game."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "game": "connect4",
+                    "moves": [{"column": 4}, {"column": 4}, {"column": 5}],
+                    "players": {"1": "human", "2": "engine"},
+                    "settings": {"strength": "perfect"},
+                    "status": "playing",
+                }
+            ]
+        },
+    )
 
     id: int | None = Field(default=None, ge=1, le=MAX_ID)
     game: str = Field(max_length=32)
