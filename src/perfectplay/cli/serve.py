@@ -98,14 +98,11 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(Settings(db=db, workers=args.workers, cap=args.cap))
     print(
         f"perfectplay: serving on {where(args.host, bound, args.port)} (saved games in {db}, "
-        f"{args.workers} engine workers, {args.cap:g} s cap); Ctrl-C stops",
+        f"{args.workers} engine workers, {args.cap:g} s cap); the workers load the engines "
+        "first (the first start after an install compiles them, about 20 s); Ctrl-C stops",
         flush=True,
     )
-    print(
-        "perfectplay: loading the engines in the workers before the first request; the first "
-        "start after an install compiles them (about 20 s), later starts take a second",
-        flush=True,
-    )
+
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
