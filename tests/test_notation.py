@@ -116,7 +116,7 @@ def test_boards_too_large(text: str, size: str) -> None:
 
 def test_largest_board_is_accepted() -> None:
     g, position = parse_mnk_board("/".join(["_" * 15] * 15))
-    assert g.spec == MNKSpec(15, 15, 15)
+    assert g.spec == MNKSpec(15, 15, 5)  # Gomoku: five in a row
     assert position == g.initial()
 
 

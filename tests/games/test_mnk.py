@@ -543,3 +543,13 @@ def test_game_names_and_players() -> None:
     assert g.move_to_json(Cell(1, 2)) == {"row": 1, "col": 2}
     assert g.format_move(Cell(2, 0)) == "a3"
     assert repr(g) == "MNKGame(3x3, k=3)"
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "k"), [(3, 3, 3), (4, 3, 3), (8, 8, 8), (14, 14, 14), (15, 15, 5), (10, 15, 5)]
+)
+def test_the_default_k_is_the_shorter_side_and_five_on_gomoku_boards(
+    rows: int, cols: int, k: int
+) -> None:
+    """Issue 15, item 8: a 15x15 board defaulted to k=15."""
+    assert make_spec(rows, cols).k == k

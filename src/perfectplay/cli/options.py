@@ -115,7 +115,12 @@ def add_size(sub: argparse.ArgumentParser, board: bool = False) -> None:
     sub.add_argument(
         "--size", metavar="AxB", help=SIZE_HELP + ("; must agree with a board" if board else "")
     )
-    sub.add_argument("--k", type=int, help="stones in a row to win (default: the game's)")
+    sub.add_argument(
+        "--k",
+        type=int,
+        help="stones in a row to win (default: the game's; m,n,k boards: the shorter side, "
+        "5 from 15 columns on, as in Gomoku)",
+    )
 
 
 def add_board(sub: argparse.ArgumentParser) -> None:

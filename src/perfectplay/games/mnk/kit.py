@@ -75,7 +75,7 @@ class TicTacToeKit(base.GameKit):
     policy = base.Policy(exact_plies=EXACT_PLIES, whole_tree_cells=WHOLE_TREE_CELLS)
 
     def make(self, params: base.GameParams) -> MNKGame:
-        """``game(rows, cols, k)``; ``k`` defaults to ``min(rows, cols)``."""
+        """``game(rows, cols, k)``; ``k`` defaults to the shorter side, 5 from 15 columns on."""
         rows, cols = params.size or DEFAULT_SIZE
         return game(rows, cols, params.k)
 

@@ -4,8 +4,9 @@ Boards
     Rows from top to bottom separated by ``/`` (or new lines), cells ``x``, ``o`` and ``_``,
     ``.`` or ``-`` for empty, case-insensitive: ``xox/oox/___``. Alternatively a JSON matrix of
     ``1`` (x), ``-1`` (o) and ``0`` (empty): ``[[1,-1,1],[-1,-1,1],[0,0,0]]``. The board size
-    is read from the text; ``k`` defaults to ``min(rows, cols)``. :func:`format_mnk_board`
-    writes the compact form, which parses back to the same position.
+    is read from the text; ``k`` defaults to ``rules.default_k`` (the shorter side; 5 from 15
+    columns on). :func:`format_mnk_board` writes the compact form, which parses back to the
+    same position.
 
 Moves
     ``b3`` (column letter, row number from the top, both 1-based as on the drawn board) or two

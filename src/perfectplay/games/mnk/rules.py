@@ -81,8 +81,22 @@ class MNKSpec:
         return f"{self.rows}x{self.cols}, k={self.k}"
 
 
+GOMOKU_K = 5
+"""Gomoku's line length: the default ``k`` of boards :data:`GOMOKU_COLUMNS` wide or wider."""
+GOMOKU_COLUMNS = 15
+"""From this width on, boards are Gomoku boards (15x15 is Gomoku's, 19x19 Go's)."""
+
+
+def default_k(rows: int, cols: int) -> int:
+    """The ``k`` a board gets when none is given: five in a row from 15 columns on, as
+    Gomoku players expect; otherwise the shorter side (3x3: 3, 4x4: 4)."""
+    if cols >= GOMOKU_COLUMNS:
+        return GOMOKU_K
+    return min(rows, cols)
+
+
 def make_spec(rows: int = 3, cols: int | None = None, k: int | None = None) -> MNKSpec:
-    """A checked spec. ``cols`` defaults to ``rows`` and ``k`` to ``min(rows, cols)``.
+    """A checked spec. ``cols`` defaults to ``rows`` and ``k`` to :func:`default_k`.
 
     Raises :class:`ParameterError` for sizes outside 1..15 or k outside 1..max(rows, cols).
     """
@@ -93,7 +107,7 @@ def make_spec(rows: int = 3, cols: int | None = None, k: int | None = None) -> M
                 f"size {quote(rows)}x{quote(cols)}: {name}={quote(value)} must be a whole "
                 f"number from 1 to {MAX_SIZE}"
             )
-    k = min(rows, cols) if k is None else k
+    k = default_k(rows, cols) if k is None else k
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= max(rows, cols):
         raise ParameterError(
             f"k={quote(k)}: must be a whole number from 1 to {max(rows, cols)} on a {rows}x{cols} "
