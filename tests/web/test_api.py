@@ -532,3 +532,12 @@ def test_every_answer_has_the_security_headers_and_405_says_allow(client: TestCl
     wrong = client.put("/api/health")
     assert wrong.status_code == 405 and wrong.headers["allow"] == "GET"
     assert wrong.json()["error"]["type"] == "MethodNotAllowed"
+
+
+def test_a_gomoku_board_is_refused_saying_where_the_limit_is_and_why(client: TestClient) -> None:
+    """Issue 15, item 8: the web refused 15x15 without saying why or where to play it."""
+    empty = "/".join(["_" * 15] * 15)
+    answer = client.post("/api/tictactoe/state", json={"position": empty})
+    assert answer.status_code == 400
+    message = answer.json()["error"]["message"]
+    assert "225 cells" in message and "64-bit word" in message and "command line" in message

@@ -117,7 +117,8 @@ def check_board(loaded: api.Loaded, size: str | None) -> None:
     shown = size if size is not None else api.kit_of(loaded.game).size_text(loaded.game)
     raise errors.ParameterError(
         f"size {errors.quote(shown)}: {view.rows * view.cols} cells; this server plays boards "
-        f"of at most {MAX_CELLS} cells"
+        f"of at most {MAX_CELLS} cells (its compiled engines hold a board in one 64-bit word); "
+        "larger boards, such as 15x15 Gomoku, are played with the command line"
     )
 
 
