@@ -11,8 +11,10 @@ Hierarchy::
     ├── ParameterError          a game or search parameter out of range (size, k, depth, time)
     ├── NotationError           text that does not parse (ragged rows, unknown characters)
     ├── IllegalPositionError    a board that parses but that no legal game reaches
-    └── IllegalMoveError        a move that is not legal in the position
-        └── GameOverError       any move after the game has ended
+    ├── IllegalMoveError        a move that is not legal in the position
+    │   └── GameOverError       any move after the game has ended
+    └── ConflictError           a change that contradicts what is stored (a finished game's
+                                record rewritten); the web answers 409
 """
 
 from __future__ import annotations
@@ -46,6 +48,11 @@ class IllegalMoveError(PerfectplayError):
 
 class GameOverError(IllegalMoveError):
     """A move was asked for, or played, in a position where the game has already ended."""
+
+
+class ConflictError(PerfectplayError):
+    """A change that contradicts what is stored: a finished game's record rewritten, an
+    ended game sent back to playing."""
 
 
 def quote(text: object, limit: int = 60) -> str:

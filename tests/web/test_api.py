@@ -248,7 +248,12 @@ def test_saved_game_lifecycle(client: TestClient) -> None:
     listed = client.get("/api/games", params={"game": "c4", "result": "1"}).json()
     assert game_id in [g["id"] for g in listed["games"]] and listed["total"] >= 1
     back = client.post("/api/games", json={**body, "id": game_id, "moves": moves[:2]})
-    assert "finished" in error_of(back, 400, "ParameterError")
+    assert "finished" in error_of(back, 409, "ConflictError")
+    # issue 15, item 1: a finished game was rewritten as "abandoned with 4 moves"
+    rewrite = {**body, "id": game_id, "moves": moves[:4], "status": "abandoned"}
+    error_of(client.post("/api/games", json=rewrite), 409, "ConflictError")
+    again = client.post("/api/games", json={**body, "id": game_id, "moves": moves})  # the same
+    assert again.status_code == 200 and again.json() == record
     assert client.delete(f"/api/games/{game_id}").json() == {"deleted": game_id}
     error_of(client.get(f"/api/games/{game_id}"), 404, "NotFound")
     error_of(client.delete(f"/api/games/{game_id}"), 404, "NotFound")

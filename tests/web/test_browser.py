@@ -211,6 +211,23 @@ def test_tictactoe_full_game_as_x_never_beats_the_perfect_engine(page: Page) -> 
     screenshot(page, "play-tictactoe")
 
 
+def test_undo_after_the_end_plays_on_as_a_new_saved_game(page: Page) -> None:
+    """Issue 15, item 1: Undo after the end used to rewrite the finished game's record (the
+    page said "Saved as game #4 (finished)" and New game saved it as abandoned)."""
+    page.goto("/play/tictactoe")
+    expect(page.locator("#status")).to_have_attribute("data-state", "human")
+    play_out(page)
+    first = finished_record(page)
+    page.click("#undo")
+    expect(page.locator("#saved")).to_have_attribute("data-status", "playing")
+    new_id = page.locator("#saved-link").get_attribute("data-game-id")
+    assert new_id is not None and int(new_id) != first["id"]
+    assert page.request.get(f"/api/games/{first['id']}").json() == first  # untouched
+    rewrite = {**first, "moves": first["moves"][:2], "status": "abandoned"}
+    rewrite = {key: rewrite[key] for key in ("id", "game", "size", "moves", "players", "status")}
+    assert page.request.post("/api/games", data=rewrite).status == 409
+
+
 def test_tictactoe_as_o_with_undo_against_the_engine_moving_first(page: Page) -> None:
     page.goto("/play/tictactoe")
     page.wait_for_function(READY)

@@ -249,9 +249,9 @@ def error_response(status: int, kind: str, message: str) -> JSONResponse:
 
 def add_error_handlers(app: FastAPI) -> None:
     """Map every exception to the error contract: library errors to 400 (404 for an unknown
-    game), engine pool errors and an unusable database to 503, malformed bodies to 422, HTTP
-    errors to their status (a page not found to the HTML 404 page) and anything else to a
-    500 without details."""
+    game, 409 for a conflict with what is stored), engine pool errors and an unusable
+    database to 503, malformed bodies to 422, HTTP errors to their status (a page not found
+    to the HTML 404 page) and anything else to a 500 without details."""
     app.add_exception_handler(errors.PerfectplayError, _library)
     for kind in (EngineBusy, EngineTimeout, EngineCrash):
         app.add_exception_handler(kind, _engine)
@@ -262,8 +262,13 @@ def add_error_handlers(app: FastAPI) -> None:
 
 
 async def _library(_: Request, exc: Exception) -> Response:
-    """A library error: 404 for an unknown game, else 400, with the library's message."""
-    status = 404 if isinstance(exc, errors.UnknownGameError) else 400
+    """A library error: 404 for an unknown game, 409 for a change that contradicts what is
+    stored, else 400, with the library's message."""
+    status = 400
+    if isinstance(exc, errors.UnknownGameError):
+        status = 404
+    elif isinstance(exc, errors.ConflictError):
+        status = 409
     return error_response(status, type(exc).__name__, str(exc))
 
 

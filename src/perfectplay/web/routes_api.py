@@ -48,6 +48,7 @@ ENGINE = error_responses(400, 404, 422, 503)
 STORED = error_responses(400, 404, 422, 503)
 ONE_GAME = error_responses(400, 404, 422, 503)  # 400: a stored record that no longer loads
 FORGET = error_responses(404, 422, 503)
+SAVED = error_responses(400, 404, 409, 422, 503)  # 409: a finished game's record rewritten
 UPDATED: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "The stored game, updated (the body had an id)",
@@ -208,7 +209,7 @@ def list_games(
 
 
 @router.post(
-    "/games", summary="Store a played game", status_code=201, responses={**UPDATED, **STORED}
+    "/games", summary="Store a played game", status_code=201, responses={**UPDATED, **SAVED}
 )
 def save_game(body: GameBody, request: Request, response: Response) -> dict[str, Any]:
     """Replays the moves, works out the result and stores the game (updates it with

@@ -146,6 +146,8 @@ ERRORS: Mapping[int, str] = MappingProxyType(
     {
         400: "Input the library rejects: the message names the input and the reason",
         404: "Unknown game, route or saved game",
+        409: "A change to a saved game that its record does not allow (a finished game is "
+        "never rewritten; an ended game does not go back to playing)",
         413: "Request body over the server's size limit",
         422: "Body or parameters of the wrong form: the message names the field",
         503: "Engine busy or over the time cap, or the saved-games database unavailable; "

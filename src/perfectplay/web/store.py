@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay import api
-from perfectplay.errors import ParameterError
+from perfectplay.errors import ConflictError, ParameterError
 
 STATUSES = ("playing", "finished", "abandoned")
 ENDED = ("finished", "abandoned")
@@ -640,19 +640,33 @@ def _insert(conn: sqlite3.Connection, record: GameRecord) -> int:
 
 
 def _update(conn: sqlite3.Connection, record: GameRecord, now: str) -> GameRecord:
-    row = conn.execute(
-        "SELECT status, created_at, finished_at FROM games WHERE id = ?", (record.id,)
-    ).fetchone()
+    row = conn.execute(f"{_SELECT} WHERE id = ?", (record.id,)).fetchone()
     if row is None:
         raise ParameterError(f"game {record.id}: no such saved game")
-    if row["status"] in ENDED and record.status == "playing":
-        raise ParameterError(
-            f"game {record.id}: it is {row['status']} and cannot go back to playing"
-        )
-    ended = row["finished_at"] or (now if record.status in ENDED else None)
-    stored = replace(record, created_at=row["created_at"], updated_at=now, finished_at=ended)
+    before = _record_from_row(row)
+    _check_change(before, record)
+    if before.status == "finished":  # the same finished game saved again: nothing changes
+        return before
+    ended = before.finished_at or (now if record.status in ENDED else None)
+    stored = replace(record, created_at=before.created_at, updated_at=now, finished_at=ended)
     conn.execute(_UPDATE, (*_row_values(stored), record.id))
     return stored
+
+
+def _check_change(before: GameRecord, record: GameRecord) -> None:
+    """Raise :class:`ConflictError` for a change the stored game does not allow: a finished
+    game's record is never rewritten (saving the same finished game again is allowed), and
+    an ended game does not go back to playing."""
+    if before.status == "finished" and (
+        record.status != "finished" or record.moves != before.moves
+    ):
+        raise ConflictError(
+            f"game {record.id}: it is finished and its record cannot change; play on as a new game"
+        )
+    if before.status in ENDED and record.status == "playing":
+        raise ConflictError(
+            f"game {record.id}: it is {before.status} and cannot go back to playing"
+        )
 
 
 def _user_version(conn: sqlite3.Connection) -> int:

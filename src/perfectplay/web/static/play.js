@@ -217,9 +217,18 @@ function finishEngine(session) {
 function undo() {
   const session = game;
   if (!canUndo()) return;
+  const wasOver = Boolean(current() && current().outcome);
   finishEngine(session);
   session.failed = false;
   session.pv = null;
+  // A finished game's record is never rewritten (the server answers 409): playing on after
+  // Undo starts a new record, once the saves already queued (the finished one) are done.
+  if (wasOver) {
+    session.saving = session.saving.then(() => {
+      session.savedId = null;
+      session.record = null;
+    });
+  }
   // back to the last board where it was the human's turn, before the human's move
   do {
     session.states.pop();
