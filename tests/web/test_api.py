@@ -546,3 +546,11 @@ def test_a_gomoku_board_is_refused_saying_where_the_limit_is_and_why(client: Tes
     assert answer.status_code == 400
     message = answer.json()["error"]["message"]
     assert "225 cells" in message and "64-bit word" in message and "command line" in message
+
+
+@pytest.mark.parametrize("game_id", ["999999", "0", "-3"])
+def test_the_replay_page_of_a_game_not_saved_is_a_404(client: TestClient, game_id: str) -> None:
+    """Issue 15, item 6: ``/games/999`` answered 200 and only then showed not-found."""
+    answer = client.get(f"/games/{game_id}")
+    assert answer.status_code == 404 and answer.headers["content-type"].startswith("text/html")
+    assert "no such saved game" in answer.text
