@@ -290,10 +290,14 @@ def test_export_and_import_round_trip(client: TestClient) -> None:
     document = exported.json()
     assert document["format"] == "perfectplay-games"
     assert stored["id"] in [g["id"] for g in document["games"]]
-    imported = client.post("/api/games/import", json=document)
-    assert imported.status_code == 201 and imported.json()["imported"] == len(document["games"])
-    copy = client.get(f"/api/games/{imported.json()['ids'][-1]}").json()
-    assert copy["created_at"] == document["games"][-1]["created_at"]
+    imported = client.post("/api/games/import", json=document).json()  # into the same store
+    assert (imported["imported"], imported["skipped"]) == (0, len(document["games"]))
+    assert stored["id"] in imported["skipped_ids"]  # issue 15, item 6: it duplicated them
+    older = {**document["games"][-1], "created_at": "2025-01-01T00:00:00.000Z"}
+    imported = client.post("/api/games/import", json={"games": [older]}).json()
+    assert (imported["imported"], imported["skipped"]) == (1, 0)
+    copy = client.get(f"/api/games/{imported['ids'][-1]}").json()
+    assert copy["created_at"] == older["created_at"]
     broken = {
         "games": [document["games"][0], {**document["games"][0], "moves": [{"row": 9, "col": 9}]}]
     }

@@ -24,6 +24,7 @@ from perfectplay.web.store import (
     SCHEMA_VERSION,
     GameRecord,
     GameStore,
+    Imported,
     format_timestamp,
 )
 
@@ -336,7 +337,7 @@ def test_import_makes_new_rows_and_keeps_timestamps(tmp_path: Path) -> None:
         finished("simplexity", updated_at="2025-02-01"),
         finished("simplexity"),
     ]
-    assert store.import_records(records) == [2, 3, 4, 5]
+    assert store.import_records(records) == Imported([2, 3, 4, 5], [])
     stored = {game_id: store.get(game_id) for game_id in (2, 3, 4, 5)}
     stamps = {
         game_id: (record.created_at, record.updated_at, record.finished_at)
@@ -364,6 +365,21 @@ def test_export_then_import_round_trip(tmp_path: Path, store: GameStore) -> None
     ]
 
 
+def test_importing_the_same_backup_twice_adds_nothing(tmp_path: Path, store: GameStore) -> None:
+    """Issue 15, item 6: importing a backup twice duplicated every game."""
+    for record in SAMPLE.values():
+        store.save(record)
+    backup = [GameRecord.from_json(record.to_json()) for record in store.list()]
+    target = GameStore(tmp_path / "other.db", clock=StepClock(START + timedelta(days=1)))
+    first = target.import_records(backup)
+    assert len(first.ids) == len(backup) and first.skipped == []
+    again = target.import_records([*backup, backup[0]])
+    assert again.ids == [] and sorted(again.skipped) == sorted([*first.ids, first.ids[0]])
+    assert target.count() == len(backup)
+    fresh = replace(backup[0], created_at=None)  # no identity: stored as a new game
+    assert len(target.import_records([fresh]).ids) == 1
+
+
 def test_import_is_all_or_nothing_on_a_bad_record(store: GameStore) -> None:
     store.save(make_record())
     batch: list[Any] = [finished(), finished("connect4"), finished().to_json(), finished()]
@@ -384,7 +400,7 @@ def test_import_is_all_or_nothing_on_a_database_error(tmp_path: Path) -> None:
     with pytest.raises(sqlite3.IntegrityError, match="boom refused"):
         store.import_records(batch)
     assert store.count() == 0
-    assert store.import_records([finished()]) == [1]
+    assert store.import_records([finished()]).ids == [1]
 
 
 # --- shape validation ---------------------------------------------------------------------

@@ -238,15 +238,22 @@ def export_games(request: Request, filters: Filters) -> JSONResponse:
 @router.post("/games/import", summary="Store exported games", status_code=201, responses=STORED)
 def import_games(body: ImportBody, request: Request) -> dict[str, Any]:
     """Checks every game as ``POST /api/games`` does (moves replayed, results recomputed)
-    and stores all of them in one transaction, or none (400 naming the first bad game)."""
+    and stores all of them in one transaction, or none (400 naming the first bad game);
+    games already stored (the same game, moves, players and creation time) are skipped, so
+    importing a backup twice adds nothing the second time."""
     if body.format not in (None, EXPORT_FORMAT) or body.version not in (None, EXPORT_VERSION):
         raise errors.ParameterError(
             f"format {errors.quote(body.format)} version {errors.quote(body.version)}: expected "
             f"{errors.quote(EXPORT_FORMAT)} version {EXPORT_VERSION}"
         )
     records = [_imported(number, data) for number, data in enumerate(body.games, start=1)]
-    ids = _store(request).import_records(records)
-    return {"imported": len(ids), "ids": ids}
+    done = _store(request).import_records(records)
+    return {
+        "imported": len(done.ids),
+        "ids": done.ids,
+        "skipped": len(done.skipped),
+        "skipped_ids": done.skipped,
+    }
 
 
 def _imported(number: int, data: dict[str, Any]) -> GameRecord:

@@ -600,23 +600,59 @@ class GameStore:
         with self._writing() as conn:
             return conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount > 0
 
-    def import_records(self, records: Sequence[GameRecord]) -> builtins.list[int]:
-        """Store every record as a new game in one transaction; returns the new ids in order.
+    def import_records(self, records: Sequence[GameRecord]) -> Imported:
+        """Store every record as a new game in one transaction, except those already stored
+        (the same game, size, k, moves, players and ``created_at``: importing a backup twice
+        adds nothing the second time); the new ids in order, and the ids of the games
+        skipped.
 
         Ids in the records are ignored. The timestamps of an exported game are kept, so an
         export imported elsewhere lists in the same order: ``created_at`` and ``updated_at``
         default to now, ``finished_at`` of a game that has ended to ``updated_at``, and is
-        dropped for a game still playing. All or nothing: if any record is not a GameRecord
+        dropped for a game still playing. A record without ``created_at`` has no identity to
+        match and is always stored. All or nothing: if any record is not a GameRecord
         (ParameterError naming its index) or a database error occurs, nothing is stored.
         """
         now = self._now()
-        ids: builtins.list[int] = []
+        done = Imported([], [])
         with self._writing() as conn:
             for index, record in enumerate(records):
                 if not isinstance(record, GameRecord):
                     raise ParameterError(f"import record {index}: expected a game record")
-                ids.append(_insert(conn, _imported(record, now)))
-        return ids
+                same = _same_game(conn, record)
+                if same is None:
+                    done.ids.append(_insert(conn, _imported(record, now)))
+                else:
+                    done.skipped.append(same)
+        return done
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What :meth:`GameStore.import_records` did: the new ids, and the ids of the stored
+    games that records matched (skipped)."""
+
+    ids: builtins.list[int]
+    skipped: builtins.list[int]
+
+
+IDENTITY = ("game", "size", "k", "moves", "players", "created_at")
+"""What makes a record the same game as a stored one, for imports."""
+
+
+def _same_game(conn: sqlite3.Connection, record: GameRecord) -> int | None:
+    """The id of a stored game with ``record``'s identity (:data:`IDENTITY`), if any."""
+    if record.created_at is None:
+        return None
+    values = dict(
+        zip(_DATA_COLUMNS, _row_values(_imported(record, record.created_at)), strict=True)
+    )
+    where = " AND ".join(f"{column} IS ?" for column in IDENTITY)
+    row = conn.execute(
+        f"SELECT id FROM games WHERE {where} ORDER BY id LIMIT 1",
+        tuple(values[column] for column in IDENTITY),
+    ).fetchone()
+    return None if row is None else int(row["id"])
 
 
 def _imported(record: GameRecord, now: str) -> GameRecord:

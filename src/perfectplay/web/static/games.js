@@ -169,7 +169,10 @@ async function importFile() {
     }
     const answer = await api("/api/games/import", exported);
     clearError();
-    el.importResult.textContent = `Imported ${answer.imported} ${answer.imported === 1 ? "game" : "games"} from ${file.name}.`;
+    const games = (n) => `${n} ${n === 1 ? "game" : "games"}`;
+    const skipped = answer.skipped ? `; skipped ${games(answer.skipped)} already saved` : "";
+    el.importResult.textContent = `Imported ${games(answer.imported)} from ${file.name}${skipped}.`;
+    el.importResult.dataset.skipped = String(answer.skipped || 0);
     el.importResult.dataset.imported = String(answer.imported);
     el.importResult.hidden = false;
     offset = 0;
