@@ -410,6 +410,42 @@ def test_history_verdict_and_step_through(page: Page) -> None:
     expect(board.locator(".piece")).to_have_count(0)
 
 
+TIMEOUT = {
+    "status": 503,
+    "content_type": "application/json",
+    "body": json.dumps({"error": {"type": "EngineTimeout", "message": "over the 5 s cap"}}),
+}
+"""An engine timeout as the server answers it, for ``page.route``."""
+
+
+def test_history_never_shows_an_error_beside_a_verdict(page: Page) -> None:
+    """Issue 15, item 6: a timeout's error sat next to a board's verdict (the error stayed
+    when the next request answered)."""
+    page.goto("/tools/history?position=xox%2Foox%2Fx__")
+    page.wait_for_load_state("networkidle")
+    page.route("**/api/*/history", lambda route: route.fulfill(**TIMEOUT))
+    page.click("#reconstruct")
+    expect(page.locator("#error-area")).to_be_visible()
+    expect(page.locator("#verdict-body")).to_be_hidden()
+    page.unroute("**/api/*/history")
+    page.click("#reconstruct")
+    expect(page.locator("#verdict")).to_have_attribute("data-reachable", "false")
+    expect(page.locator("#error-area")).to_be_hidden()
+
+
+def test_tree_drops_an_old_error_when_a_new_tree_comes(page: Page) -> None:
+    """Issue 15, item 6: an old error stayed on top of a good tree."""
+    page.goto("/tools/tree?position=xo_%2F_x_%2Fo__")
+    page.wait_for_load_state("networkidle")
+    page.route("**/api/*/tree", lambda route: route.fulfill(**TIMEOUT))
+    page.click("#build")
+    expect(page.locator("#error-area")).to_be_visible()
+    page.unroute("**/api/*/tree")
+    page.click("#build")
+    expect(page.locator('#tree .node[data-depth="0"]')).to_have_count(1)
+    expect(page.locator("#error-area")).to_be_hidden()
+
+
 # -- tree -----------------------------------------------------------------------------------------
 def test_tree_expands_collapses_and_shows_alphabeta_cuts(page: Page) -> None:
     page.goto("/tools/tree?position=xo_%2F_x_%2Fo__")

@@ -794,6 +794,7 @@ export function setBusy(node, text) {
 /** Run a tool page's request with its button disabled and a busy note shown: the answer of
     request(), or null once its error is shown. */
 export async function busyRequest(button, note, text, request) {
+  clearError(); // an old error must not stay on top of the new answer
   setBusy(note, text);
   button.disabled = true;
   try {

@@ -53,6 +53,10 @@ async function reconstruct(event) {
   await editor.settle();
   const game = editor.game;
   const body = { ...editor.body(), notion: $("input[name=notion]:checked").value };
+  // the previous board's verdict goes as the new request starts: an error (a timeout) must
+  // never sit next to an answer for another board
+  result = null;
+  render();
   const answer = await busyRequest(el.button, el.working, "Reconstructing…", () =>
     api(`/api/${game}/history`, body),
   );
