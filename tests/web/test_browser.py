@@ -629,3 +629,43 @@ def test_pages_run_under_their_security_policy(
         )
         opened.wait_for_load_state("networkidle")
         assert opened.locator("main").inner_text().strip()
+
+
+NARROW_PAGES = (
+    "/",
+    "/play/tictactoe",
+    "/play/tictactoe?size=6x6",
+    "/play/tictactoe?size=8x8",
+    "/play/connect4",
+    "/play/connect4?size=8x7",
+    "/play/simplexity",
+    "/tools/analyze",
+    "/tools/tree",
+    "/tools/history",
+    "/games",
+    "/docs",
+)
+
+
+@pytest.mark.parametrize("path", NARROW_PAGES)
+def test_every_page_fits_a_390_px_screen(browser: Browser, live_server: str, path: str) -> None:
+    """Issue 15, item 7: at 390 px the 6x6 board was cut off at column f and /games scrolled
+    sideways. No page may be wider than the screen, and every board cell must be on it."""
+    context = browser.new_context(base_url=live_server, viewport={"width": 390, "height": 844})
+    context.set_default_timeout(TIMEOUT_MS)
+    narrow = context.new_page()
+    try:
+        narrow.goto(path)
+        narrow.wait_for_load_state("networkidle")
+        width = narrow.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{path}: the page is {width} px wide"
+        right = narrow.evaluate(
+            "Math.max(0, ...[...document.querySelectorAll('#board .cell, #board .slot')]"
+            ".map((cell) => cell.getBoundingClientRect().right))"
+        )
+        assert right <= 390, f"{path}: a board cell ends at {right:.0f} px"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        name = path.strip("/").replace("/", "-").replace("?", "-").replace("=", "") or "index"
+        narrow.screenshot(path=str(SHOTS / f"narrow-{name}.png"), full_page=True)
+    finally:
+        context.close()
