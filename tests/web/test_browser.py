@@ -268,7 +268,7 @@ def test_connect4_overlay_values_preview_keys_and_abandon(page: Page) -> None:
         text, classes = chip.inner_text(), chip.get_attribute("class") or ""
         expected = next((css for start, css in kinds.items() if text.startswith(start)), None)
         if expected is None:
-            assert re.fullmatch(r"[+-]?\d+(\.\d+)?", text), text  # a heuristic score
+            assert re.fullmatch(r"≈[+-]?\d+", text), text  # a heuristic estimate, never "0"
             expected = "val-heur"
         assert expected in classes.split(), (text, classes)
         seen.add(expected)
@@ -358,6 +358,34 @@ def test_analyze_finds_the_winning_move_of_the_article_board(page: Page) -> None
     page.click('#board .cell[data-row="0"][data-col="0"]')
     expect(page.locator("#position")).to_have_value("o__/___/___")
     expect(page.locator("#results-body")).to_be_hidden()  # the old analysis is gone
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_analyze_names_the_tables_best_move_and_says_when_it_is_heuristic(
+    browser: Browser, live_server: str, width: int
+) -> None:
+    """Issue 15, item 2: on 4453 a timed-out "Perfect" showed a heuristic "column 4 +1" as
+    the best move while its own table ranked column 6 first, with bare numbers."""
+    context = browser.new_context(base_url=live_server, viewport={"width": width, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        page.goto("/tools/analyze?game=connect4")
+        page.wait_for_load_state("networkidle")
+        page.fill("#position", "4453")
+        page.select_option("#strength-kind", "time")
+        page.fill("#strength-amount", "0.5")
+        page.click("#analyse-button")
+        best = page.locator("#best-move")
+        expect(best).to_have_attribute("data-exact", "false")
+        top = page.locator("#moves-table tbody tr").first
+        assert best.get_attribute("data-move-key") == top.get_attribute("data-move")
+        expect(top).to_have_class(re.compile(r"\bis-best\b"))
+        expect(page.locator("#best-facts")).to_contain_text("heuristic: estimates")
+        for chip in page.locator("#moves-table .val-heur").all():
+            assert chip.inner_text().startswith("≈"), chip.inner_text()  # never a bare "0"
+    finally:
+        context.close()
 
 
 def test_analyze_shows_the_servers_message_for_bad_input(page: Page) -> None:

@@ -104,28 +104,35 @@ function renderResults() {
   el.empty.hidden = Boolean(analysis);
   el.body.hidden = !analysis;
   if (!analysis) return;
-  renderBest(analysis.best);
-  renderTable(analysis.values.moves, analysis.best.best_move);
+  // The best move is the table's top, always: the two never disagree (a separate search of
+  // the position, with its own time, once named another move than the table's first).
+  const top = sortByValue(analysis.values.moves)[0] || null;
+  renderBest(top, analysis.best);
+  renderTable(analysis.values.moves, top && itemMove(top));
 }
 
-function renderBest(best) {
-  const move = best.best_move;
+function renderBest(top, searched) {
   el.best.replaceChildren();
   for (const key of ["moveKey", "row", "col", "column", "shape"]) delete el.best.dataset[key];
-  if (!move) {
+  if (!top) {
     el.best.textContent = "The game is over: there is no move to make.";
     el.facts.replaceChildren();
     return;
   }
-  Object.assign(el.best.dataset, { moveKey: moveKey(move), ...move });
-  el.best.append(h("strong", { class: "move-name" }, moveTitle(move)), " ", valueChip(best));
+  const move = itemMove(top);
+  const same = Boolean(searched.best_move) && moveKey(searched.best_move) === moveKey(move);
+  const proven = analysis.values.moves.every((item) => item.exact);
+  Object.assign(el.best.dataset, { moveKey: moveKey(move), ...move, exact: String(proven) });
+  el.best.append(h("strong", { class: "move-name" }, moveTitle(move)), " ", valueChip(top));
+  const search = proven
+    ? "exact: every value is proven"
+    : `heuristic: estimates${same ? `, depth ${searched.depth}` : ""}, not proven — a longer time or a smaller board gives exact values`;
   const facts = [
-    ["to move", editor.state ? sideLabel(editor.game, editor.state.to_move_number) : best.to_move],
-    ["search", best.exact ? "exact" : "heuristic"],
-    ["depth", best.depth],
-    ["nodes", formatCount(best.nodes)],
-    ["time", `${Math.round(best.time_ms)} ms`],
-    ["expected line", (best.pv || []).map(moveName).join(" ") || "—"],
+    ["to move", editor.state ? sideLabel(editor.game, editor.state.to_move_number) : searched.to_move],
+    ["search", search],
+    ["nodes", formatCount(searched.nodes)],
+    ["time", `${Math.round(searched.time_ms)} ms`],
+    ["expected line", same ? (searched.pv || []).map(moveName).join(" ") || "—" : "—"],
   ];
   el.facts.replaceChildren(...facts.map(([name, value]) => h("span", {}, `${name}: `, h("strong", {}, value))));
 }

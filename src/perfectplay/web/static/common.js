@@ -269,18 +269,21 @@ export function valueClass(item) {
   return { win: "val-win", draw: "val-draw", loss: "val-loss" }[item && item.outcome] || "val-heur";
 }
 
-/** "win in 3", "draw", "loss in 4"; a heuristic score as "+12" (never "-0"). */
+/** "win in 3", "draw", "loss in 4"; a heuristic score as "≈+12" or "≈0": an estimate,
+    never mistaken for a proven draw (never "-0"). */
 export function valueText(item) {
   if (!item) return "";
   if (item.exact && item.outcome) return item.value;
   const score = Number(item.score);
-  if (!Number.isFinite(score) || score === 0) return "0";
-  return score > 0 ? `+${score}` : `${score}`;
+  if (!Number.isFinite(score) || score === 0) return "≈0";
+  return score > 0 ? `≈+${score}` : `≈${score}`;
 }
 
-/** Full description, for tooltips and tables: "win in 3 (exact)", "+12 (heuristic)". */
+/** Full description, for tooltips and tables: "win in 3 (exact)", "≈+12: the engine's
+    estimate, not proven (above 0 favours the side to move)". */
 export function valueTitle(item) {
-  return item.exact && item.outcome ? `${item.value} (exact)` : `${valueText(item)} (heuristic)`;
+  if (item.exact && item.outcome) return `${item.value} (exact)`;
+  return `${valueText(item)}: the engine's estimate, not proven (above 0 favours the side to move)`;
 }
 
 /** Best first for the mover: wins (fastest first), then draws and heuristic scores by
