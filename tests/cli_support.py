@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 import sys
 from typing import Any
 
@@ -33,3 +34,10 @@ def with_stdin(
     """``main(argv)`` reading ``stdin``."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     return run(capsys, *argv)
+
+
+def hear_ctrl_c() -> None:
+    """In the child before it starts: SIGINT as a terminal delivers it. A job started in the
+    background of a non-interactive shell (as CI may start the tests) inherits SIGINT
+    ignored, and Python then keeps ignoring it, as a background job should."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from cli_support import run
+from cli_support import hear_ctrl_c, run
 
 from perfectplay import api
 
@@ -116,6 +116,7 @@ def test_ctrl_c_stops_an_analysis_with_the_moves_valued_so_far() -> None:
         [*COMMAND, "analyze", "connect4", "4453", "--time", "14"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=hear_ctrl_c,  # resets SIGINT only, before exec
     )
     try:
         time.sleep(4.5)  # loading, then about two of the seven moves

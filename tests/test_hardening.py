@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_support import hear_ctrl_c
 
 from perfectplay import api
 from perfectplay.errors import NotationError, ParameterError
@@ -230,6 +231,8 @@ def test_reach_covers_the_exact_search_and_the_book() -> None:
 
 
 # -- Ctrl-C stops a compiled search at once (issue 15, item 3) ----------------------------------
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -243,7 +246,12 @@ def test_ctrl_c_stops_a_long_search_with_its_best_move_so_far(argv: tuple[str, .
     read the clock, and with it the request to stop, every few thousand nodes), with the
     best move of the last completed depth on stderr."""
     command = [sys.executable, "-c", "from perfectplay.cli import main; raise SystemExit(main())"]
-    process = subprocess.Popen([*command, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [*command, *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=hear_ctrl_c,  # resets SIGINT only, before exec
+    )
     try:
         time.sleep(4.0)  # start-up, loading the compiled code, then some search
         assert process.poll() is None
