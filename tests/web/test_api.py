@@ -558,3 +558,14 @@ def test_the_replay_page_of_a_game_not_saved_is_a_404(client: TestClient, game_i
     answer = client.get(f"/games/{game_id}")
     assert answer.status_code == 404 and answer.headers["content-type"].startswith("text/html")
     assert "no such saved game" in answer.text
+
+
+def test_perfect_play_first_on_the_empty_7x6_board_answers_exactly(client: TestClient) -> None:
+    """Issue 15, item 2: the engine moving first on the empty board with "Perfect" timed
+    out with 503 (the opening book answered at once, then the rest of the cap went on
+    proving the whole line); it answers the book's exact move now."""
+    answer = client.post("/api/connect4/move", json={"position": ""})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["exact"] is True and data["best_move"] == {"column": 4}
+    assert data["outcome"] == "win"
