@@ -36,7 +36,7 @@ def play(
 # -- best / solve / analyze ------------------------------------------------------------------
 def test_best_article_board_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "best", "tictactoe", ARTICLE)
-    assert data["best_move"] == {"row": 2, "col": 2}
+    assert data["best_move"] == {"row": 3, "col": 3}
     assert data["outcome"] == "win"
     assert data["plies"] == 1
     assert data["score"] == 10
@@ -78,14 +78,14 @@ def test_best_on_finished_board(capsys: pytest.CaptureFixture[str]) -> None:
 def test_analyze_article_board_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "analyze", "tictactoe", ARTICLE)
     moves = {(m["row"], m["col"]): m for m in data["moves"]}
-    assert set(moves) == {(2, 0), (2, 1), (2, 2)}
-    assert (moves[(2, 0)]["outcome"], moves[(2, 0)]["plies"], moves[(2, 0)]["score"]) == (
+    assert set(moves) == {(3, 1), (3, 2), (3, 3)}
+    assert (moves[(3, 1)]["outcome"], moves[(3, 1)]["plies"], moves[(3, 1)]["score"]) == (
         "loss",
         2,
         -9,
     )
-    assert (moves[(2, 1)]["outcome"], moves[(2, 1)]["score"]) == ("draw", 0)
-    assert (moves[(2, 2)]["outcome"], moves[(2, 2)]["plies"], moves[(2, 2)]["score"]) == (
+    assert (moves[(3, 2)]["outcome"], moves[(3, 2)]["score"]) == ("draw", 0)
+    assert (moves[(3, 3)]["outcome"], moves[(3, 3)]["plies"], moves[(3, 3)]["score"]) == (
         "win",
         1,
         10,

@@ -36,14 +36,14 @@ def test_history_json_moves_are_best_moves_json(capsys: pytest.CaptureFixture[st
     best = run_json(capsys, "best", "tictactoe", ARTICLE)["best_move"]
     history = run_json(capsys, "history", "tictactoe", "xox/oox/__x")["history"]
     assert all(set(move) == set(best) for move in history)
-    assert {"row": 2, "col": 2} in history and len(history) == 7
+    assert {"row": 3, "col": 3} in history and len(history) == 7
 
 
 def test_history_mistakes(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "history", "ttt", MISTAKE)
     assert data["reachable_optimally"] is False and data["optimal_histories"] == 0
     assert data["mistakes"] == [
-        {"ply": 4, "move": {"row": 0, "col": 1}, "before": "draw", "after": "loss"}
+        {"ply": 4, "move": {"row": 1, "col": 2}, "before": "draw", "after": "loss"}
     ]
     strict = run_json(capsys, "history", "ttt", MISTAKE, "--strict")
     assert strict["notion"] == "strict"

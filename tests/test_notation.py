@@ -410,7 +410,7 @@ def test_move_examples_from_the_docs() -> None:
 
 def test_json_cells_are_checked() -> None:
     g = game(3, 3, 3)
-    assert parse_json_cell(g, {"row": 2, "col": 0}) == Cell(2, 0)
+    assert parse_json_cell(g, {"row": 3, "col": 1}) == Cell(2, 0)  # from 1, as people count
     for bad in [{"row": 1}, {"row": 1, "col": 1, "x": 0}, [1, 1], "b3", None]:
         with pytest.raises(NotationError, match="expected an object with keys row and col"):
             parse_json_cell(g, bad)
@@ -418,7 +418,9 @@ def test_json_cells_are_checked() -> None:
         with pytest.raises(NotationError, match="whole numbers"):
             parse_json_cell(g, bad)
     with pytest.raises(IllegalMoveError, match="off the 3x3 board"):
-        parse_json_cell(g, {"row": 3, "col": 0})
+        parse_json_cell(g, {"row": 4, "col": 1})
+    with pytest.raises(IllegalMoveError, match="row 1-3, col 1-3"):
+        parse_json_cell(g, {"row": 0, "col": 1})  # 0-based cells are gone (issue 15, item 5)
 
 
 def test_players() -> None:

@@ -2,9 +2,11 @@
 answers is built here, so that the same result has the same keys and types in every game and
 through every door.
 
-Moves are the game's JSON move objects (``{"row": r, "col": c}`` 0-based for tic-tac-toe,
-``{"column": c}`` 1-based for Connect Four, ``{"column": c, "shape": "O"}`` for the
-shape-and-color game, as each game's ``move_to_json`` writes them). Sides are the game's
+Moves are the game's JSON move objects, their coordinates counted from 1 as a person counts
+(``{"row": r, "col": c}`` for tic-tac-toe, ``c3`` being ``{"row": 3, "col": 3}``;
+``{"column": c}`` for Connect Four, ``{"column": c, "shape": "O"}`` for the shape-and-color
+game), as each game's ``move_to_json`` writes them; the ``line`` of an outcome and the
+``cells`` of a board are indices into the drawn grid, from 0. Sides are the game's
 player names, always strings (``"x"``, ``"o"``; ``"1"``, ``"2"``).
 
 ``best``/``solve``::
@@ -12,7 +14,7 @@ player names, always strings (``"x"``, ``"o"``; ``"1"``, ``"2"``).
     {"to_move": "x", "to_move_number": 1, "outcome": "win", "plies": 1, "score": 10,
      "weak": false,
      "finished": false, "winner": null,
-     "best_move": {"row": 2, "col": 2}, "exact": true, "nodes": 9, "time_ms": 0.4,
+     "best_move": {"row": 3, "col": 3}, "exact": true, "nodes": 9, "time_ms": 0.4,
      "depth": 5, "pv": [...], "value": "win in 1"}
 
 ``outcome`` and ``plies`` are for the side to move (``plies`` counts the next move; 0 on a
@@ -146,9 +148,9 @@ def mover_json(game: RegisteredGame, position: object) -> JSONObject:
 def history_json(game: RegisteredGame, found: History) -> JSONObject:
     """The ``history`` object::
 
-        {"reachable_optimally": false, "history": [{"row": 1, "col": 1}, ...],
+        {"reachable_optimally": false, "history": [{"row": 2, "col": 2}, ...],
          "optimal_histories": 0,
-         "mistakes": [{"ply": 5, "move": {"row": 0, "col": 2},
+         "mistakes": [{"ply": 5, "move": {"row": 1, "col": 3},
                        "before": "draw", "after": "loss"}],
          "notion": "outcome"}
 

@@ -209,9 +209,9 @@ def test_mistakes_are_named_and_in_json() -> None:
         "notion",
     }
     assert data["reachable_optimally"] is False and data["optimal_histories"] == 0
-    assert data["history"][0] == {"row": 1, "col": 1}
+    assert data["history"][0] == {"row": 2, "col": 2}
     assert data["mistakes"] == [
-        {"ply": 4, "move": {"row": 0, "col": 1}, "before": "draw", "after": "loss"}
+        {"ply": 4, "move": {"row": 1, "col": 2}, "before": "draw", "after": "loss"}
     ]
     assert mistake_text(history.mistakes[0], "outcome") == "move 4 turned a draw into a loss"
     strict = history_json(TTT, reconstruct(TTT, position, "strict", VALUES))

@@ -540,7 +540,7 @@ def test_game_names_and_players() -> None:
     g = game(3, 3, 3)
     assert g.player_name(Player.FIRST) == "x" and g.player_name(Player.SECOND) == "o"
     assert Player.FIRST.other is Player.SECOND and Player.SECOND.other is Player.FIRST
-    assert g.move_to_json(Cell(1, 2)) == {"row": 1, "col": 2}
+    assert g.move_to_json(Cell(1, 2)) == {"row": 2, "col": 3}  # from 1
     assert g.format_move(Cell(2, 0)) == "a3"
     assert repr(g) == "MNKGame(3x3, k=3)"
 

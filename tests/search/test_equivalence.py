@@ -157,11 +157,11 @@ def test_principal_variation_replays_to_the_end_with_the_value() -> None:
 def test_article_board() -> None:
     g, position = api.load("tictactoe", "xox/oox/___")
     data = contract.result_json(g, position, api.best(g, position))
-    assert data["best_move"] == {"row": 2, "col": 2}
+    assert data["best_move"] == {"row": 3, "col": 3}
     assert (data["outcome"], data["plies"], data["score"], data["to_move"]) == ("win", 1, 10, "x")
     moves = contract.analysis_json(g, position, api.analyze(g, position))["moves"]
     summary = [(m["row"], m["col"], m["outcome"], m["plies"], m["score"]) for m in moves]
-    assert summary == [(2, 0, "loss", 2, -9), (2, 1, "draw", 3, 0), (2, 2, "win", 1, 10)]
+    assert summary == [(3, 1, "loss", 2, -9), (3, 2, "draw", 3, 0), (3, 3, "win", 1, 10)]
 
 
 def test_generic_and_kernel_tables_agree_on_3x4() -> None:

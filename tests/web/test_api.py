@@ -46,7 +46,7 @@ def error_of(response: Any, status: int, kind: str) -> str:
 # -- known answers ------------------------------------------------------------------------------
 def test_article_board_best_move_is_row_2_col_2(client: TestClient) -> None:
     answer = client.post("/api/tictactoe/move", json={"position": "xox/oox/___"}).json()
-    assert answer["best_move"] == {"row": 2, "col": 2}
+    assert answer["best_move"] == {"row": 3, "col": 3}
     assert (answer["outcome"], answer["score"], answer["exact"]) == ("win", 10, True)
     assert answer["after"]["outcome"]["winner_name"] == "x"
     assert answer["after"]["outcome"]["line"] == [[0, 2], [1, 2], [2, 2]]
@@ -55,7 +55,7 @@ def test_article_board_best_move_is_row_2_col_2(client: TestClient) -> None:
 def test_article_board_move_values(client: TestClient) -> None:
     answer = client.post("/api/tictactoe/analyze", json={"position": "xox/oox/___"}).json()
     values = {(m["row"], m["col"]): (m["value"], m["score"]) for m in answer["moves"]}
-    assert values == {(2, 0): ("loss in 2", -9), (2, 1): ("draw", 0), (2, 2): ("win in 1", 10)}
+    assert values == {(3, 1): ("loss in 2", -9), (3, 2): ("draw", 0), (3, 3): ("win in 1", 10)}
     assert answer["exact"] is True and answer["to_move"] == "x"
 
 
@@ -107,7 +107,7 @@ def test_play_extends_the_position_text(client: TestClient) -> None:
     )
     assert sc.json()["position"] == "4O 3X"
     ttt = client.post(
-        "/api/tictactoe/play", json={"position": "___/___/___", "move": {"row": 1, "col": 1}}
+        "/api/tictactoe/play", json={"position": "___/___/___", "move": {"row": 2, "col": 2}}
     )
     assert ttt.json()["position"] == "___/_x_/___"
 
@@ -120,7 +120,7 @@ def test_history_and_tree(client: TestClient) -> None:
     tree = client.post(
         "/api/tictactoe/tree", json={"position": "xox/oox/___", "alphabeta": True}
     ).json()
-    assert tree["root"]["value"] == "10" and tree["principal"] == [{"row": 2, "col": 2}]
+    assert tree["root"]["value"] == "10" and tree["principal"] == [{"row": 3, "col": 3}]
     assert tree["visited"] <= tree["minimax_nodes"]
     plain = client.post("/api/tictactoe/tree", json={"position": "xox/oox/___"}).json()
     assert [c["value"] for c in plain["root"]["children"]] == ["-9", "0", "10"]
@@ -148,7 +148,7 @@ def test_limited_searches_say_they_are_heuristic(client: TestClient) -> None:
         ),
         (
             "/api/tictactoe/play",
-            {"position": "x__/___/___", "move": {"row": 0, "col": 0}},
+            {"position": "x__/___/___", "move": {"row": 1, "col": 1}},
             400,
             "IllegalMoveError",
             "",
@@ -260,11 +260,11 @@ def test_saved_game_lifecycle(client: TestClient) -> None:
 
 
 def test_saved_games_are_checked_by_replaying_them(client: TestClient) -> None:
-    illegal = {"game": "tictactoe", "moves": [{"row": 0, "col": 0}, {"row": 0, "col": 0}]}
+    illegal = {"game": "tictactoe", "moves": [{"row": 1, "col": 1}, {"row": 1, "col": 1}]}
     assert "moves item 2" in error_of(
         client.post("/api/games", json=illegal), 400, "IllegalMoveError"
     )
-    running = {"game": "tictactoe", "moves": [{"row": 0, "col": 0}], "status": "finished"}
+    running = {"game": "tictactoe", "moves": [{"row": 1, "col": 1}], "status": "finished"}
     assert "still running" in error_of(
         client.post("/api/games", json=running), 400, "ParameterError"
     )
@@ -283,7 +283,7 @@ def test_saved_games_are_checked_by_replaying_them(client: TestClient) -> None:
 
 def test_export_and_import_round_trip(client: TestClient) -> None:
     cells = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # x wins along the top row
-    moves = [{"row": r, "col": c} for r, c in cells]
+    moves = [{"row": r + 1, "col": c + 1} for r, c in cells]
     stored = client.post("/api/games", json={"game": "tictactoe", "moves": moves}).json()
     exported = client.get("/api/games/export", params={"game": "tictactoe"})
     assert "attachment" in exported.headers["content-disposition"]
@@ -448,15 +448,15 @@ def test_a_plugin_game_is_served_through_its_kit(
     state = client.post("/api/pairs/state", json={"position": "a1 a2"}).json()
     assert (state["rows"], state["cols"], state["gravity"], state["size"]) == (2, 3, False, None)
     assert state["cells"][1][0] == {"player": 2, "mark": "o"} and state["to_move"] == "1"
-    after = client.post("/api/pairs/play", json={"position": "a1 a2", "move": {"row": 0, "col": 1}})
+    after = client.post("/api/pairs/play", json={"position": "a1 a2", "move": {"row": 1, "col": 2}})
     assert after.json()["position"] == "a1 a2 b1"
-    moves = [{"row": 0, "col": 0}, {"row": 1, "col": 0}]
+    moves = [{"row": 1, "col": 1}, {"row": 2, "col": 1}]
     assert client.post("/api/pairs/replay", json={"moves": moves}).json()["position"] == "a1 a2"
     index = client.get("/").text
     assert 'href="/play/pairs"' in index and 'href="/play/blindpairs"' not in index
     play_page = client.get("/play/pairs")
     assert play_page.status_code == 200 and "Pairs (a test plug-in)" in play_page.text
-    won = [{"row": 0, "col": 0}, {"row": 1, "col": 1}, {"row": 1, "col": 0}]
+    won = [{"row": 1, "col": 1}, {"row": 2, "col": 2}, {"row": 2, "col": 1}]
     record = client.post("/api/games", json={"game": "pairs", "moves": won}).json()
     assert (record["size"], record["k"], record["position"]) == (None, None, "a1 b2 a2")
     assert (record["result"], record["reason"]) == ("1", "player 1 owns column a")
@@ -468,7 +468,7 @@ def test_a_plugin_game_is_served_through_its_kit(
     ("path", "body"),
     [
         ("/api/blindpairs/state", {"position": "a1"}),
-        ("/api/blindpairs/play", {"position": "", "move": {"row": 0, "col": 0}}),
+        ("/api/blindpairs/play", {"position": "", "move": {"row": 1, "col": 1}}),
         ("/api/blindpairs/replay", {"moves": []}),
         ("/api/blindpairs/history", {"position": "a1"}),
     ],
@@ -496,10 +496,10 @@ def test_a_game_without_a_board_view_has_no_pages(
 
 def test_jobs_run_a_plugin_game_they_never_heard_of(plugin_games: ModuleType) -> None:
     blocked = jobs.move(game="pairs", position="a1", cap=2.0)
-    assert blocked["best_move"] == {"row": 1, "col": 0} and blocked["exact"] is True
+    assert blocked["best_move"] == {"row": 2, "col": 1} and blocked["exact"] is True
     assert blocked["after"]["position"] == "a1 a2" and blocked["outcome"] == "draw"
     values = jobs.analyze(game="pairs", position="a1 b2", cap=2.0)
-    assert {(m["row"], m["col"]): m["outcome"] for m in values["moves"]}[(1, 0)] == "win"
+    assert {(m["row"], m["col"]): m["outcome"] for m in values["moves"]}[(2, 1)] == "win"
     tree = jobs.tree(game="pairs", position="a1 a2 b1", cap=2.0)
     assert len(tree["root"]["children"]) == 3 and tree["root"]["cells"][0][0]["mark"] == "x"
     assert jobs.analyze(game="blindpairs", position="a1", cap=2.0)["to_move"] == "2"
@@ -569,3 +569,21 @@ def test_perfect_play_first_on_the_empty_7x6_board_answers_exactly(client: TestC
     data = answer.json()
     assert data["exact"] is True and data["best_move"] == {"column": 4}
     assert data["outcome"] == "win"
+
+
+def test_a_version_1_export_imports_with_its_cells_counted_from_1(client: TestClient) -> None:
+    """Issue 15, item 5: tic-tac-toe moves counted from 0 in version 1 exports."""
+    game = {
+        "game": "tictactoe",
+        "size": "3x3",
+        "moves": [{"row": 1, "col": 1}, {"row": 0, "col": 0}],  # b2, then a1
+        "position": "",
+        "players": {"1": "human", "2": "engine"},
+        "status": "abandoned",
+        "created_at": "2024-03-01T00:00:00.000Z",
+    }
+    document = {"format": "perfectplay-games", "version": 1, "games": [game]}
+    answer = client.post("/api/games/import", json=document).json()
+    stored = client.get(f"/api/games/{answer['ids'][0]}").json()
+    assert stored["moves"] == [{"row": 2, "col": 2}, {"row": 1, "col": 1}]
+    assert stored["position"] == "o__/_x_/___"

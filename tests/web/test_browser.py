@@ -337,13 +337,13 @@ def test_analyze_finds_the_winning_move_of_the_article_board(page: Page) -> None
     page.fill("#position", "xox/oox/___")
     page.click("#analyse-button")
     best = page.locator("#best-move")
-    expect(best).to_have_attribute("data-row", "2")
-    expect(best).to_have_attribute("data-col", "2")
+    expect(best).to_have_attribute("data-row", "3")  # the move's JSON, counted from 1
+    expect(best).to_have_attribute("data-col", "3")
     expect(best).to_contain_text("c3")
     expect(best).to_contain_text("win in 1")
     rows = page.locator("#moves-table tbody tr")
     expect(rows).to_have_count(3)
-    assert [row.get_attribute("data-move") for row in rows.all()] == ["r2c2", "r2c1", "r2c0"]
+    assert [row.get_attribute("data-move") for row in rows.all()] == ["r3c3", "r3c2", "r3c1"]
     for index, css in enumerate(("val-win", "val-draw", "val-loss")):
         expect(rows.nth(index).locator(".val")).to_have_class(re.compile(rf"\b{css}\b"))
     expect(page.locator('#board .cell[data-row="2"][data-col="2"]')).to_have_class(
@@ -569,7 +569,7 @@ def test_replay_steps_through_a_saved_game_with_the_engines_verdict(page: Page) 
         page,
         game="tictactoe",
         size="3x3",
-        moves=[{"row": row, "col": col} for row, col in REPLAYED],
+        moves=[{"row": row + 1, "col": col + 1} for row, col in REPLAYED],
         players={"1": "engine", "2": "human"},
         settings={"strength": "perfect"},
         status="finished",
@@ -632,7 +632,7 @@ def test_a_plugin_game_with_a_board_is_listed_and_playable(plugin_page: Page) ->
     page.goto("/tools/analyze?game=pairs&position=a1")
 
     page.wait_for_load_state("networkidle")  # the page has loaded its example
-    expect(page.locator("#best-move")).to_have_attribute("data-move-key", "r1c0")
+    expect(page.locator("#best-move")).to_have_attribute("data-move-key", "r2c1")
     page.click("[data-editor=clear]")
     page.click('#board .cell[data-row="1"][data-col="2"]')  # a click plays a move of a list
     expect(page.locator("#position")).to_have_value("c2")

@@ -123,7 +123,7 @@ class Writer(threading.Thread):
         return {
             "game": "tictactoe",
             "size": None,
-            "moves": [{"row": row, "col": col} for row, col in cells],
+            "moves": [{"row": row + 1, "col": col + 1} for row, col in cells],
             "position": "",
             "players": {"1": "human", "2": "engine"},
             "status": "playing",

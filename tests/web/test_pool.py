@@ -30,7 +30,7 @@ async def with_pool(workers: int, cap: float, body: object, queue_limit: int = 4
 def test_jobs_answer_and_input_errors_keep_their_class() -> None:
     async def body(pool: EnginePool) -> None:
         answer = await pool.run("move", {"game": "tictactoe", "position": "xox/oox/___"})
-        assert answer["best_move"] == {"row": 2, "col": 2}
+        assert answer["best_move"] == {"row": 3, "col": 3}
         with pytest.raises(NotationError, match="unexpected character"):
             await pool.run("analyze", {"game": "connect4", "position": "4x"})
         assert pool.status()["completed"] == 2

@@ -569,7 +569,7 @@ def make_v1_file(path: Path, *extra_sql: str) -> None:
 
 def test_new_file_has_current_schema_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    assert GameStore(path).schema_version() == SCHEMA_VERSION == 2
+    assert GameStore(path).schema_version() == SCHEMA_VERSION == 3
     with raw(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert conn.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
@@ -581,7 +581,7 @@ def test_v1_file_is_migrated_in_place(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     make_v1_file(path)
     store = GameStore(path, clock=lambda: START)
-    assert store.schema_version() == 2
+    assert store.schema_version() == 3
     playing, ended = store.get(1), store.get(2)
     assert playing is not None and ended is not None
     assert playing.moves == ({"column": 4}, {"column": 4})
@@ -591,6 +591,7 @@ def test_v1_file_is_migrated_in_place(tmp_path: Path) -> None:
         "2025-05-01T10:05:00.000Z",
     )
     assert (ended.k, ended.result, ended.reason) == (3, "draw", "the board is full")
+    assert ended.moves == ({"row": 2, "col": 2},)  # step 3: cells count from 1
     assert ended.finished_at == ended.updated_at == "2025-05-02T10:07:00.000Z"
     assert store.save(finished()).id == 3
     with raw(path) as conn:
@@ -618,7 +619,7 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
         GameStore(path)
     message = str(caught.value)
     assert str(path) in message
-    assert "schema version 7 is newer than this perfectplay supports (2)" in message
+    assert "schema version 7 is newer than this perfectplay supports (3)" in message
 
 
 def test_non_database_file_is_refused_untouched(tmp_path: Path) -> None:

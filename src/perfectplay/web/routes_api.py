@@ -58,7 +58,8 @@ UPDATED: dict[int | str, dict[str, Any]] = {
 
 router = APIRouter(prefix="/api")
 EXPORT_FORMAT = "perfectplay-games"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2
+"""2: tic-tac-toe moves count rows and columns from 1 (version 1 documents still import)."""
 
 
 def _pool(request: Request) -> Any:
@@ -241,12 +242,13 @@ def import_games(body: ImportBody, request: Request) -> dict[str, Any]:
     and stores all of them in one transaction, or none (400 naming the first bad game);
     games already stored (the same game, moves, players and creation time) are skipped, so
     importing a backup twice adds nothing the second time."""
-    if body.format not in (None, EXPORT_FORMAT) or body.version not in (None, EXPORT_VERSION):
+    if body.format not in (None, EXPORT_FORMAT) or body.version not in (None, 1, EXPORT_VERSION):
         raise errors.ParameterError(
             f"format {errors.quote(body.format)} version {errors.quote(body.version)}: expected "
-            f"{errors.quote(EXPORT_FORMAT)} version {EXPORT_VERSION}"
+            f"{errors.quote(EXPORT_FORMAT)} version 1 or {EXPORT_VERSION}"
         )
-    records = [_imported(number, data) for number, data in enumerate(body.games, start=1)]
+    games = body.games if body.version != 1 else [_cells_from_one(data) for data in body.games]
+    records = [_imported(number, data) for number, data in enumerate(games, start=1)]
     done = _store(request).import_records(records)
     return {
         "imported": len(done.ids),
@@ -254,6 +256,23 @@ def import_games(body: ImportBody, request: Request) -> dict[str, Any]:
         "skipped": len(done.skipped),
         "skipped_ids": done.skipped,
     }
+
+
+def _cells_from_one(data: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 export's game as version 2 writes it: tic-tac-toe moves' rows and columns
+    counted from 1 (they counted from 0); anything malformed is left for the checks."""
+    moves = data.get("moves")
+    if data.get("game") != "tictactoe" or not isinstance(moves, list):
+        return data
+    shifted = [
+        {"row": move["row"] + 1, "col": move["col"] + 1}
+        if isinstance(move, dict)
+        and set(move) == {"row", "col"}
+        and all(type(move[key]) is int for key in ("row", "col"))
+        else move
+        for move in moves
+    ]
+    return {**data, "moves": shifted}
 
 
 def _imported(number: int, data: dict[str, Any]) -> GameRecord:

@@ -48,13 +48,13 @@ class SearchBody(PositionBody):
 
 class PlayBody(PositionBody):
     """A position and a move to play in it, as the JSON object of the CLI:
-    ``{"row": 1, "col": 1}``, ``{"column": 4}``, ``{"column": 4, "shape": "O"}``."""
+    ``{"row": 2, "col": 2}`` (from 1), ``{"column": 4}``, ``{"column": 4, "shape": "O"}``."""
 
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={"examples": [{"position": "4453", "move": {"column": 3}}]},
     )
-    move: dict[str, Any] = Field(examples=[{"column": 3}, {"row": 2, "col": 2}])
+    move: dict[str, Any] = Field(examples=[{"column": 3}, {"row": 3, "col": 3}])
 
 
 class ReplayBody(_Strict):

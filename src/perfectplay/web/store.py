@@ -32,7 +32,8 @@ marks the file as perfectplay's. :data:`MIGRATIONS` lists the steps in order; st
 takes a version ``n - 1`` file to version ``n`` and runs in one transaction together with
 the version bump, so an interrupted upgrade leaves the file at the previous version.
 Step 1 creates the ``games`` table; step 2 adds ``finished_at`` (filled from
-``updated_at`` for games that had already ended) and the indexes.
+``updated_at`` for games that had already ended) and the indexes; step 3 counts tic-tac-toe
+moves' rows and columns from 1, as every door now does.
 
 Contracts:
 
@@ -113,7 +114,21 @@ _V2_FINISHED_AT_AND_INDEXES = (
     "CREATE INDEX games_status ON games (status, updated_at)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1_CREATE_GAMES, _V2_FINISHED_AT_AND_INDEXES)
+_V3_CELLS_FROM_ONE = (
+    # tic-tac-toe moves were {"row": r, "col": c} counted from 0; every door counts from 1 now
+    """UPDATE games SET moves = (
+        SELECT json_group_array(json_object(
+            'row', json_extract(cell.value, '$.row') + 1,
+            'col', json_extract(cell.value, '$.col') + 1))
+        FROM (SELECT value FROM json_each(games.moves) ORDER BY key) AS cell)
+    WHERE game = 'tictactoe'""",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    _V1_CREATE_GAMES,
+    _V2_FINISHED_AT_AND_INDEXES,
+    _V3_CELLS_FROM_ONE,
+)
 """Migration steps in order; step ``n`` (1-based) upgrades a version ``n - 1`` file."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -647,7 +662,10 @@ def _same_game(conn: sqlite3.Connection, record: GameRecord) -> int | None:
     values = dict(
         zip(_DATA_COLUMNS, _row_values(_imported(record, record.created_at)), strict=True)
     )
-    where = " AND ".join(f"{column} IS ?" for column in IDENTITY)
+    where = " AND ".join(  # JSON compared as JSON, whatever its spacing
+        f"json({column}) IS json(?)" if column in _JSON_COLUMNS else f"{column} IS ?"
+        for column in IDENTITY
+    )
     row = conn.execute(
         f"SELECT id FROM games WHERE {where} ORDER BY id LIMIT 1",
         tuple(values[column] for column in IDENTITY),

@@ -2,7 +2,7 @@
 has never heard of: the pages, the API and the engine learn it only from its kit.
 
 "Pairs": two players take turns claiming the cells of a 2x3 grid; whoever owns both cells of
-a column wins, a full grid is a draw. Moves are cells, ``{"row": r, "col": c}`` 0-based in
+a column wins, a full grid is a draw. Moves are cells, ``{"row": r, "col": c}`` from 1 in
 JSON and ``b1`` (column letter, row number) in text; positions are the moves played, such as
 ``a1 b2``. It takes no size and no ``k``.
 
@@ -103,8 +103,8 @@ class PairsGame(BaseGame[PairsPosition, Cell]):
         return position.owners.count(0)
 
     def move_to_json(self, move: Cell) -> dict[str, Any]:
-        """``{"row": r, "col": c}``."""
-        return {"row": move[0], "col": move[1]}
+        """``{"row": r, "col": c}``, counted from 1 as the web's board sends cells."""
+        return {"row": move[0] + 1, "col": move[1] + 1}
 
     def format_move(self, move: Cell) -> str:
         """``b1``."""
@@ -143,7 +143,7 @@ class PairsKit(GameKit):
         row, col = data["row"], data["col"]
         if not isinstance(row, int) or not isinstance(col, int):
             raise NotationError(f"move {data!r}: row and col are numbers")
-        return row, col
+        return row - 1, col - 1
 
     def board(self, game: Any, position: PairsPosition) -> BoardView | None:
         """x and o marks, rows from the top."""

@@ -106,7 +106,7 @@ class TicTacToeKit(base.GameKit):
         return format_mnk_move(move)
 
     def move_from_json(self, game: Any, data: base.JSONValue) -> Cell:
-        """``{"row": r, "col": c}``, 0-based."""
+        """``{"row": r, "col": c}``, counted from 1 (``c3`` is ``{"row": 3, "col": 3}``)."""
         return parse_json_cell(game, data)
 
     def label(self, game: Any) -> str:

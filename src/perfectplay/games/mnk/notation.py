@@ -133,15 +133,16 @@ def format_mnk_move(move: Cell) -> str:
 
 
 def parse_json_cell(game: MNKGame, data: Any) -> Cell:
-    """A cell from the JSON object ``{"row": r, "col": c}`` (0-based)."""
+    """A cell from the JSON object ``{"row": r, "col": c}``, counted from 1 (``c3`` is
+    ``{"row": 3, "col": 3}``)."""
     if not isinstance(data, dict) or set(data) != {"row", "col"}:
         raise NotationError(f"move {quote(data)}: expected an object with keys row and col")
     row, col = data["row"], data["col"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
         raise NotationError(f"move {quote(data)}: row and col must be whole numbers")
-    if not (0 <= row < game.spec.rows and 0 <= col < game.spec.cols):
+    if not (1 <= row <= game.spec.rows and 1 <= col <= game.spec.cols):
         raise IllegalMoveError(
-            f"move {quote(data)}: off the {game.spec.rows}x{game.spec.cols} board (row 0-"
-            f"{game.spec.rows - 1}, col 0-{game.spec.cols - 1})"
+            f"move {quote(data)}: off the {game.spec.rows}x{game.spec.cols} board (row 1-"
+            f"{game.spec.rows}, col 1-{game.spec.cols})"
         )
-    return Cell(row, col)
+    return Cell(row - 1, col - 1)

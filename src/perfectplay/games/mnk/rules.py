@@ -330,8 +330,9 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         return -ARTICLE_WIN if position.win_mask else 0
 
     def move_to_json(self, move: Cell) -> dict[str, Any]:
-        """``{"row": r, "col": c}``, 0-based."""
-        return {"row": move[0], "col": move[1]}
+        """``{"row": r, "col": c}``, counted from 1 as a person counts (``c3`` is
+        ``{"row": 3, "col": 3}``); the cell itself is 0-based."""
+        return {"row": move[0] + 1, "col": move[1] + 1}
 
     def format_move(self, move: Cell) -> str:
         """``c3``: the column's letter and the row from 1, as moves are typed."""

@@ -202,7 +202,7 @@ export function moveKey(move) {
 /** Short name: "c3" (column c, row 3 from the top, as the CLI draws boards), "4", "4O". */
 export function moveName(move) {
   if (!move) return "";
-  if (isCell(move)) return `${LETTERS[move.col] || move.col + 1}${move.row + 1}`;
+  if (isCell(move)) return `${LETTERS[move.col - 1] || move.col}${move.row}`; // 1-based
   if (isColumn(move)) return `${move.column}${move.shape || ""}`;
   return otherMove(move);
 }
@@ -216,7 +216,7 @@ export function moveShort(move) {
 /** Long name: "c3 (row 3, column 3)", "column 4", "O in column 4". */
 export function moveTitle(move) {
   if (!move) return "";
-  if (isCell(move)) return `${moveName(move)} (row ${move.row + 1}, column ${move.col + 1})`;
+  if (isCell(move)) return `${moveName(move)} (row ${move.row}, column ${move.col})`;
   if (isColumn(move)) return move.shape ? `${move.shape} in column ${move.column}` : `column ${move.column}`;
   return otherMove(move);
 }
@@ -226,7 +226,7 @@ export function moveLabel(move) {
   if (!move) return h("span", {}, "—");
   if (isCell(move)) {
     return h("span", { class: "move-label" }, h("strong", {}, moveName(move)), " ",
-      h("span", { class: "muted" }, `row ${move.row + 1}, col ${move.col + 1}`));
+      h("span", { class: "muted" }, `row ${move.row}, col ${move.col}`));
   }
   if (isColumn(move) && move.shape) {
     return h("span", { class: "move-label" }, h("strong", {}, moveName(move)), " ",
@@ -575,7 +575,7 @@ function gridBoard(state, opts) {
 }
 
 function gridCell(state, opts, { r, c, cell, legal, winning, interactive }) {
-  const move = { row: r, col: c };
+  const move = { row: r + 1, col: c + 1 }; // moves count from 1; r and c index the grid
   const key = moveKey(move);
   const isLegal = legal.has(key);
   const classes = ["cell"];

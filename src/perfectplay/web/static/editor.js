@@ -263,8 +263,10 @@ export class PositionEditor {
     }
   }
 
-  /** Cycle one cell of the board text: empty -> first side -> second side -> empty. */
-  cycle({ row, col }) {
+  /** Cycle one cell of the board text: empty -> first side -> second side -> empty (the
+      cell's row and column count from 1, as moves do). */
+  cycle(cell) {
+    const [row, col] = [cell.row - 1, cell.col - 1];
     const rows = pictureRows(this.body().position);
     if (!rows || !rows[row] || rows[row][col] === undefined) return null;
     const [first, second] = sideMarks(this.info);
