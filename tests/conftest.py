@@ -19,18 +19,25 @@ GRACE_SECONDS = 5.0
 """How long processes the tests started may take to exit after the last test."""
 
 
-def session_processes() -> dict[int, str]:
-    """The live processes of this terminal session other than this one: pid -> command line
-    (zombies, already dead, are left out)."""
+RUN_MARK = "PERFECTPLAY_TEST_RUN"
+"""The environment variable that marks the processes this test run started: children inherit
+it, so a process is ours exactly when its environment carries this run's value (processes
+that a CI harness starts in the same terminal session meanwhile are not)."""
+
+
+def started_by_this_run() -> dict[int, str]:
+    """The live processes that carry this run's mark, other than this one: pid -> command
+    line (zombies, already dead, and exiting processes, whose environment is gone, are left
+    out)."""
     found: dict[int, str] = {}
-    mine = os.getsid(0)
+    mark = f"{RUN_MARK}={os.environ.get(RUN_MARK, '')}".encode()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
             stat = (entry / "stat").read_text()
             state = stat.rsplit(")", 1)[1].split()[0]
-            if os.getsid(int(entry.name)) != mine or state == "Z":
+            if state in ("Z", "X") or mark not in (entry / "environ").read_bytes().split(b"\0"):
                 continue
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
         except (OSError, IndexError, ValueError):  # gone meanwhile, or not ours to read
@@ -40,8 +47,9 @@ def session_processes() -> dict[int, str]:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Note the processes that were there before the tests."""
-    session.config.stash[BEFORE] = set(session_processes())
+    """Mark the processes the tests will start, and note any already carrying the mark."""
+    os.environ[RUN_MARK] = f"{os.getpid()}-{time.time_ns()}"
+    session.config.stash[BEFORE] = set(started_by_this_run())
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -50,10 +58,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     before = session.config.stash.get(BEFORE, set())
     deadline = time.monotonic() + GRACE_SECONDS
-    left = {pid: cmd for pid, cmd in session_processes().items() if pid not in before}
+    left = {pid: cmd for pid, cmd in started_by_this_run().items() if pid not in before}
     while left and time.monotonic() < deadline:
         time.sleep(0.2)
-        left = {pid: cmd for pid, cmd in session_processes().items() if pid not in before}
+        left = {pid: cmd for pid, cmd in started_by_this_run().items() if pid not in before}
     if left:
         listing = "; ".join(f"{pid}: {cmd[:120]}" for pid, cmd in sorted(left.items()))
         sys.stderr.write(f"\nthe tests left processes behind: {listing}\n")
