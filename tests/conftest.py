@@ -25,6 +25,11 @@ it, so a process is ours exactly when its environment carries this run's value (
 that a CI harness starts in the same terminal session meanwhile are not)."""
 
 
+RESOURCE_TRACKER = "from multiprocessing.resource_tracker import main"
+"""The command line of the process that :mod:`multiprocessing` starts once, for good, when
+this process first starts workers by ``spawn`` (the batch tests): it exits when we do."""
+
+
 def started_by_this_run() -> dict[int, str]:
     """The live processes that carry this run's mark, other than this one: pid -> command
     line (zombies, already dead, and exiting processes, whose environment is gone, are left
@@ -42,6 +47,8 @@ def started_by_this_run() -> dict[int, str]:
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
         except (OSError, IndexError, ValueError):  # gone meanwhile, or not ours to read
             continue
+        if RESOURCE_TRACKER in command and stat.rsplit(")", 1)[1].split()[1] == str(os.getpid()):
+            continue  # multiprocessing's helper of this very process: it ends with it
         found[int(entry.name)] = command.strip()
     return found
 

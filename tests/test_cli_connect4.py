@@ -16,7 +16,7 @@ from cli_support import run, run_json, with_stdin
 from rich.console import Console
 
 from perfectplay import api
-from perfectplay.cli import batch, build_parser, progress
+from perfectplay.cli import build_parser, progress, solve_batch
 from perfectplay.games.connect4.rules import game as connect4_game
 
 DATA = Path(__file__).resolve().parent / "data" / "connect4_sets"
@@ -204,12 +204,12 @@ def test_batch_stops_at_the_first_bad_line(
 def test_batch_line_parsing_empty_board() -> None:
     game = connect4_game()
     args = build_parser().parse_args(["solve", "connect4", "-"])
-    empty = batch.parse_line(args, "\n", 1)
+    empty = solve_batch.parse_line(args, "\n", 1)
     assert (empty.text, empty.loaded.position, empty.expected) == ("", game.initial(), None)
-    scored = batch.parse_line(args, " 1\n", 1)
+    scored = solve_batch.parse_line(args, " 1\n", 1)
     assert (scored.text, scored.loaded.position, scored.expected) == ("", game.initial(), 1)
     wide_args = build_parser().parse_args(["solve", "connect4", "-", "--size", "10x5"])
-    wide = batch.parse_line(wide_args, "10, 3,4 -2", 1)
+    wide = solve_batch.parse_line(wide_args, "10, 3,4 -2", 1)
     assert (wide.text, wide.expected) == ("10,3,4", -2)
 
 

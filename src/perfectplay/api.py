@@ -16,7 +16,8 @@ The JSON forms of what these functions return are in :mod:`perfectplay.contract`
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -73,6 +74,19 @@ from perfectplay.games.kit import (
 )
 from perfectplay.games.protocol import Game, Outcome, Player
 from perfectplay.games.registry import game_names, get_kit, kit_of
+from perfectplay.jobs import books as book_jobs
+from perfectplay.jobs.journal import Journal, check_new, output_path, recover
+from perfectplay.jobs.lines import ScoredLine, read_line
+from perfectplay.jobs.run import answers, check_executor, default_workers, hardest_first
+from perfectplay.jobs.tasks import (
+    EXECUTORS,
+    Answer,
+    BatchJob,
+    Executor,
+    ReadyCallback,
+    Task,
+    WorkerLost,
+)
 from perfectplay.notation import parse_size
 from perfectplay.search.limits import EXACT, Limit, make_limit
 from perfectplay.search.result import MoveValue, Score, SearchResult
@@ -88,13 +102,17 @@ RegisteredGame = Game[object, object]
 
 __all__ = [
     "EXACT",
+    "EXECUTORS",
     "NOTIONS",
+    "Answer",
     "ArenaProgress",
     "ArenaResult",
+    "BatchJob",
     "BoardView",
     "Capability",
     "Engine",
     "ExactProgress",
+    "Executor",
     "GameKit",
     "GameRecord",
     "GameTree",
@@ -103,6 +121,7 @@ __all__ = [
     "IterationCallback",
     "JSONObject",
     "JSONValue",
+    "Journal",
     "KernelOptions",
     "Leaves",
     "Limit",
@@ -118,17 +137,29 @@ __all__ = [
     "PlayerSpec",
     "Policy",
     "ProgressCallback",
+    "ReadyCallback",
     "RegisteredGame",
     "Score",
+    "ScoredLine",
     "SearchResult",
     "SideRecord",
+    "Task",
     "TreeNode",
+    "WorkerLost",
     "analyze",
     "arena",
+    "batch_answers",
+    "batch_job",
+    "batch_line",
     "best",
     "board",
     "build_book",
+    "build_book_with",
+    "check_executor",
+    "check_new_output",
+    "default_workers",
     "game_names",
+    "hardest_first",
     "history",
     "kernel_options",
     "kit",
@@ -139,16 +170,19 @@ __all__ = [
     "mistake_text",
     "move_name",
     "new_game",
+    "output_journal",
     "parse_move",
     "parse_player",
     "perft",
     "play",
     "play_json",
     "position_text",
+    "recover_output",
     "render",
     "replay",
     "require",
     "rich_tree",
+    "scored_line",
     "solve",
     "start",
     "summary_text",
@@ -585,9 +619,108 @@ def build_book(
     progress: Callable[[int, int, float], None] | None = None,
 ) -> int:
     """Build an opening book of every position ``depth`` plies deep and write it to ``out``
-    (games declaring ``Capability.BOOK``); the number of positions."""
+    (games declaring ``Capability.BOOK``), in this process; the number of positions."""
     game_kit = require(game, Capability.BOOK, "book")
     return game_kit.build_book(game, depth, Path(out), options, progress)
+
+
+def build_book_with(
+    job: BatchJob,
+    depth: int,
+    out: str,
+    *,
+    executor: Executor = "local",
+    workers: int | None = None,
+    address: str | None = None,
+    resume: bool = False,
+    progress: Callable[[int, int, float], None] | None = None,
+) -> int:
+    """:func:`build_book` by the workers of ``executor`` (see :func:`batch_answers`),
+    checkpointed beside ``out`` as it goes: a killed build given ``resume=True`` solves only
+    the positions not yet done. ``job`` comes from :func:`batch_job`. Raises
+    :class:`ParameterError` when a checkpoint is there and ``resume`` is false."""
+    require(job.make_game(), Capability.BOOK, "book")
+    check_executor(executor, workers, address)
+    return book_jobs.build_book(
+        replace(job, kind="book", weak=False, analyze=False),
+        depth,
+        Path(out),
+        executor=executor,
+        workers=workers,
+        address=address,
+        resume=resume,
+        progress=progress,
+    )
+
+
+# -- batch jobs -----------------------------------------------------------------------------
+def batch_job(
+    game_name: str,
+    *,
+    size: str | None = None,
+    k: int | None = None,
+    weak: bool = False,
+    analyze: bool = False,
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+) -> BatchJob:
+    """A checked batch job: exact solves of positions of ``game_name`` (``weak``: win, draw
+    or loss only; ``analyze``: every move's value too), on kernels of ``options``."""
+    game_params = params(game_name, size, k)
+    game = get_kit(game_name).make(game_params)
+    if weak:
+        require(game, Capability.WEAK, "--weak")
+    game.kernel(options)  # its book file read and checked here, before any worker starts
+    return BatchJob(kit_of(game).name, game_params, options, "solve", weak, analyze)
+
+
+def batch_line(job: BatchJob, text: str, number: int) -> ScoredLine:
+    """Input line ``number`` (from 1) of a batch: ``position`` or ``position score``;
+    errors name the line (``line 7: ...``)."""
+    return read_line(job.game_name, job.params, text, number)
+
+
+def scored_line(
+    game_name: str, text: str, number: int, *, size: str | None = None, k: int | None = None
+) -> ScoredLine:
+    """:func:`batch_line` for a game named with its size and ``k``."""
+    return read_line(game_name, params(game_name, size, k), text, number)
+
+
+def batch_answers(
+    job: BatchJob,
+    tasks: list[Task],
+    *,
+    executor: Executor = "local",
+    workers: int | None = None,
+    address: str | None = None,
+    on_ready: ReadyCallback | None = None,
+) -> Generator[Answer, None, None]:
+    """The answers to ``tasks`` in the order they finish, from long-lived workers that load
+    the kernel once and keep their table: ``local`` processes (``workers``, by default one
+    per core), or ``ray`` actors on the cluster at ``address`` (else on a local Ray instance
+    started and stopped here). Raises :class:`WorkerLost` if a worker dies. Scripts that use
+    the local executor need the ``if __name__ == "__main__":`` guard, as with
+    :mod:`multiprocessing`: workers are started by ``spawn``."""
+    return answers(job, tasks, executor, workers, address, on_ready)
+
+
+def recover_output(path: str, positions: Sequence[str]) -> set[int]:
+    """The indices already answered in the batch output ``path``, whose input lines' positions
+    are ``positions`` (a half-written last line is cut off; nothing else is changed). Raises
+    :class:`ConflictError` when the file is not the output of this input."""
+    return set(recover(output_path(path), positions))
+
+
+def output_journal(path: str) -> Journal:
+    """The batch output ``path`` opened for appending answers (a context manager whose
+    ``write`` adds one flushed line); :class:`ParameterError` when it cannot be written."""
+    return Journal(output_path(path))
+
+
+def check_new_output(path: str) -> None:
+    """Raise :class:`ParameterError` when the batch output ``path`` holds answers already
+    or its folder does not exist."""
+    check_new(output_path(path))
 
 
 def games() -> list[GameKit]:

@@ -28,6 +28,15 @@ true, ``score`` 1, 0 or -1, ``plies`` and ``best_move`` ``null``.
 
 ``analyze``: ``{"to_move", "to_move_number", "finished", "moves": [move object + outcome,
 plies, score, value, exact, weak]}``.
+``batch`` (one line of ``perfectplay batch``'s output)::
+
+    {"index": 0, "position": "2252576253462244111563365343671351441", "score": -1,
+     "outcome": "loss", "plies": 4, "best_move": {"column": 1}, "exact": true, "weak": false,
+     "nodes": 1234, "time_ms": 0.8, "expected": -1}
+
+``index`` counts input lines from 0; ``position`` is the line as given without its expected
+score; ``expected`` is there when the line gave one; ``moves`` (the ``analyze`` list) with
+``--analyze``. A line that could not be read or solved is ``{"index", "position", "error"}``.
 ``history``, ``tree``, ``perft`` and the web's ``state`` are described at their functions.
 """
 
@@ -36,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from perfectplay.api import (
+    Answer,
     GameTree,
     History,
     JSONObject,
@@ -62,6 +72,8 @@ __all__ = [
     "JSONObject",
     "JSONValue",
     "analysis_json",
+    "batch_error_json",
+    "batch_json",
     "history_json",
     "move_json",
     "perft_json",
@@ -136,6 +148,33 @@ def analysis_json(
     data = mover_json(game, position)
     data.update(finished=game.outcome(position) is not None, moves=moves)
     return data
+
+
+BATCH_RESULT_KEYS = ("score", "outcome", "plies", "best_move", "exact", "weak", "nodes")
+"""What a batch line keeps of the ``solve`` object."""
+
+
+def batch_json(
+    game: RegisteredGame, text: str, position: object, answer: Answer, expected: int | None
+) -> JSONObject:
+    """One line of a batch's output (see the module docstring): the answer to the input
+    line ``answer.index`` whose position ``text`` reads as ``position``."""
+    if answer.result is None:
+        return batch_error_json(answer.index, text, answer.error or "no answer")
+    solved = result_json(game, position, answer.result)
+    data: JSONObject = {"index": answer.index, "position": text}
+    data.update({key: solved[key] for key in BATCH_RESULT_KEYS})
+    data["time_ms"] = round(answer.seconds * 1000, 3)
+    if expected is not None:
+        data["expected"] = expected
+    if answer.values is not None:
+        data["moves"] = analysis_json(game, position, answer.values)["moves"]
+    return data
+
+
+def batch_error_json(index: int, text: str, error: str) -> JSONObject:
+    """The output line of an input line that could not be answered, naming why."""
+    return {"index": index, "position": text, "error": error}
 
 
 def mover_json(game: RegisteredGame, position: object) -> JSONObject:

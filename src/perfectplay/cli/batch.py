@@ -1,178 +1,305 @@
-"""Batch mode of ``solve`` (BOARD ``-``): every line of stdin solved on one engine.
+"""``perfectplay batch``: many positions solved by long-lived workers, on this machine or on
+a Ray cluster, into a JSON-lines file that ``--resume`` goes on with.
 
-Each input line is ``position`` or ``position score`` (trailing whitespace ignored; an empty
-line is the initial position, and a space followed by a score is the initial position with
-that expected score, which is how its output line reads). The output repeats the position
-in the game's notation with the computed score (the game's conventional score; weak: -1,
-0, 1), one flushed line per input line. One engine (kernel and table) serves the whole
-batch, its table emptied before each position. An expected score that differs (with
-``--weak``: in sign) is still answered with the computed score, reported on stderr and
-counted; a summary line closes the batch on stderr when any line had an expected score.
-Mismatches leave the exit status 0. A bad line stops the batch: the lines before it have
-been answered, the error names the line and the problem, status 2.
+The input is one position per line (``position`` or ``position score``, as ``solve -``
+reads them); every input line gets one output line (:func:`perfectplay.contract.batch_json`),
+in the order the answers arrive, each naming its ``index``. A line that cannot be read gets
+an output line with its ``error`` and the run goes on. A missing input, an output that is
+there without ``--resume``, or an unreachable Ray address is a one-line error (status 2).
 """
 
 from __future__ import annotations
 
 import argparse
-import re
+import json
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+import time
+from contextlib import closing
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
-from perfectplay.cli.output import EXIT_OK, PROG, mean_time, stderr
-from perfectplay.cli.progress import StatusLine, callback, note, status_line
+from perfectplay.cli.output import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, PROG, stderr
+from perfectplay.cli.progress import figure, rate
 from perfectplay.errors import quote
 
 if TYPE_CHECKING:
-    from perfectplay.api import Loaded
+    from rich.progress import Progress
 
-SCORED_LINE = re.compile(r"(.*[^,\s])\s+([+-]?[0-9]+)")
-"""``position score``: the score is the last field, after whitespace that follows no comma."""
-EMPTY_SCORED_LINE = re.compile(r"\s+([+-]?[0-9]+)")
-"""`` 1``: the initial position's line, as batch mode writes it."""
+    from perfectplay.api import Answer, BatchJob, Journal, RegisteredGame, ScoredLine, Task
+
+EPILOG = """\
+examples:
+  perfectplay batch connect4 Test_L2_R2 --out scores.jsonl
+  perfectplay batch connect4 Test_L2_R2 --out scores.jsonl --resume     go on after a kill
+  perfectplay batch connect4 positions.txt --out a.jsonl --analyze --workers 2
+  perfectplay batch connect4 Test_L2_R2 --out r.jsonl --executor ray    a local Ray instance
+  perfectplay batch connect4 big.txt --out r.jsonl --executor ray --address HEAD:6379
+  perfectplay batch tictactoe boards.txt --out t.jsonl
+
+input: one position per line in the game's notation, optionally followed by its expected
+score ('4453 2'); an empty line or '-' is the initial position. '-' reads stdin.
+output: one JSON object per input line, written and flushed as each answer arrives:
+index (the input line, from 0), position, score, outcome, plies, best_move, exact, weak,
+nodes, time_ms, expected (when given), moves (with --analyze); or index, position and
+error for a line that could not be read. --resume skips every index already in the output
+(a half-written last line is redone; nothing else is rewritten)."""
 
 
-@dataclass(frozen=True, slots=True)
-class BatchLine:
-    """One parsed input line: the position as written back, the position, the expected
-    score."""
-
-    text: str
-    loaded: Loaded
-    expected: int | None
+def add(commands: Any) -> None:
+    """Declare the verb."""
+    summary = "solve many positions on a process pool or a Ray cluster, resumably"
+    sub = options.add_verb(commands, "batch", summary, EPILOG, run)
+    sub.add_argument("infile", metavar="INFILE", help="positions, one per line ('-': stdin)")
+    sub.add_argument("--out", required=True, metavar="OUT.jsonl", help="where the answers go")
+    options.add_size(sub)
+    options.add_weak(sub)
+    sub.add_argument("--analyze", action="store_true", help="also the value of every move")
+    options.add_executor(sub)
+    sub.add_argument("--resume", action="store_true", help="go on with OUT: skip what it has")
+    sub.add_argument(
+        "--order",
+        choices=("hardest-first", "input"),
+        default="hardest-first",
+        help="hand out the positions with most plies left first (default), or in input order",
+    )
+    options.add_solver(sub)
 
 
 @dataclass(slots=True)
-class BatchTally:
+class BatchInput:
+    """The input read: every line's position text, and the lines that read as positions."""
+
+    texts: list[str] = field(default_factory=list)
+    lines: dict[int, ScoredLine] = field(default_factory=dict)
+    errors: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Tally:
     """What the summary line reports."""
 
-    positions: int = 0
+    answered: int = 0
+    errors: int = 0
     checked: int = 0
     mismatches: int = 0
     nodes: int = 0
-    seconds: float = 0.0
-
-    def summary(self) -> str:
-        """``20 positions, 0 mismatches, mean 51.2 µs, 51 nodes``."""
-        count = max(1, self.positions)
-        text = (
-            f"{self.positions} position{'' if self.positions == 1 else 's'}, "
-            f"{self.mismatches} mismatch{'' if self.mismatches == 1 else 'es'}, "
-            f"mean {mean_time(self.seconds / count)}, {round(self.nodes / count):,} nodes"
-        )
-        if self.checked < self.positions:
-            text += f" ({self.checked} with expected scores)"
-        return text
+    ready: float = 0.0
+    started: float = field(default_factory=time.perf_counter)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve every line of stdin (see the module docstring)."""
-    from perfectplay import api, contract
-    from perfectplay.errors import ParameterError
+    """Read the input, answer what the output lacks, write it line by line (see the module
+    docstring); 130 with a note when interrupted (the output is kept for ``--resume``)."""
+    from perfectplay import api
 
-    if args.json or args.depth is not None or args.time is not None:
-        raise ParameterError(
-            "BOARD '-' (batch mode) writes 'position score' lines of exact solves; "
-            "it takes no --json, --depth or --time"
-        )
-    game = options.new_game(args)
-    engine = api.Engine(game, options.kernel_options(args))
-    tally = BatchTally()
-    with status_line(sys.stderr.isatty() and not sys.stdout.isatty()) as status:
-        for number, text in enumerate(sys.stdin, start=1):
-            line = parse_line(args, text, number)
-            if status is not None:
-                status.label = f"line {number}"
-            engine.clear()
-            result = engine.solve(
-                line.loaded.position, weak=args.weak, on_progress=callback(status)
-            )
-            data = contract.result_json(game, line.loaded.position, result)
-            score = data["score"]
-            assert isinstance(score, int)
-            sys.stdout.write(f"{line.text} {score}\n")
-            sys.stdout.flush()
-            count(tally, status, number, line.expected, (score, result.nodes, result.time), args)
-    if tally.checked:
-        stderr(f"{PROG}: {tally.summary()}")
+    job = make_job(args)
+    read = read_input(args, job)
+    if args.resume:
+        done = api.recover_output(args.out, read.texts)
+    else:
+        api.check_new_output(args.out)
+        done = set()
+    game = job.make_game()
+    tasks = [api.Task(i, line.loaded.position) for i, line in read.lines.items() if i not in done]
+    if args.order == "hardest-first":
+        tasks = api.hardest_first(game, tasks)
+    tally = Tally()
+    with api.output_journal(args.out) as journal:
+        write_errors(journal, read, done, tally)
+        try:
+            solve_all(args, job, (game, read, tasks), journal, tally)
+        except KeyboardInterrupt:
+            stderr(f"\n{PROG}: interrupted: {summary(args, tally, len(done))}")
+            stderr(f"{PROG}: the answers so far are in {args.out}; --resume goes on")
+            return EXIT_INTERRUPTED
+        except api.WorkerLost as exc:
+            stderr(f"{PROG}: error: {exc}; the answers so far are in {args.out}, --resume goes on")
+            return EXIT_INTERNAL
+    stderr(f"{PROG}: {summary(args, tally, len(done))}")
     return EXIT_OK
 
 
-def count(
-    tally: BatchTally,
-    status: StatusLine | None,
-    number: int,
-    expected: int | None,
-    solved: tuple[int, int, float],
-    args: argparse.Namespace,
-) -> None:
-    """Count one answered line; report a mismatch with its expected score on stderr."""
-    score, nodes, seconds = solved
-    tally.positions += 1
-    tally.nodes += nodes
-    tally.seconds += seconds
-    if expected is None:
-        return
-    tally.checked += 1
-    wanted = ((expected > 0) - (expected < 0)) if args.weak else expected
-    if wanted != score:
-        tally.mismatches += 1
-        kind = "weak score" if args.weak else "score"
-        note(status, f"{PROG}: line {number}: expected {kind} {expected}, computed {score}")
+def make_job(args: argparse.Namespace) -> BatchJob:
+    """The checked job of the command line's options."""
+    from perfectplay import api
+    from perfectplay.errors import ParameterError
+
+    options.kit(args)
+    if args.eval is not None:
+        raise ParameterError("--eval: batch solves exactly; it takes no heuristic")
+    options.check_executor(args)
+    return api.batch_job(
+        args.game,
+        size=args.size,
+        k=args.k,
+        weak=args.weak,
+        analyze=args.analyze,
+        options=options.kernel_options(args),
+    )
 
 
-def parse_line(args: argparse.Namespace, text: str, number: int) -> BatchLine:
-    """The position and expected score of input line ``number``; errors start ``line N:``."""
+def read_input(args: argparse.Namespace, job: BatchJob) -> BatchInput:
+    """Every line of INFILE read; a line that does not read as a position keeps its error."""
+    from perfectplay import api
     from perfectplay.errors import PerfectplayError
 
+    read = BatchInput()
+    for index, raw in enumerate(input_lines(args.infile)):
+        try:
+            line = api.batch_line(job, raw, index + 1)
+        except PerfectplayError as exc:
+            read.texts.append(raw.rstrip("\r\n").strip())
+            read.errors[index] = str(exc)
+            continue
+        read.texts.append(line.text)
+        read.lines[index] = line
+    return read
+
+
+def input_lines(infile: str) -> list[str]:
+    """The lines of INFILE ('-': stdin); :class:`ParameterError` when it cannot be read."""
+    from perfectplay.errors import ParameterError
+
+    if infile == "-":
+        return sys.stdin.read().splitlines()
     try:
-        return _parse(args, text.rstrip())
-    except PerfectplayError as exc:
-        raise type(exc)(f"line {number}: {exc}") from None
+        with open(infile, encoding="utf-8") as handle:
+            return handle.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or "not UTF-8 text"
+        raise ParameterError(f"INFILE {quote(infile)}: cannot be read ({reason})") from None
 
 
-def _parse(args: argparse.Namespace, text: str) -> BatchLine:
-    """:func:`parse_line` without the line number."""
+def write_errors(journal: Journal, read: BatchInput, done: set[int], tally: Tally) -> None:
+    """An output line for each unreadable input line not yet in the output."""
+    from perfectplay import contract
+
+    for index, error in read.errors.items():
+        if index not in done:
+            journal.write(json.dumps(contract.batch_error_json(index, read.texts[index], error)))
+            tally.errors += 1
+
+
+def solve_all(
+    args: argparse.Namespace,
+    job: BatchJob,
+    work: tuple[RegisteredGame, BatchInput, list[Task]],
+    journal: Journal,
+    tally: Tally,
+) -> None:
+    """Answer every task, writing each answer as it arrives, with a progress bar on a
+    terminal."""
     from perfectplay import api
-    from perfectplay.errors import NotationError
 
-    check_fields(text)
-    empty, scored = EMPTY_SCORED_LINE.fullmatch(text), SCORED_LINE.fullmatch(text)
-    if empty:
-        board, expected = "", empty.group(1)
-    elif scored:
-        board, expected = scored.group(1), scored.group(2)
-    else:
-        board, expected = text, None
-    loaded = api.load_with_moves(args.game, board, size=args.size, k=args.k)
-    score = None
-    if expected is not None:
-        _, top = _score_range(loaded)
-        if len(expected) > len(str(top)) + 1 or abs(int(expected)) > top:
-            shown = expected if len(expected) <= 12 else expected[:9] + "..."
-            raise NotationError(f"score {shown}: out of range, scores lie from -{top} to {top}")
-        score = int(expected)
-    return BatchLine(api.position_text(loaded), loaded, score)
+    game, read, tasks = work
+    found = api.batch_answers(
+        job,
+        tasks,
+        executor=args.executor,
+        workers=args.workers,
+        address=args.address,
+        on_ready=lambda seconds: setattr(tally, "ready", seconds),
+    )
+    with progress_bar(len(tasks)) as bar, closing(found):
+        for answer in found:
+            write_answer(journal, game, read, answer, tally)
+            if bar is not None:
+                bar.advance(bar.task_ids[0])
 
 
-def _score_range(loaded: Loaded) -> tuple[int, int]:
-    """The largest score magnitude of the game: the conventional score of winning at once
-    from the initial position."""
-    game = loaded.game
-    top = game.conventional_score(game.initial(), True, 1)
-    return -top, top
+def write_answer(
+    journal: Journal, game: RegisteredGame, read: BatchInput, answer: Answer, tally: Tally
+) -> None:
+    """Write one answer's line and count it."""
+    from perfectplay import contract
+
+    line = read.lines[answer.index]
+    data = contract.batch_json(game, line.text, line.loaded.position, answer, line.expected)
+    journal.write(json.dumps(data))
+    tally.answered += 1
+    tally.nodes += answer.nodes
+    if "error" in data:
+        tally.errors += 1
+    elif line.expected is not None:
+        tally.checked += 1
+        wanted = line.expected
+        if data["weak"]:
+            wanted = (wanted > 0) - (wanted < 0)
+        tally.mismatches += data["score"] != wanted
 
 
-def check_fields(text: str) -> None:
-    """Name the problem of a line whose last field looks like a score but is not a whole
-    number (``4453 1.5``)."""
-    from perfectplay.errors import NotationError
+def progress_bar(total: int) -> Any:
+    """A rich progress bar with rate and ETA on stderr when it is a terminal, else a context
+    that gives ``None``."""
+    from contextlib import nullcontext
 
-    fields = text.split()
-    if len(fields) >= 2 and re.fullmatch(r"[+-]?[0-9]+[.,eE]\S*|[+-][^0-9]\S*", fields[-1]):
-        raise NotationError(
-            f"score {quote(fields[-1])}: not a whole number (a line is 'position' or "
-            "'position score')"
+    if not sys.stderr.isatty() or not total:
+        return nullcontext(None)
+    return _bar(total)
+
+
+def _bar(total: int) -> Any:
+    """The progress bar of :func:`progress_bar`."""
+    from contextlib import contextmanager
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        ProgressColumn,
+        TaskProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Progress as RichProgress
+    from rich.text import Text
+
+    from perfectplay.cli.output import console
+
+    class Rate(ProgressColumn):
+        """Positions answered per second, once there is a rate."""
+
+        def render(self, task: Any) -> Text:
+            return Text(f"{figure(task.speed)} positions/s" if task.speed else "")
+
+    @contextmanager
+    def shown() -> Any:
+        bar: Progress = RichProgress(
+            TextColumn("batch"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            Rate(),
+            TimeRemainingColumn(),
+            console=console(on_stderr=True),
+            transient=True,
         )
+        with bar:
+            bar.add_task("batch", total=total)
+            yield bar
+
+    return shown()
+
+
+def summary(args: argparse.Namespace, tally: Tally, skipped: int) -> str:
+    """``150 positions in 1.23 s (2 local workers ready in 1.1 s): 122.0 positions/s, ...``."""
+    seconds = time.perf_counter() - tally.started
+    solving = max(1e-9, seconds - tally.ready)
+    workers = "workers" if args.workers is None else plural(args.workers, "worker")
+    text = (
+        f"{plural(tally.answered, 'position')} in {seconds:.2f} s "
+        f"({args.executor} {workers}, ready after {tally.ready:.2f} s): "
+        f"{figure(tally.answered / solving)} positions/s{rate(tally.nodes, solving)}"
+    )
+    if tally.errors:
+        text += f", {plural(tally.errors, 'error line')}"
+    if tally.checked:
+        text += f", {tally.mismatches} mismatches in {tally.checked} expected scores"
+    if skipped:
+        text += f", {skipped} already in {args.out}"
+    return text
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 worker``, ``2 workers``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -8,16 +8,20 @@ import time
 from typing import Any
 
 from perfectplay.cli import options
-from perfectplay.cli.output import EXIT_OK, console, say
+from perfectplay.cli.output import EXIT_INTERNAL, EXIT_OK, PROG, console, say, stderr
 from perfectplay.cli.progress import status_line
 
 EPILOG = """examples:
   perfectplay book connect4 --size 6x5 --depth 4 --out c4-6x5.npz
+  perfectplay book connect4 --size 6x5 --depth 4 --out c4-6x5.npz --resume   after a kill
+  perfectplay book connect4 --size 8x7 --depth 6 --out c4-8x7.npz --executor ray
   perfectplay solve connect4 '' --size 6x5 --book c4-6x5.npz
 
-Solves every position with DEPTH stones (one of each mirror pair) and writes their exact
-scores to exactly the file named (written whole or not at all); a search that reaches that
-depth then reads the score instead of searching on."""
+Solves every position with DEPTH stones (one of each mirror pair) on the executor's workers
+(a process pool here by default, or Ray actors) and writes their exact scores to exactly
+the file named (written whole or not at all); a search that reaches that depth then reads
+the score instead of searching on. Each answer is kept in FILE.partial as it comes, so a
+build killed on the way goes on with --resume; the checkpoint is removed at the end."""
 
 
 def add(commands: Any) -> None:
@@ -29,6 +33,10 @@ def add(commands: Any) -> None:
     options.add_size(sub)
     sub.add_argument("--depth", type=int, required=True, help="stones on the book's positions")
     sub.add_argument("--out", required=True, metavar="FILE", help="where to write the book")
+    options.add_executor(sub)
+    sub.add_argument(
+        "--resume", action="store_true", help="go on from FILE.partial, a killed build's answers"
+    )
     options.add_solver(sub)
 
 
@@ -38,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
 
     game = options.new_game(args)
     game_kit = api.kit_of(game)
+    options.check_executor(args)
+    job = api.batch_job(args.game, size=args.size, options=options.kernel_options(args))
     started = time.perf_counter()
     with status_line(sys.stderr.isatty()) as status:
 
@@ -45,9 +55,23 @@ def run(args: argparse.Namespace) -> int:
             if status is not None:
                 status.show(f"book: {done}/{count} positions solved, {seconds:.1f} s", seconds)
 
-        total = api.build_book(
-            game, args.depth, args.out, options=options.kernel_options(args), progress=progress
-        )
+        try:
+            total = api.build_book_with(
+                job,
+                args.depth,
+                args.out,
+                executor=args.executor,
+                workers=args.workers,
+                address=args.address,
+                resume=args.resume,
+                progress=progress,
+            )
+        except api.WorkerLost as exc:
+            stderr(
+                f"{PROG}: error: {exc}; the answers so far are in {args.out}.partial, "
+                "--resume goes on"
+            )
+            return EXIT_INTERNAL
     size = game_kit.size_text(game) or game_kit.name
     say(
         console(),

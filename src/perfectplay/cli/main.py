@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from perfectplay.cli import (
     analyze,
     arena,
+    batch,
     best,
     book,
     history,
@@ -35,7 +36,7 @@ from perfectplay.cli.output import (
 )
 
 Handler = Callable[[argparse.Namespace], int]
-VERBS = (best, solve, analyze, play, perft, book, arena, history, tree, serve)
+VERBS = (best, solve, analyze, play, perft, book, batch, arena, history, tree, serve)
 """The verbs, in the order ``--help`` lists them."""
 
 EPILOG = """\
@@ -47,6 +48,7 @@ examples:
   perfectplay perft tictactoe --size 3x3
   perfectplay solve connect4 4455
   perfectplay solve connect4 - --weak < positions.txt
+  perfectplay batch connect4 positions.txt --out scores.jsonl --workers 2
   perfectplay play connect4
   perfectplay best simplexity '4O 4X 3O' --time 2
   perfectplay play simplexity

@@ -160,6 +160,35 @@ def add_weak(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--weak", action="store_true", help="win/draw/loss only (score 1, 0, -1)")
 
 
+def add_executor(sub: argparse.ArgumentParser) -> None:
+    """``--executor``, ``--workers`` and ``--address``: where a batch job's workers run."""
+    sub.add_argument(
+        "--executor",
+        default="local",
+        metavar="local|ray",
+        help="local: a process pool on this machine (default); ray: Ray actors",
+    )
+    sub.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="worker processes (default: a core each here, a CPU each on a Ray cluster)",
+    )
+    sub.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="a Ray cluster's HOST:PORT or ray://HOST:PORT (default: a local Ray instance, "
+        "started and stopped by the command)",
+    )
+
+
+def check_executor(args: argparse.Namespace) -> None:
+    """Check ``--executor``, ``--workers`` and ``--address`` together."""
+    from perfectplay import api
+
+    api.check_executor(args.executor, args.workers, args.address)
+
+
 def add_limits(sub: argparse.ArgumentParser, exclusive: bool) -> None:
     """--depth and --time; mutually exclusive when ``exclusive``. Neither: solve exactly."""
     group: Any = sub.add_mutually_exclusive_group() if exclusive else sub

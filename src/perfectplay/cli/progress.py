@@ -81,6 +81,15 @@ def rate(nodes: int, seconds: float) -> str:
     return f", {per_second / 1e3:.0f} k nodes/s"
 
 
+def figure(value: float) -> str:
+    """A rate with about three significant digits and no exponent: 1234, 12.3, 0.0321."""
+    if value >= 100:
+        return f"{value:.0f}"
+    if value >= 1:
+        return f"{value:.1f}"
+    return f"{value:.3g}"
+
+
 @contextmanager
 def status_line(show: bool) -> Iterator[StatusLine | None]:
     """A :class:`StatusLine` on stderr when ``show`` (else ``None``), removed at the end."""

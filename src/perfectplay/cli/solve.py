@@ -1,5 +1,5 @@
 """``perfectplay solve``: the value, best move and principal variation of a position, or
-of every position read from stdin (BOARD ``-``, :mod:`perfectplay.cli.batch`)."""
+of every position read from stdin (BOARD ``-``, :mod:`perfectplay.cli.solve_batch`)."""
 
 from __future__ import annotations
 
@@ -47,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay import api
 
     if args.board == "-":
-        from perfectplay.cli import batch
+        from perfectplay.cli import solve_batch
 
-        return batch.run(args)
+        return solve_batch.run(args)
     loaded = options.load(args)
     game, position = loaded.game, loaded.position
     bound, trial = options.exact_or_trial(args, game, position)

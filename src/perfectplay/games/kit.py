@@ -318,6 +318,32 @@ class GameKit(ABC):
         naming the file when it cannot be written."""
         raise ParameterError(f"book: {self.name} has no opening books")
 
+    def book_positions(self, game: Game[Any, Any], depth: int) -> list[Any]:
+        """The positions a book of ``depth`` holds, in the book's order (capability
+        ``BOOK``); raises :class:`ParameterError` for a depth out of range."""
+        raise ParameterError(f"book: {self.name} has no opening books")
+
+    def book_key(self, game: Game[Any, Any], position: Any) -> int:
+        """The key under which a book holds ``position`` (capability ``BOOK``)."""
+        raise ParameterError(f"book: {self.name} has no opening books")
+
+    def book_score(self, game: Game[Any, Any], kernel: Any, table: Any, position: Any) -> int:
+        """The score a book holds for ``position``, solved by ``kernel`` on ``table``
+        (capability ``BOOK``)."""
+        raise ParameterError(f"book: {self.name} has no opening books")
+
+    def save_book(
+        self,
+        game: Game[Any, Any],
+        depth: int,
+        keys: Sequence[int],
+        scores: Sequence[int],
+        path: Path,
+    ) -> None:
+        """Write the book of ``depth`` (keys in :meth:`book_positions`' order, and their
+        scores) to exactly ``path``, atomically (capability ``BOOK``)."""
+        raise ParameterError(f"book: {self.name} has no opening books")
+
     def retraction(self, game: Game[Any, Any], position: Any) -> Retraction:
         """The sub-boards of ``position`` (capability ``HISTORY``)."""
         raise ParameterError(f"history: {self.name} boards cannot be taken back move by move")

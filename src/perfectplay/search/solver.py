@@ -480,8 +480,21 @@ def analyze(
     it has one); under a time limit the time is shared equally between the moves; ``weak``
     gives win/draw/loss only (as for :func:`solve`); ``on_move`` hears of each move valued.
     """
-    started = time.perf_counter() if limit.started is None else limit.started
     searcher = Searcher(game, sized_for(search, limit))
+    return analyze_with(searcher, position, limit, weak=weak, on_move=on_move)
+
+
+def analyze_with(
+    searcher: Searcher,
+    position: Any,
+    limit: Limit = EXACT,
+    *,
+    weak: bool = False,
+    on_move: MoveCallback | None = None,
+) -> list[MoveValue[Any]]:
+    """:func:`analyze` on ``searcher``'s table (kept by a caller across many positions)."""
+    started = time.perf_counter() if limit.started is None else limit.started
+    game = searcher.game
     searcher.warm_up()  # counts against the time limit, as the search does
     moves = list(game.legal_moves(position))
     left = None if limit.time is None else max(0.0, limit.time - (time.perf_counter() - started))

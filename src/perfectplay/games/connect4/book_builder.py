@@ -48,6 +48,12 @@ def positions_at(game: Connect4Game, depth: int) -> list[Connect4Position]:
     return [level[key] for key in sorted(level)]
 
 
+def check_depth(game: Connect4Game, depth: int) -> None:
+    """Raise :class:`ParameterError` unless a book of ``depth`` stones fits the board."""
+    if not 0 <= depth < game.spec.cells:
+        raise ParameterError(f"book depth={depth}: must be from 0 to {game.spec.cells - 1}")
+
+
 def build_book(
     game: Connect4Game,
     depth: int,
@@ -56,8 +62,7 @@ def build_book(
 ) -> OpeningBook:
     """Solve every position with ``depth`` stones (one per mirror pair) into a book, with a
     kernel of ``options`` (its table size; the book it consults, if any)."""
-    if not 0 <= depth < game.spec.cells:
-        raise ParameterError(f"book depth={depth}: must be from 0 to {game.spec.cells - 1}")
+    check_depth(game, depth)
     kernel = game.kernel(options)
     table = kernel.new_table(kernel.table_entries_hint())
     positions = positions_at(game, depth)

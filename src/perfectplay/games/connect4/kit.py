@@ -10,7 +10,7 @@ winner's ``s``-th stone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from math import prod
 from pathlib import Path
 from typing import Any, cast
@@ -204,6 +204,42 @@ class Connect4Kit(base.GameKit):
         book = build_book(game, depth, options, progress)
         book.save(path)
         return len(book)
+
+    def book_positions(self, game: Any, depth: int) -> list[Any]:
+        """One position per mirror pair among those with ``depth`` stones, by key."""
+        from perfectplay.games.connect4.book_builder import check_depth, positions_at
+
+        check_depth(game, depth)
+        return positions_at(game, depth)
+
+    def book_key(self, game: Any, position: Any) -> int:
+        """The smaller of the solver's keys of the position and its mirror image."""
+        from perfectplay.games.connect4.book_builder import canonical_solver_key
+
+        return canonical_solver_key(game, position)
+
+    def book_score(self, game: Any, kernel: Any, table: Any, position: Any) -> int:
+        """The solver's exact score of the position."""
+        return int(kernel.solve(position, table).score)
+
+    def save_book(
+        self, game: Any, depth: int, keys: Sequence[int], scores: Sequence[int], path: Path
+    ) -> None:
+        """An ``.npz`` book (see :mod:`perfectplay.games.connect4.book`)."""
+        import numpy as np
+
+        from perfectplay.games.connect4.book import OpeningBook
+
+        spec = game.spec
+        book = OpeningBook(
+            spec.width,
+            spec.height,
+            spec.k,
+            depth,
+            np.asarray(keys, dtype=np.uint64),
+            np.asarray(scores, dtype=np.int8),
+        )
+        book.save(path)
 
     def move_cell(self, game: Any, position: Any, move: int) -> tuple[int, int]:
         """Where the stone dropped into the column lands."""

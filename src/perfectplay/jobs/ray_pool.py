@@ -1,0 +1,176 @@
+"""The Ray executor: long-lived Ray actors, one per worker, each holding a :class:`Worker`.
+
+::
+
+    driver ── ray.init(address) ──▶ cluster (or a local instance started and stopped here)
+      │  actor_k = RayWorker.remote(job)      the job is sent once; each actor loads the
+      │                                       compiled kernel once and keeps its table
+      └─ actor_k.answer_all.remote(chunk) ──▶ a list of Answers, two chunks in flight per
+                                              actor; the next chunk goes to the actor
+                                              that just finished
+
+Ray is an optional extra (``pip install 'perfectplay[ray]'``), imported only here and only
+when a job asks for it. An address given is checked for a listening port first (a few
+seconds at most), so that a wrong address is a one-line error rather than a long hang.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Generator, Iterator
+from typing import Any
+
+from perfectplay.errors import ParameterError, quote
+from perfectplay.jobs.tasks import Answer, BatchJob, ReadyCallback, Task, WorkerLost
+
+IN_FLIGHT_PER_ACTOR = 2
+"""Chunks handed to each actor at a time: one running, one waiting, so none idles."""
+CONNECT_SECONDS = 3.0
+"""How long the check of a cluster's address waits for its port."""
+WAIT_SECONDS = 0.2
+"""How long the driver waits for a chunk before it looks again (so Ctrl-C is heard)."""
+DEFAULT_PORTS = {"ray": 10001, "": 6379}
+"""The port of an address given without one: Ray Client's, or the cluster head's."""
+
+
+class RayWorker:
+    """The actor's class (made remote when Ray is imported): a :class:`Worker`, kept."""
+
+    def __init__(self, job: BatchJob) -> None:
+        from perfectplay.jobs.worker import Worker
+
+        self.worker = Worker(job)
+
+    def ready(self) -> int:
+        """The actor's process id, once its worker is made."""
+        return self.worker.pid
+
+    def answer_all(self, tasks: list[Task]) -> list[Answer]:
+        """The answers to one chunk, in order."""
+        return self.worker.answer_all(tasks)
+
+
+def import_ray() -> Any:
+    """The ``ray`` module; :class:`ParameterError` saying how to install it when absent."""
+    try:
+        import ray
+    except ImportError:
+        raise ParameterError(
+            "--executor ray: Ray is not installed (pip install 'perfectplay[ray]')"
+        ) from None
+    return ray
+
+
+def check_address(address: str) -> None:
+    """Raise :class:`ParameterError` unless ``address`` (``HOST:PORT``, ``ray://HOST:PORT``
+    or ``auto``) names a port that accepts connections."""
+    if address == "auto":
+        return
+    scheme, _, rest = address.rpartition("://")
+    host, _, port_text = rest.rpartition(":") if ":" in rest else (rest, "", "")
+    if not port_text:
+        port_text = str(DEFAULT_PORTS.get(scheme, 6379))
+    if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ParameterError(f"--address {quote(address)}: expected HOST:PORT or ray://HOST:PORT")
+    try:
+        with socket.create_connection((host, int(port_text)), timeout=CONNECT_SECONDS):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ParameterError(
+            f"--address {quote(address)}: no Ray cluster there ({reason})"
+        ) from None
+
+
+def connect(ray: Any, address: str | None, workers: int) -> bool:
+    """Join the cluster at ``address``, or start a local instance with ``workers`` CPUs;
+    whether the instance was started here (and is to be stopped here)."""
+    if ray.is_initialized():
+        return False
+    if address is not None:
+        check_address(address)
+        try:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+        except (ConnectionError, RuntimeError) as exc:
+            raise ParameterError(f"--address {quote(address)}: {exc}") from None
+        return True
+    ray.init(
+        num_cpus=workers,
+        include_dashboard=False,
+        log_to_driver=False,
+        configure_logging=False,
+    )
+    return True
+
+
+def cluster_workers(ray: Any) -> int:
+    """The CPUs the cluster has: a worker for each, by default."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def ray_answers(
+    job: BatchJob,
+    chunks: Iterator[list[Task]],
+    workers: int | None,
+    address: str | None,
+    on_ready: ReadyCallback | None = None,
+) -> Generator[Answer, None, None]:
+    """Every task's answer from ``workers`` actors (``None``: one per CPU of the cluster),
+    a chunk at a time as chunks finish; the chunks are handed out once every actor is ready
+    (``on_ready`` hears when). Closing the iterator stops the actors, and the local instance
+    if it was started here."""
+    started = time.perf_counter()
+    ray = import_ray()
+    started_here = connect(ray, address, workers or 0)
+    try:
+        count = workers or cluster_workers(ray)
+        remote = ray.remote(num_cpus=1)(RayWorker)
+        actors = [remote.remote(job) for _ in range(count)]
+        try:
+            _wait_ready(ray, actors)
+            if on_ready is not None:
+                on_ready(time.perf_counter() - started)
+            yield from _collect(ray, actors, chunks)
+        finally:
+            for actor in actors:
+                ray.kill(actor)
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _wait_ready(ray: Any, actors: list[Any]) -> None:
+    """Wait until every actor has made its worker (a few seconds: Ray starts a process per
+    actor, which loads the kernel), listening for Ctrl-C meanwhile."""
+    pending = [actor.ready.remote() for actor in actors]
+    while pending:
+        done, pending = ray.wait(pending, num_returns=len(pending), timeout=WAIT_SECONDS)
+        try:
+            ray.get(done)
+        except ray.exceptions.RayError as exc:
+            raise WorkerLost(f"a Ray actor could not start: {str(exc).splitlines()[0]}") from None
+
+
+def _collect(ray: Any, actors: list[Any], chunks: Iterator[list[Task]]) -> Iterator[Answer]:
+    """Hand out chunks, two per actor, and yield each finished chunk's answers."""
+    pending: dict[Any, Any] = {}
+
+    def hand_out(actor: Any) -> None:
+        chunk = next(chunks, None)
+        if chunk:
+            pending[actor.answer_all.remote(chunk)] = actor
+
+    for actor in actors:
+        for _ in range(IN_FLIGHT_PER_ACTOR):
+            hand_out(actor)
+    while pending:
+        done, _ = ray.wait(list(pending), num_returns=1, timeout=WAIT_SECONDS)
+        for ref in done:
+            actor = pending.pop(ref)
+            try:
+                answers = ray.get(ref)
+            except ray.exceptions.RayError as exc:
+                raise WorkerLost(f"a Ray actor failed: {str(exc).splitlines()[0]}") from None
+            hand_out(actor)
+            yield from answers

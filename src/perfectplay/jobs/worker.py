@@ -1,0 +1,70 @@
+"""One worker of a batch job: the game, its compiled kernel and its transposition table,
+made once when the worker starts and kept across every task it is given.
+
+Keeping the table is what makes long-lived workers pay: positions of one collection share
+sub-trees, and a later task finds what an earlier one proved. Exact values do not depend on
+what the table holds, so the answers are those of a fresh solve; node counts do depend on it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from perfectplay.errors import PerfectplayError
+from perfectplay.games.registry import kit_of
+from perfectplay.jobs.tasks import Answer, BatchJob, Task
+from perfectplay.search.limits import EXACT
+from perfectplay.search.solver import Searcher, SearchOptions, analyze_with
+
+
+class Worker:
+    """A job's game and searcher, made once; :meth:`answer` answers one task at a time."""
+
+    def __init__(self, job: BatchJob) -> None:
+        self.job = job
+        self.game: Any = job.make_game()
+        self.searcher = Searcher(self.game, SearchOptions(kernel=job.options))
+        self.searcher.warm_up()  # compile or load the kernel once, before any task
+        self.pid = os.getpid()
+
+    def answer(self, task: Task) -> Answer:
+        """The answer to ``task``; a position the search refuses gets an answer with its
+        error, so that one bad position never stops a job."""
+        started = time.perf_counter()
+        try:
+            answer = self._compute(task)
+        except PerfectplayError as exc:
+            answer = Answer(task.index, error=str(exc))
+        seconds = time.perf_counter() - started
+        return Answer(
+            answer.index,
+            answer.result,
+            answer.values,
+            answer.entry,
+            answer.error,
+            seconds,
+            self.pid,
+        )
+
+    def answer_all(self, tasks: list[Task]) -> list[Answer]:
+        """The answers to a chunk of tasks, in order."""
+        return [self.answer(task) for task in tasks]
+
+    def _compute(self, task: Task) -> Answer:
+        """The answer's content, for the job's kind."""
+        job, searcher, position = self.job, self.searcher, task.position
+        if job.kind == "book":
+            game_kit = kit_of(self.game)
+            key = game_kit.book_key(self.game, position)
+            score = game_kit.book_score(self.game, searcher.kernel, searcher.table, position)
+            return Answer(task.index, entry=(key, score))
+        if job.weak:
+            result = searcher.weak(position, EXACT, None)
+        else:
+            result = searcher.run(position, EXACT, None, with_pv=False)
+        values = None
+        if job.analyze:
+            values = tuple(analyze_with(searcher, position, EXACT, weak=job.weak))
+        return Answer(task.index, result=result, values=values)
