@@ -22,6 +22,7 @@ import pytest
 from cli_support import run
 
 from perfectplay import api
+from perfectplay.jobs.tasks import chunks
 
 DATA = Path(__file__).resolve().parent / "data" / "connect4_sets"
 SETS = ("end-easy.txt", "middle-easy.txt", "middle-medium.txt")
@@ -328,8 +329,18 @@ def test_ray_gives_the_same_scores_as_the_local_pool(
     assert run(capsys, *argv, "--out", str(local))[0] == 0
     code, _, err = run(capsys, *argv, "--out", str(remote), "--executor", "ray")
     assert code == 0, err
-    assert "ray 2 workers" in err
+    assert "ray, 2 workers" in err
     on_ray, here = by_index(remote), by_index(local)
     assert sorted(on_ray) == list(range(len(lines)))
     for index, (_, score) in enumerate(lines):
         assert on_ray[index]["score"] == here[index]["score"] == score
+
+
+def test_chunks_shrink_to_single_tasks_and_keep_the_order() -> None:
+    tasks = [api.Task(i, None) for i in range(150)]
+    cut = chunks(tasks, 2)
+    sizes = [len(chunk) for chunk in cut]
+    assert [task for chunk in cut for task in chunk] == tasks
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 1 and max(sizes) <= 32
+    assert sizes[0] == 150 // 8  # a quarter of what is left per worker
+    assert [len(chunk) for chunk in chunks(tasks[:3], 8)] == [1, 1, 1]

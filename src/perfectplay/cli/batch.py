@@ -84,8 +84,15 @@ class Tally:
     checked: int = 0
     mismatches: int = 0
     nodes: int = 0
-    ready: float = 0.0
     started: float = field(default_factory=time.perf_counter)
+    ready_at: float | None = None
+    """When every worker was ready (the clock of ``started``)."""
+    last_at: float | None = None
+    """When the last answer arrived."""
+
+    def mark_ready(self, _seconds: float) -> None:
+        """The executor's note that every worker is ready."""
+        self.ready_at = time.perf_counter()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -199,7 +206,7 @@ def solve_all(
         executor=args.executor,
         workers=args.workers,
         address=args.address,
-        on_ready=lambda seconds: setattr(tally, "ready", seconds),
+        on_ready=tally.mark_ready,
     )
     with progress_bar(len(tasks)) as bar, closing(found):
         for answer in found:
@@ -219,6 +226,7 @@ def write_answer(
     journal.write(json.dumps(data))
     tally.answered += 1
     tally.nodes += answer.nodes
+    tally.last_at = time.perf_counter()
     if "error" in data:
         tally.errors += 1
     elif line.expected is not None:
@@ -282,15 +290,21 @@ def _bar(total: int) -> Any:
 
 
 def summary(args: argparse.Namespace, tally: Tally, skipped: int) -> str:
-    """``150 positions in 1.23 s (2 local workers ready in 1.1 s): 122.0 positions/s, ...``."""
+    """``150 positions in 2.41 s (local, 2 workers; ready after 0.82 s, answering 0.64 s):
+    236 positions/s, 10.2 M nodes/s, ...``: the rates count the answering time only, from
+    the moment every worker was ready to the last answer."""
     seconds = time.perf_counter() - tally.started
-    solving = max(1e-9, seconds - tally.ready)
     workers = "workers" if args.workers is None else plural(args.workers, "worker")
-    text = (
-        f"{plural(tally.answered, 'position')} in {seconds:.2f} s "
-        f"({args.executor} {workers}, ready after {tally.ready:.2f} s): "
-        f"{figure(tally.answered / solving)} positions/s{rate(tally.nodes, solving)}"
-    )
+    text = f"{plural(tally.answered, 'position')} in {seconds:.2f} s ({args.executor}, {workers}"
+    if tally.ready_at is not None and tally.last_at is not None:
+        answering = max(1e-9, tally.last_at - tally.ready_at)
+        text += (
+            f"; ready after {tally.ready_at - tally.started:.2f} s, answering "
+            f"{answering:.2f} s): {figure(tally.answered / answering)} positions/s"
+            f"{rate(tally.nodes, answering)}"
+        )
+    else:
+        text += ")"
     if tally.errors:
         text += f", {plural(tally.errors, 'error line')}"
     if tally.checked:

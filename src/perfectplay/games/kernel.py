@@ -148,6 +148,11 @@ class Kernel(Protocol[P_in, M]):
         in place, else a new one."""
         ...
 
+    def touch_table(self, table: Any) -> None:
+        """Write every page of ``table`` once, so that searches do not pay for fresh memory
+        from the operating system (long-lived workers do this while they start)."""
+        ...
+
     def book_reach(self) -> int | None:
         """Positions with at least this many plies left are answered from the kernel's
         opening book after a short search (``None``: no book)."""
@@ -213,6 +218,9 @@ class KernelBase(Generic[P, M]):
     def clear_table(self, table: Any) -> Any:
         """A new table of the default size."""
         return self.new_table(self.table_entries_hint())
+
+    def touch_table(self, table: Any) -> None:
+        """Nothing: tables are small or touched as they fill."""
 
     def book_reach(self) -> int | None:
         """No opening book."""

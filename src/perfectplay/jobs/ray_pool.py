@@ -5,7 +5,7 @@
     driver ── ray.init(address) ──▶ cluster (or a local instance started and stopped here)
       │  actor_k = RayWorker.remote(job)      the job is sent once; each actor loads the
       │                                       compiled kernel once and keeps its table
-      └─ actor_k.answer_all.remote(chunk) ──▶ a list of Answers, two chunks in flight per
+      └─ actor_k.answer_all.remote(chunk) ──▶ a list of Answers, one chunk in flight per
                                               actor; the next chunk goes to the actor
                                               that just finished
 
@@ -16,20 +16,26 @@ seconds at most), so that a wrong address is a one-line error rather than a long
 
 from __future__ import annotations
 
+import logging
 import socket
 import time
 from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from perfectplay.errors import ParameterError, quote
 from perfectplay.jobs.tasks import Answer, BatchJob, ReadyCallback, Task, WorkerLost
 
-IN_FLIGHT_PER_ACTOR = 2
-"""Chunks handed to each actor at a time: one running, one waiting, so none idles."""
+IN_FLIGHT_PER_ACTOR = 1
+"""Chunks handed to each actor at a time. One: a chunk waiting behind a slow one on one actor
+could not be taken by another that is idle (measured: with two, 150 positions hardest first
+on two actors ended 0.25 s apart); the round trip an actor then waits is about a millisecond."""
 CONNECT_SECONDS = 3.0
 """How long the check of a cluster's address waits for its port."""
 WAIT_SECONDS = 0.2
 """How long the driver waits for a chunk before it looks again (so Ctrl-C is heard)."""
+RAY_TOKEN_NOTE_LOGGER = "ray._private.authentication.authentication_token_setup"
+"""Ray's logger that notes, on every local start, that token authentication is on."""
 DEFAULT_PORTS = {"ray": 10001, "": 6379}
 """The port of an address given without one: Ray Client's, or the cluster head's."""
 
@@ -95,13 +101,26 @@ def connect(ray: Any, address: str | None, workers: int) -> bool:
         except (ConnectionError, RuntimeError) as exc:
             raise ParameterError(f"--address {quote(address)}: {exc}") from None
         return True
-    ray.init(
-        num_cpus=workers,
-        include_dashboard=False,
-        log_to_driver=False,
-        configure_logging=False,
-    )
+    with quiet(RAY_TOKEN_NOTE_LOGGER):  # its note that the local instance uses a token
+        ray.init(
+            num_cpus=workers,
+            include_dashboard=False,
+            log_to_driver=False,
+            configure_logging=False,
+        )
     return True
+
+
+@contextmanager
+def quiet(logger_name: str) -> Iterator[None]:
+    """Only errors from the logger ``logger_name`` while inside; its level restored after."""
+    logger = logging.getLogger(logger_name)
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def cluster_workers(ray: Any) -> int:
@@ -153,7 +172,8 @@ def _wait_ready(ray: Any, actors: list[Any]) -> None:
 
 
 def _collect(ray: Any, actors: list[Any], chunks: Iterator[list[Task]]) -> Iterator[Answer]:
-    """Hand out chunks, two per actor, and yield each finished chunk's answers."""
+    """Hand out chunks, :data:`IN_FLIGHT_PER_ACTOR` per actor, and yield each finished
+    chunk's answers."""
     pending: dict[Any, Any] = {}
 
     def hand_out(actor: Any) -> None:

@@ -98,8 +98,19 @@ class WorkerLost(RuntimeError):
     was answered is kept)."""
 
 
+GUIDED_SHARE = 4
+"""A chunk is about 1/GUIDED_SHARE of the tasks left per worker."""
+
+
 def chunks(tasks: list[Task], workers: int, most: int = 32) -> list[list[Task]]:
-    """``tasks`` cut into chunks, in order: about eight chunks per worker, so that the last
-    ones finish together, each of 1 to ``most`` tasks."""
-    size = max(1, min(most, len(tasks) // max(1, 8 * workers)))
-    return [tasks[i : i + size] for i in range(0, len(tasks), size)]
+    """``tasks`` cut into chunks, in order, each of 1 to ``most`` tasks and each about a
+    quarter of what is left per worker ("guided" sizes): large chunks first, so that few
+    round trips are paid, and chunks of one task at the end, so that the workers finish
+    together whatever a last position costs."""
+    cut: list[list[Task]] = []
+    start = 0
+    while start < len(tasks):
+        size = max(1, min(most, (len(tasks) - start) // (GUIDED_SHARE * max(1, workers))))
+        cut.append(tasks[start : start + size])
+        start += size
+    return cut

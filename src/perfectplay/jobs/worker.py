@@ -27,6 +27,7 @@ class Worker:
         self.game: Any = job.make_game()
         self.searcher = Searcher(self.game, SearchOptions(kernel=job.options))
         self.searcher.warm_up()  # compile or load the kernel once, before any task
+        self.searcher.touch_table()  # and fault in the table's memory: workers start in parallel
         self.pid = os.getpid()
 
     def answer(self, task: Task) -> Answer:

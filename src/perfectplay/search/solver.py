@@ -148,6 +148,11 @@ class Searcher:
         elif self.table is not None:
             self.table = TranspositionTable()
 
+    def touch_table(self) -> None:
+        """Have the kernel fault in its table's memory now rather than during searches."""
+        if self.kernel is not None and self.table is not None:
+            self.kernel.touch_table(self.table)
+
     def warm_up(self) -> None:
         """Load the kernel's compiled code before any clock starts: a tiny search, which
         costs microseconds once numba has loaded the code in this process."""

@@ -171,6 +171,10 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         self.solve(start, table, node_budget=1, progress=lambda *_: None)
         super().warm_up(start)
 
+    def touch_table(self, table: Connect4Table) -> None:
+        """Fault in every page of the table (about 0.1 s for 128 MiB)."""
+        table.touch()
+
     def clear_table(self, table: Connect4Table) -> Connect4Table:
         """The same table, emptied in O(1) (a new epoch)."""
         table.clear()
