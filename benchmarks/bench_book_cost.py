@@ -8,7 +8,8 @@ distribution of time and nodes per position, and what a book of ``--book-positio
 positions would take on this machine and on N such machines at that mean. The basis of the
 estimate in docs/scaling.md.
 
-    python3 benchmarks/bench_book_cost.py --depth 12 --samples 60 --workers 2
+    python3 benchmarks/bench_book_cost.py --depth 12 --samples 1000 --workers 2
+    python3 benchmarks/bench_book_cost.py --depth 12 --samples 1000 --uniform
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from pathlib import Path
 
 from common import machine
 
-BOOK_12_PLY_7X6 = 4_200_899
-"""Positions in the 12-ply book of bitbully-databases (21,004,495 bytes of 5-byte records)."""
+BOOK_12_PLY_7X6 = 5_832_236
+"""Running 7x6 positions of 12 stones, one per mirror pair, as ``book --depth 12`` lists them
+(the 12-ply file of bitbully-databases has 4,200,899 records)."""
 
 
 def parse_args() -> argparse.Namespace:
@@ -38,6 +40,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--book-positions", type=int, default=BOOK_12_PLY_7X6)
+    parser.add_argument(
+        "--uniform",
+        action="store_true",
+        help="draw from the list of every position of that depth (as a book build makes it), "
+        "not from random games",
+    )
     return parser.parse_args()
 
 
@@ -67,9 +75,24 @@ def sample(width: int, height: int, depth: int, count: int, seed: int) -> list[s
     return list(found.values())
 
 
+def uniform_sample(width: int, height: int, depth: int, count: int, seed: int) -> list[str]:
+    """``count`` positions drawn evenly from every position of ``depth`` stones (one of each
+    mirror pair), written as pictures; the list is made as a book build makes it."""
+    from perfectplay import api
+
+    game, _ = api.load("connect4", "", size=f"{width}x{height}")
+    started = time.perf_counter()
+    every = api.kit_of(game).book_positions(game, depth)
+    print(f"{len(every):,} positions of {depth} stones listed in "
+          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)  # fmt: skip
+    chosen = random.Random(seed).sample(every, count)
+    return [api.position_text(api.Loaded(game, position, None)) for position in chosen]
+
+
 def main() -> None:
     args = parse_args()
-    positions = sample(args.width, args.height, args.depth, args.samples, args.seed)
+    draw = uniform_sample if args.uniform else sample
+    positions = draw(args.width, args.height, args.depth, args.samples, args.seed)
     with tempfile.TemporaryDirectory() as folder:
         source, out = Path(folder) / "in.txt", Path(folder) / "out.jsonl"
         source.write_text("\n".join(positions) + "\n")
@@ -88,7 +111,8 @@ def main() -> None:
     nodes = sorted(answer["nodes"] for answer in answers)
     mean = statistics.fmean(seconds)
     print(f"machine: {machine()}")
-    print(f"{len(answers)} random {args.width}x{args.height} positions of {args.depth} stones "
+    origin = "drawn evenly from all" if args.uniform else "from random games"
+    print(f"{len(answers)} {args.width}x{args.height} positions of {args.depth} stones, {origin} "
           f"(seed {args.seed}), {args.workers} workers, no book: wall {wall:.1f} s")  # fmt: skip
     print(f"{done.stderr.strip().splitlines()[-1]}")
     for name, values, unit in (("seconds", seconds, "s"), ("nodes", nodes, "")):
@@ -97,9 +121,10 @@ def main() -> None:
               f"{statistics.median(values):.4g}{unit}, p90 {quantiles[-1]:.4g}{unit}, "
               f"max {max(values):.4g}{unit}")  # fmt: skip
     core_hours = mean * args.book_positions / 3600
-    print(f"a book of {args.book_positions:,} such positions: {core_hours:,.0f} core-hours at "
-          f"the mean; {core_hours / args.workers:,.0f} h on this machine's {args.workers} "
-          f"workers; {core_hours / 64:,.1f} h on 64 cores")  # fmt: skip
+    print(f"a book of {args.book_positions:,} such positions: {core_hours:,.3g} core-hours at "
+          f"the mean; {core_hours / args.workers:,.3g} h on this machine's {args.workers} "
+          f"workers; {core_hours / 64:,.3g} h on 64 cores, {core_hours / 512:,.3g} h on "
+          "512")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -309,8 +309,12 @@ def test_a_book_built_by_workers_and_resumed_equals_the_sequential_one(
     argv = ["book", "connect4", "--size", "5x4", "--depth", "3", "--out", str(resumed)]
     code, _, err = run(capsys, *argv)
     assert code == 2 and "--resume" in err
-    code, _, err = run(capsys, *argv, "--resume", "--workers", "1")
+    code, out, err = run(capsys, *argv, "--resume", "--workers", "1")
     assert code == 0, err
+    from_checkpoint = (len(keys) + 1) // 2
+    assert (
+        f"({len(keys) - from_checkpoint} solved now, {from_checkpoint} from the checkpoint)" in out
+    )
     again = np.load(resumed)
     assert list(again["keys"]) == list(keys) and list(again["scores"]) == list(scores)
     assert not checkpoint.exists()

@@ -16,7 +16,7 @@ The JSON forms of what these functions return are in :mod:`perfectplay.contract`
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -64,6 +64,7 @@ from perfectplay.games.kernel import (
 )
 from perfectplay.games.kit import (
     BoardView,
+    BookProgress,
     Capability,
     GameKit,
     GameParams,
@@ -75,6 +76,7 @@ from perfectplay.games.kit import (
 from perfectplay.games.protocol import Game, Outcome, Player
 from perfectplay.games.registry import game_names, get_kit, kit_of
 from perfectplay.jobs import books as book_jobs
+from perfectplay.jobs.books import BookBuild
 from perfectplay.jobs.journal import Journal, check_new, output_path, recover
 from perfectplay.jobs.lines import ScoredLine, read_line
 from perfectplay.jobs.run import answers, check_executor, default_workers, hardest_first
@@ -109,6 +111,7 @@ __all__ = [
     "ArenaResult",
     "BatchJob",
     "BoardView",
+    "BookBuild",
     "Capability",
     "Engine",
     "ExactProgress",
@@ -616,7 +619,7 @@ def build_book(
     out: str,
     *,
     options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
-    progress: Callable[[int, int, float], None] | None = None,
+    progress: BookProgress | None = None,
 ) -> int:
     """Build an opening book of every position ``depth`` plies deep and write it to ``out``
     (games declaring ``Capability.BOOK``), in this process; the number of positions."""
@@ -633,12 +636,13 @@ def build_book_with(
     workers: int | None = None,
     address: str | None = None,
     resume: bool = False,
-    progress: Callable[[int, int, float], None] | None = None,
-) -> int:
+    progress: BookProgress | None = None,
+) -> BookBuild:
     """:func:`build_book` by the workers of ``executor`` (see :func:`batch_answers`),
     checkpointed beside ``out`` as it goes: a killed build given ``resume=True`` solves only
-    the positions not yet done. ``job`` comes from :func:`batch_job`. Raises
-    :class:`ParameterError` when a checkpoint is there and ``resume`` is false."""
+    the positions not yet done (the answer counts both). ``job`` comes from
+    :func:`batch_job`. Raises :class:`ParameterError` when a checkpoint is there and
+    ``resume`` is false."""
     require(job.make_game(), Capability.BOOK, "book")
     check_executor(executor, workers, address)
     return book_jobs.build_book(

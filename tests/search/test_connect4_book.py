@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -121,3 +122,51 @@ def test_a_timed_search_cuts_the_line_a_book_score_would_need_proving() -> None:
     assert result.exact and str(result.score) == "win in 41"
     assert result.best_move == 3
     assert 1 <= len(result.pv) < untimed_length  # the line stopped at the deadline
+
+
+SIX_BY_SIX = game(6, 6)
+
+
+def test_the_shipped_6x6_book_covers_every_position_with_eight_stones() -> None:
+    from perfectplay.games.connect4.book import bundled_book
+    from perfectplay.games.connect4.book_builder import canonical_solver_key
+
+    shipped = bundled_book(6, 6, 4)
+    assert shipped is not None and shipped.depth == 8 and len(shipped) == 37_062
+    expected = sorted(canonical_solver_key(SIX_BY_SIX, p) for p in positions_at(SIX_BY_SIX, 8))
+    assert [int(key) for key in shipped.keys] == expected
+    assert SIX_BY_SIX.kernel().book is not None  # consulted by default
+
+
+def test_entries_of_the_shipped_6x6_book_equal_fresh_solves() -> None:
+    """Forty random entries (mirror images included) against the solver without the book."""
+    from perfectplay.games.connect4.book import bundled_book
+    from perfectplay.games.connect4.book_builder import canonical_solver_key
+    from perfectplay.games.kernel import KernelOptions
+
+    shipped = bundled_book(6, 6, 4)
+    assert shipped is not None
+    scores = dict(
+        zip((int(k) for k in shipped.keys), (int(s) for s in shipped.scores), strict=True)
+    )
+    kernel = SIX_BY_SIX.kernel(KernelOptions(book=False, table_bits=20))
+    table = kernel.new_table(1 << 20)
+    positions = positions_at(SIX_BY_SIX, 8)
+    for position in random.Random(6).sample(positions, 40):
+        if position.first % 3 == 0:  # about a third: the mirror image reads the same entry
+            position = replace(
+                position,
+                first=SIX_BY_SIX.mirror(position.first),
+                second=SIX_BY_SIX.mirror(position.second),
+            )
+        table.clear()
+        solved = kernel.solve(position, table).score
+        assert scores[canonical_solver_key(SIX_BY_SIX, position)] == solved
+
+
+def test_with_the_book_the_empty_6x6_board_solves_at_once() -> None:
+    from perfectplay import api
+
+    result = api.solve(SIX_BY_SIX, SIX_BY_SIX.initial())
+    assert result.exact and str(result.score) == "loss in 36"  # the second player wins
+    assert result.nodes < 200_000  # a search of eight plies down to the book

@@ -294,7 +294,7 @@ def summary(args: argparse.Namespace, tally: Tally, skipped: int) -> str:
     236 positions/s, 10.2 M nodes/s, ...``: the rates count the answering time only, from
     the moment every worker was ready to the last answer."""
     seconds = time.perf_counter() - tally.started
-    workers = "workers" if args.workers is None else plural(args.workers, "worker")
+    workers = worker_count(args)
     text = f"{plural(tally.answered, 'position')} in {seconds:.2f} s ({args.executor}, {workers}"
     if tally.ready_at is not None and tally.last_at is not None:
         answering = max(1e-9, tally.last_at - tally.ready_at)
@@ -312,6 +312,17 @@ def summary(args: argparse.Namespace, tally: Tally, skipped: int) -> str:
     if skipped:
         text += f", {skipped} already in {args.out}"
     return text
+
+
+def worker_count(args: argparse.Namespace) -> str:
+    """``2 workers``; ``a worker per CPU`` for a Ray cluster left to choose."""
+    from perfectplay import api
+
+    if args.workers is not None:
+        return plural(args.workers, "worker")
+    if args.executor == "local":
+        return plural(api.default_workers(), "worker")
+    return "a worker per CPU"
 
 
 def plural(count: int, noun: str) -> str:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_INTERNAL, EXIT_OK, PROG, console, say, stderr
 from perfectplay.cli.progress import status_line
+
+if TYPE_CHECKING:
+    from perfectplay import api
 
 EPILOG = """examples:
   perfectplay book connect4 --size 6x5 --depth 4 --out c4-6x5.npz
@@ -56,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
                 status.show(f"book: {done}/{count} positions solved, {seconds:.1f} s", seconds)
 
         try:
-            total = api.build_book_with(
+            built = api.build_book_with(
                 job,
                 args.depth,
                 args.out,
@@ -75,7 +78,14 @@ def run(args: argparse.Namespace) -> int:
     size = game_kit.size_text(game) or game_kit.name
     say(
         console(),
-        f"opening book {size}, depth {args.depth}: {total} positions "
-        f"in {time.perf_counter() - started:.1f} s, written to {args.out}",
+        f"opening book {size}, depth {args.depth}: {built.positions} positions "
+        f"in {time.perf_counter() - started:.1f} s{resumed(built)}, written to {args.out}",
     )
     return EXIT_OK
+
+
+def resumed(built: api.BookBuild) -> str:
+    """`` (23163 solved now, 13899 from the checkpoint)`` when a build went on, else ``""``."""
+    if built.solved == built.positions:
+        return ""
+    return f" ({built.solved} solved now, {built.positions - built.solved} from the checkpoint)"

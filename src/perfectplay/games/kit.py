@@ -33,6 +33,8 @@ JSONValue: TypeAlias = bool | int | float | str | list["JSONValue"] | dict[str, 
 """A value JSON can hold."""
 JSONObject: TypeAlias = dict[str, JSONValue]
 """A JSON object."""
+BookProgress: TypeAlias = Callable[[int, int, float], None]
+"""Called with (positions solved, positions in all, seconds) while a book is built."""
 
 
 class Capability(Enum):
@@ -311,7 +313,7 @@ class GameKit(ABC):
         depth: int,
         path: Path,
         options: KernelOptions,
-        progress: Callable[[int, int, float], None] | None,
+        progress: BookProgress | None,
     ) -> int:
         """Solve every position ``depth`` plies deep into a book written to exactly ``path``
         (capability ``BOOK``); the number of positions. Raises :class:`ParameterError`

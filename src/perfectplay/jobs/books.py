@@ -12,19 +12,29 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from perfectplay.errors import ParameterError, quote
+from perfectplay.games.kit import BookProgress
 from perfectplay.games.registry import kit_of
 from perfectplay.jobs.journal import Journal, recover
 from perfectplay.jobs.run import answers
 from perfectplay.jobs.tasks import BatchJob, Executor, Task, WorkerLost
 
-BookProgress = Callable[[int, int, float], None]
-"""Called with (positions solved, positions in all, seconds) while a book is built."""
+
+@dataclass(frozen=True, slots=True)
+class BookBuild:
+    """What a book build did: the book's positions, how many this run solved (the rest came
+    from a killed build's checkpoint), and this run's seconds."""
+
+    positions: int
+    solved: int
+    seconds: float
+
+
 CHECKPOINT_SUFFIX = ".partial"
 
 
@@ -43,9 +53,9 @@ def build_book(
     address: str | None = None,
     resume: bool = False,
     progress: BookProgress | None = None,
-) -> int:
+) -> BookBuild:
     """Build the book of ``depth`` for ``job``'s game with the executor's workers and write
-    it to exactly ``out``; the number of positions. Raises :class:`ParameterError` when a
+    it to exactly ``out``. Raises :class:`ParameterError` when a
     checkpoint is there and ``resume`` is false, or the files cannot be written."""
     game = job.make_game()
     game_kit = kit_of(game)
@@ -72,7 +82,7 @@ def build_book(
                 progress(len(scores), len(positions), time.perf_counter() - started)
     game_kit.save_book(game, depth, keys, [_score(scores[i]) for i in range(len(keys))], out)
     checkpoint.unlink()
-    return len(keys)
+    return BookBuild(len(keys), len(todo), time.perf_counter() - started)
 
 
 def check_paths(out: Path, resume: bool) -> None:

@@ -36,6 +36,8 @@ WAIT_SECONDS = 0.2
 """How long the driver waits for a chunk before it looks again (so Ctrl-C is heard)."""
 RAY_TOKEN_NOTE_LOGGER = "ray._private.authentication.authentication_token_setup"
 """Ray's logger that notes, on every local start, that token authentication is on."""
+LOOPBACK = "127.0.0.1"
+"""Where a local Ray instance started here listens."""
 DEFAULT_PORTS = {"ray": 10001, "": 6379}
 """The port of an address given without one: Ray Client's, or the cluster head's."""
 
@@ -104,6 +106,7 @@ def connect(ray: Any, address: str | None, workers: int) -> bool:
     with quiet(RAY_TOKEN_NOTE_LOGGER):  # its note that the local instance uses a token
         ray.init(
             num_cpus=workers,
+            _node_ip_address=LOOPBACK,  # an instance of this machine's only: no open ports
             include_dashboard=False,
             log_to_driver=False,
             configure_logging=False,

@@ -178,7 +178,10 @@ UNREADABLE = (
 REASON = 200
 """The longest reason quoted from numpy or zipfile."""
 
-BUNDLED = {(7, 6, 4): "connect4-7x6-depth2.npz"}
+BUNDLED = {
+    (7, 6, 4): "connect4-7x6-depth2.npz",
+    (6, 6, 4): "connect4-6x6-depth8.npz",  # built by `perfectplay book` (see BENCHMARKS.md)
+}
 """Books shipped with the package (in this package's ``data/``), by (width, height, k); the
 solver consults them unless told not to (``--no-book``)."""
 

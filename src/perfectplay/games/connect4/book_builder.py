@@ -6,7 +6,6 @@ See :mod:`perfectplay.games.connect4.book` for what a book holds and how the sol
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 import numpy as np
 
@@ -14,9 +13,8 @@ from perfectplay.errors import ParameterError
 from perfectplay.games.connect4.book import OpeningBook
 from perfectplay.games.connect4.rules import Connect4Game, Connect4Position
 from perfectplay.games.kernel import KernelOptions
+from perfectplay.games.kit import BookProgress
 
-BookProgress = Callable[[int, int, float], None]
-"""Called with (positions solved, positions in all, seconds) while a book is built."""
 BUILD_TABLE_BITS = 22
 """The table of a book build by default: 2**22 slots (64 MiB)."""
 BUILD_OPTIONS = KernelOptions(table_bits=BUILD_TABLE_BITS)

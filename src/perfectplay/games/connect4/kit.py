@@ -10,7 +10,7 @@ winner's ``s``-th stone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from math import prod
 from pathlib import Path
 from typing import Any, cast
@@ -195,7 +195,7 @@ class Connect4Kit(base.GameKit):
         depth: int,
         path: Path,
         options: KernelOptions,
-        progress: Callable[[int, int, float], None] | None,
+        progress: base.BookProgress | None,
     ) -> int:
         """Solve every position ``depth`` stones deep (one per mirror pair) and write the
         book to exactly ``path``, atomically (a temporary file beside it, then a rename)."""
