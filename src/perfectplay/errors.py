@@ -50,6 +50,10 @@ class GameOverError(IllegalMoveError):
     """A move was asked for, or played, in a position where the game has already ended."""
 
 
+class NotFoundError(PerfectplayError):
+    """A stored thing named by its id that is not there: a saved game that does not exist."""
+
+
 class ConflictError(PerfectplayError):
     """A change that contradicts what is stored: a finished game's record rewritten, an
     ended game sent back to playing."""

@@ -257,6 +257,8 @@ def test_saved_game_lifecycle(client: TestClient) -> None:
     assert client.delete(f"/api/games/{game_id}").json() == {"deleted": game_id}
     error_of(client.get(f"/api/games/{game_id}"), 404, "NotFound")
     error_of(client.delete(f"/api/games/{game_id}"), 404, "NotFound")
+    gone = client.post("/api/games", json={**body, "id": game_id, "moves": moves})  # was a 400
+    assert "no such saved game" in error_of(gone, 404, "NotFoundError")
 
 
 def test_saved_games_are_checked_by_replaying_them(client: TestClient) -> None:

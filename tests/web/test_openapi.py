@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -106,7 +107,7 @@ BIG = b"x" * 300_000
         ("GET", "/api/games?limit=0", None, 422),
         ("POST", "/api/games", {"game": "connect4", "moves": MOVES}, 201),
         ("POST", "/api/games", {"game": "chess", "moves": []}, 404),
-        ("POST", "/api/games", {"id": 2**40, "game": "connect4", "moves": MOVES}, 400),
+        ("POST", "/api/games", {"id": 2**40, "game": "connect4", "moves": MOVES}, 404),
         ("POST", "/api/games", BIG, 413),
         ("GET", "/api/games/export?since=yesterday", None, 400),
         ("POST", "/api/games/import", {"games": [{}]}, 400),
@@ -197,6 +198,8 @@ def test_a_locked_database_is_a_declared_503_not_a_500(
         ("DELETE", "/api/games/export", "GET"),
         ("GET", "/api/games/import", "POST"),
         ("PUT", "/api/health", "GET"),
+        ("POST", "/static/app.css", "GET, HEAD"),  # the static files said no Allow at all
+        ("DELETE", "/static/no-such-file.js", "GET, HEAD"),
     ],
 )
 def test_405_allows_every_method_of_the_path(
@@ -227,3 +230,18 @@ def test_request_bodies_show_examples_in_the_docs(client: TestClient, name: str)
     ]
     assert examples and all(isinstance(example, dict) and example for example in examples)
     assert set(examples[0]) <= set(schema["properties"])
+
+
+def test_a_database_damaged_while_serving_is_a_503_that_says_to_restore(tmp_path: Path) -> None:
+    """It was a 500: SQLite's "malformed" is a DatabaseError, not an OperationalError."""
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(Settings(db=db, workers=1, cap=1.0, warm=False))) as damaged:
+        for _ in range(3):
+            stored = damaged.post("/api/games", json={"game": "connect4", "moves": MOVES})
+            assert stored.status_code == 201, stored.text
+        data = db.read_bytes()
+        db.write_bytes(data[:100] + b"\xff" * (len(data) - 100))  # every page after the header
+        answer = damaged.get("/api/games")
+    assert answer.status_code == 503, answer.text
+    error = ErrorBody.model_validate(answer.json()).error
+    assert error.type == "StoreUnavailable" and "restore it" in error.message

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from perfectplay.errors import ConflictError, ParameterError
+from perfectplay.errors import ConflictError, NotFoundError, ParameterError
 from perfectplay.web.store import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -196,7 +196,7 @@ def test_update_keeps_created_at_and_sets_finished_at_once(store: GameStore) -> 
 
 
 def test_update_of_missing_game_is_refused(store: GameStore) -> None:
-    with pytest.raises(ParameterError, match=r"^game 12: no such saved game$"):
+    with pytest.raises(NotFoundError, match=r"^game 12: no such saved game$"):
         store.save(replace(make_record(), id=12))
     assert store.count() == 0
 

@@ -47,6 +47,8 @@ BOARD = api.Capability.BOARD.value
 HTTP_ERRORS: Mapping[int, str] = MappingProxyType({404: "NotFound", 405: "MethodNotAllowed"})
 METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
 """The HTTP methods a 405's ``Allow`` header may name."""
+STATIC_METHODS = "GET, HEAD"
+"""What the static files answer."""
 STRENGTHS: Mapping[str, frozenset[str]] = MappingProxyType(
     {"perfect": frozenset(), "depth": frozenset({"depth"}), "time": frozenset({"time"})}
 )
@@ -255,17 +257,17 @@ def add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(errors.PerfectplayError, _library)
     for kind in (EngineBusy, EngineTimeout, EngineCrash):
         app.add_exception_handler(kind, _engine)
-    app.add_exception_handler(sqlite3.OperationalError, _database)
+    app.add_exception_handler(sqlite3.DatabaseError, _database)  # OperationalError too
     app.add_exception_handler(RequestValidationError, _form)
     app.add_exception_handler(StarletteHTTPException, _http)
     app.add_exception_handler(Exception, _bug)
 
 
 async def _library(_: Request, exc: Exception) -> Response:
-    """A library error: 404 for an unknown game, 409 for a change that contradicts what is
-    stored, else 400, with the library's message."""
+    """A library error: 404 for an unknown game or a saved game that is not there, 409 for
+    a change that contradicts what is stored, else 400, with the library's message."""
     status = 400
-    if isinstance(exc, errors.UnknownGameError):
+    if isinstance(exc, errors.UnknownGameError | errors.NotFoundError):
         status = 404
     elif isinstance(exc, errors.ConflictError):
         status = 409
@@ -279,10 +281,15 @@ async def _engine(_: Request, exc: Exception) -> Response:
 
 async def _database(_: Request, exc: Exception) -> Response:
     """The saved-games database could not be used: locked by other writers past the busy
-    timeout, or the disk full or failing. The request may succeed later: 503, with SQLite's
-    reason (it names no path or query)."""
+    timeout, or the disk full or failing (the request may succeed later), or the file
+    damaged while the server ran (it needs restoring): 503, with SQLite's reason (it names no
+    path or query). Never a 500: nothing is wrong with the request or the program."""
+    if isinstance(exc, sqlite3.OperationalError):
+        advice = "try again"
+    else:  # "database disk image is malformed": waiting will not mend it
+        advice = "restore it from an export (GET /api/games/export) or a backup"
     return error_response(
-        503, "StoreUnavailable", f"the saved-games database is unavailable ({exc}); try again"
+        503, "StoreUnavailable", f"the saved-games database is unavailable ({exc}); {advice}"
     )
 
 
@@ -314,7 +321,11 @@ def allowed_methods(request: Request) -> str:
     Starlette's own names only the methods of the first route matching the path, so
     ``PUT /api/games`` would have said ``GET`` although ``POST`` is taken too. Each method is
     tried against the app's routes (FastAPI groups included routers in wrappers whose
-    ``matches`` is the one public way in); mounts (the static files) take every method."""
+    ``matches`` is the one public way in); under a mount (the static files, which match
+    every method and refuse all but reading) it is ``GET, HEAD``."""
+    mounts = [route for route in request.app.router.routes if isinstance(route, Mount)]
+    if any(mount.matches(request.scope)[0] is Match.FULL for mount in mounts):
+        return STATIC_METHODS
     routes = [route for route in request.app.router.routes if not isinstance(route, Mount)]
     allowed = [
         method

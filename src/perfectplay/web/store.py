@@ -68,7 +68,7 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay import api
-from perfectplay.errors import ConflictError, ParameterError
+from perfectplay.errors import ConflictError, NotFoundError, ParameterError
 
 STATUSES = ("playing", "finished", "abandoned")
 ENDED = ("finished", "abandoned")
@@ -547,9 +547,9 @@ class GameStore:
 
         Returns the stored record with its id and timestamps: ``created_at`` is kept from the
         row on update, ``updated_at`` is now, ``finished_at`` is set the first time the status
-        is finished or abandoned. Timestamps in ``record`` are ignored. Raises ParameterError
-        when the id has no row ("game 12: no such saved game") or when a finished or
-        abandoned game would go back to playing; the row is then left unchanged.
+        is finished or abandoned. Timestamps in ``record`` are ignored. Raises NotFoundError
+        when the id has no row ("game 12: no such saved game") and ConflictError when a
+        finished or abandoned game would go back to playing; the row is then left unchanged.
         """
         now = self._now()
         with self._writing() as conn:
@@ -696,7 +696,7 @@ def _insert(conn: sqlite3.Connection, record: GameRecord) -> int:
 def _update(conn: sqlite3.Connection, record: GameRecord, now: str) -> GameRecord:
     row = conn.execute(f"{_SELECT} WHERE id = ?", (record.id,)).fetchone()
     if row is None:
-        raise ParameterError(f"game {record.id}: no such saved game")
+        raise NotFoundError(f"game {record.id}: no such saved game")
     before = _record_from_row(row)
     _check_change(before, record)
     if before.status == "finished":  # the same finished game saved again: nothing changes
