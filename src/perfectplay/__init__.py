@@ -26,6 +26,7 @@ _EXPORTS = {
     "solve": "perfectplay.api",
     "best": "perfectplay.api",
     "analyze": "perfectplay.api",
+    "analysis_of": "perfectplay.api",
     "history": "perfectplay.api",
     "tree": "perfectplay.api",
     "render": "perfectplay.api",

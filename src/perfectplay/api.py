@@ -42,6 +42,7 @@ from perfectplay.analysis.history import (
     reconstruct,
     value_words,
 )
+from perfectplay.analysis.notebook import Analysis
 from perfectplay.analysis.perft import PerftCounts, ProgressCallback
 from perfectplay.analysis.perft import perft as count_tree
 from perfectplay.analysis.reach import (
@@ -106,6 +107,7 @@ __all__ = [
     "EXACT",
     "EXECUTORS",
     "NOTIONS",
+    "Analysis",
     "Answer",
     "ArenaProgress",
     "ArenaResult",
@@ -149,6 +151,7 @@ __all__ = [
     "Task",
     "TreeNode",
     "WorkerLost",
+    "analysis_of",
     "analyze",
     "arena",
     "batch_answers",
@@ -412,6 +415,16 @@ def solve(
         on_iteration=on_iteration,
         on_progress=on_progress,
     )
+
+
+def analysis_of(
+    game: Game[P, M], position: P, values: Sequence[MoveValue[M]] | None = None
+) -> Analysis[M]:
+    """The moves' ``values`` from :func:`analyze` (by default an exact analysis) as an
+    :class:`Analysis`, which a notebook shows as the board and a table of every value:
+    ``analysis_of(game, position, analyze(game, position, limit(time=2)))``."""
+    found = analyze(game, position) if values is None else values
+    return Analysis(game, position, tuple(found))
 
 
 def analyze(

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from perfectplay.analysis.tree import GameTree, TreeNode
+if TYPE_CHECKING:  # the tree draws itself with these functions (GameTree._repr_svg_)
+    from perfectplay.analysis.tree import GameTree, TreeNode
 from perfectplay.errors import ParameterError
 
 BEST_COLOUR = "#c0392b"

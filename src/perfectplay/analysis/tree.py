@@ -127,6 +127,16 @@ class GameTree:
         """Nodes in the tree, pruned ones included."""
         return _count_nodes(self.root)
 
+    def _repr_svg_(self) -> str | None:
+        """The tree as Graphviz draws it, for notebooks; ``None`` (the text repr instead)
+        when Graphviz's ``dot`` is missing or the tree is too large to draw."""
+        from perfectplay.analysis.render import to_svg
+
+        try:
+            return to_svg(self)
+        except ParameterError:
+            return None
+
 
 def _count_nodes(node: TreeNode) -> int:
     return 1 + sum(_count_nodes(child) for child in node.children)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from perfectplay.errors import NotationError, ParameterError, plain, quote
+from perfectplay.games.common.svg import board_svg
 from perfectplay.games.kernel import KernelOptions
 
 if TYPE_CHECKING:
@@ -295,6 +296,14 @@ class GameKit(ABC):
     def board(self, game: Game[Any, Any], position: Any) -> BoardView | None:
         """The drawable board (capability ``BOARD``), else ``None``."""
         return None
+
+    def picture(self, game: Game[Any, Any], position: Any) -> str | None:
+        """The board as an SVG picture (capability ``BOARD``: drawn from :meth:`board`),
+        else ``None``."""
+        view = self.board(game, position)
+        if view is None:
+            return None
+        return board_svg(view.cells, gravity=view.gravity)
 
     def display_cell(self, game: Game[Any, Any], cell: Any) -> tuple[int, int]:
         """An outcome line's cell as ``(row, col)``, the top row 0 (capability ``BOARD``)."""

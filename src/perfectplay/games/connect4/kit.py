@@ -25,7 +25,7 @@ from perfectplay.games.connect4.notation import (
 )
 from perfectplay.games.connect4.rules import Connect4Game, Connect4Position, game
 from perfectplay.games.connect4.text import (
-    connect4_rows,
+    connect4_cells,
     format_connect4_picture,
     render_connect4_board,
 )
@@ -179,10 +179,7 @@ class Connect4Kit(base.GameKit):
 
     def board(self, game: Any, position: Any) -> base.BoardView:
         """x and o marks, rows from the top."""
-        cells: list[list[base.JSONObject | None]] = [
-            [None if c == "." else {"player": 1 if c == "x" else 2, "mark": c} for c in row]
-            for row in connect4_rows(position)
-        ]
+        cells: list[list[base.JSONObject | None]] = list(connect4_cells(position))
         return base.BoardView(game.spec.height, game.spec.width, True, cells)
 
     def display_cell(self, game: Any, cell: Any) -> tuple[int, int]:

@@ -111,6 +111,12 @@ class Connect4Position:
 
         return format_connect4_picture(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for notebooks (Jupyter shows it in place of the text)."""
+        from perfectplay.games.connect4.text import connect4_svg
+
+        return connect4_svg(self)
+
 
 class Connect4Game(BaseGame[Connect4Position, int]):
     """The rules of Connect Four on one board size. Moves are 0-based column indices

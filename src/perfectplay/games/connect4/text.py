@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.games.common.ansi import RED, RESET, YELLOW
+from perfectplay.games.common.svg import board_svg
 
 if TYPE_CHECKING:
     from perfectplay.games.connect4.rules import Connect4Position
@@ -41,3 +42,16 @@ def render_connect4_board(position: Connect4Position, color: bool = False) -> st
     for row in connect4_rows(position):
         lines.append(" ".join(" " * (cell - 1) + paint[char] for char in row))
     return "\n".join(lines)
+
+
+def connect4_cells(position: Connect4Position) -> list[list[dict[str, Any] | None]]:
+    """The cells from the top: ``None`` or the player (1 for x, 2 for o) and its mark."""
+    return [
+        [None if c == "." else {"player": 1 if c == "x" else 2, "mark": c} for c in row]
+        for row in connect4_rows(position)
+    ]
+
+
+def connect4_svg(position: Connect4Position) -> str:
+    """The board as an SVG picture, columns numbered from 1 as moves are written."""
+    return board_svg(connect4_cells(position), gravity=True)

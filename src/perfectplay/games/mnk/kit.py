@@ -18,11 +18,15 @@ from perfectplay.games.mnk.notation import (
     parse_mnk_move,
 )
 from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, cell_words, game
-from perfectplay.games.mnk.text import column_letters, format_mnk_board, mnk_board_matrix
+from perfectplay.games.mnk.text import (
+    column_letters,
+    format_mnk_board,
+    mnk_board_cells,
+    mnk_board_svg,
+)
 from perfectplay.games.mnk.text import render_mnk_board as render_board
 
 DEFAULT_SIZE = (3, 3)
-MARKS = {1: "x", -1: "o"}
 EXACT_PLIES = 24
 """An unbounded exact solve needs at most this many empty cells: from the empty board 5x4
 (k=4) takes 0.2 s, 6x4 13 s, 5x5 46 s (k=4) to minutes (k=5)."""
@@ -139,11 +143,12 @@ class TicTacToeKit(base.GameKit):
 
     def board(self, game: Any, position: Any) -> base.BoardView:
         """x and o marks, rows from the top."""
-        cells: list[list[base.JSONObject | None]] = [
-            [None if v == 0 else {"player": 1 if v == 1 else 2, "mark": MARKS[v]} for v in row]
-            for row in mnk_board_matrix(position)
-        ]
+        cells: list[list[base.JSONObject | None]] = list(mnk_board_cells(position))
         return base.BoardView(game.spec.rows, game.spec.cols, False, cells)
+
+    def picture(self, game: Any, position: Any) -> str:
+        """The board with its columns lettered and rows numbered, as moves are written."""
+        return mnk_board_svg(position)
 
     def move_cell(self, game: Any, position: Any, move: Cell) -> tuple[int, int]:
         """The cell itself."""

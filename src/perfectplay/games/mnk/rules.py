@@ -134,6 +134,12 @@ class MNKPosition:
 
         return format_mnk_board(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for notebooks (Jupyter shows it in place of the text)."""
+        from perfectplay.games.mnk.text import mnk_board_svg
+
+        return mnk_board_svg(self)
+
 
 class MNKGame(BaseGame[MNKPosition, Cell]):
     """The rules of one m,n,k-game."""

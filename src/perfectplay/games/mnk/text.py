@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from perfectplay.games.common.svg import board_svg
 
 if TYPE_CHECKING:
     from perfectplay.games.mnk.rules import MNKPosition
+
+MARKS = {1: "x", -1: "o"}
+"""The mark of each player's value in the board matrix."""
 
 
 def format_mnk_board(position: MNKPosition, empty: str = "_") -> str:
@@ -50,3 +55,17 @@ def render_mnk_board(position: MNKPosition) -> str:
         if r < spec.rows:
             lines.append(separator)
     return "\n".join(lines)
+
+
+def mnk_board_cells(position: MNKPosition) -> list[list[dict[str, Any] | None]]:
+    """The cells from the top: ``None`` or the player (1 for x, 2 for o) and its mark."""
+    return [
+        [None if v == 0 else {"player": 1 if v == 1 else 2, "mark": MARKS[v]} for v in row]
+        for row in mnk_board_matrix(position)
+    ]
+
+
+def mnk_board_svg(position: MNKPosition) -> str:
+    """The board as an SVG picture, labelled as moves are written (``b3``)."""
+    letters = column_letters(position.spec.cols)
+    return board_svg(mnk_board_cells(position), gravity=False, letters=letters)

@@ -131,3 +131,9 @@ class SimplexityPosition:
         from perfectplay.games.simplexity.text import render_simplexity_board
 
         return render_simplexity_board(self)
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for notebooks (Jupyter shows it in place of the text)."""
+        from perfectplay.games.simplexity.text import simplexity_svg
+
+        return simplexity_svg(self)

@@ -19,7 +19,11 @@ from perfectplay.games.simplexity.notation import (
     parse_simplexity_moves,
 )
 from perfectplay.games.simplexity.rules import SimplexityGame, SimplexityPosition, game
-from perfectplay.games.simplexity.text import render_simplexity_board, simplexity_quotas
+from perfectplay.games.simplexity.text import (
+    render_simplexity_board,
+    simplexity_cells,
+    simplexity_quotas,
+)
 
 DEFAULT_SIZE = (6, 7)
 EXACT_PLIES = 20
@@ -129,11 +133,7 @@ class SimplexityKit(base.GameKit):
     def board(self, game: Any, position: SimplexityPosition) -> base.BoardView:
         """Pieces with their shape and color, rows from the top; the quotas left."""
         rows, cols = game.spec.rows, game.spec.cols
-        stride = rows + 1
-        cells = [
-            [_piece(position, 1 << (c * stride + rows - 1 - r)) for c in range(cols)]
-            for r in range(rows)
-        ]
+        cells: list[list[base.JSONObject | None]] = list(simplexity_cells(position))
         quotas: base.JSONObject = {
             str(int(p)): {s: game.quota_left(position, p, s) for s in SHAPES}
             for p in (Player.FIRST, Player.SECOND)
@@ -143,18 +143,6 @@ class SimplexityKit(base.GameKit):
     def display_cell(self, game: Any, cell: Any) -> tuple[int, int]:
         """``(column, height)`` as ``(row, col)`` from the top."""
         return game.layout.display_cell(cell)  # type: ignore[no-any-return]
-
-
-def _piece(position: SimplexityPosition, bit: int) -> base.JSONObject | None:
-    """A cell: ``None`` or the piece's player, shape and color."""
-    if not position.mask & bit:
-        return None
-    red = bool(position.red & bit)
-    return {
-        "player": 1 if red else 2,
-        "shape": "O" if position.circles & bit else "X",
-        "color": "red" if red else "blue",
-    }
 
 
 KIT = SimplexityKit()

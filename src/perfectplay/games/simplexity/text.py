@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from perfectplay.games.common.ansi import BLUE, RED, RESET
+from perfectplay.games.common.svg import board_svg
 from perfectplay.games.protocol import Player
 
 SEPARATOR = ". -=- "
@@ -45,3 +46,30 @@ def simplexity_quotas(game: Any, position: Any) -> str:
         left = ", ".join(f"{s} {game.quota_left(position, player, s)}" for s in ("O", "X"))
         parts.append(f"player {int(player)} ({color}): {left}")
     return " | ".join(parts)
+
+
+def simplexity_cells(position: Any) -> list[list[dict[str, Any] | None]]:
+    """The cells from the top: ``None`` or the piece's player, shape and color."""
+    spec = position.spec
+    stride = spec.rows + 1
+    return [
+        [_piece(position, 1 << (c * stride + spec.rows - 1 - r)) for c in range(spec.cols)]
+        for r in range(spec.rows)
+    ]
+
+
+def simplexity_svg(position: Any) -> str:
+    """The board as an SVG picture: discs and crosses in red and blue, columns from 1."""
+    return board_svg(simplexity_cells(position), gravity=True)
+
+
+def _piece(position: Any, bit: int) -> dict[str, Any] | None:
+    """A cell: ``None`` or the piece's player, shape and color."""
+    if not position.mask & bit:
+        return None
+    red = bool(position.red & bit)
+    return {
+        "player": 1 if red else 2,
+        "shape": "O" if position.circles & bit else "X",
+        "color": "red" if red else "blue",
+    }
