@@ -91,6 +91,8 @@ from perfectplay.jobs.tasks import (
     WorkerLost,
 )
 from perfectplay.notation import parse_size
+from perfectplay.search.levels import LEVELS, Level, LevelMove, level_named
+from perfectplay.search.levels import level_move as choose_level_move
 from perfectplay.search.limits import EXACT, Limit, make_limit
 from perfectplay.search.result import MoveValue, Score, SearchResult
 from perfectplay.search.solver import IterationCallback, MoveCallback, Searcher, SearchOptions
@@ -106,6 +108,7 @@ RegisteredGame = Game[object, object]
 __all__ = [
     "EXACT",
     "EXECUTORS",
+    "LEVELS",
     "NOTIONS",
     "Analysis",
     "Answer",
@@ -129,6 +132,8 @@ __all__ = [
     "Journal",
     "KernelOptions",
     "Leaves",
+    "Level",
+    "LevelMove",
     "Limit",
     "Loaded",
     "MoveCallback",
@@ -170,6 +175,8 @@ __all__ = [
     "kernel_options",
     "kit",
     "kit_of",
+    "level_move",
+    "level_named",
     "limit",
     "load",
     "load_with_moves",
@@ -385,6 +392,22 @@ def best(
         on_iteration=on_iteration,
         on_progress=on_progress,
     )
+
+
+def level_move(
+    game: Game[P, M],
+    position: P,
+    level: str,
+    *,
+    seed: int | None = None,
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+) -> LevelMove[M]:
+    """The move the strength ``level`` (one of :data:`LEVELS`' names) plays in a running
+    position: its best move by a shallow search, or now and then a worse one (see
+    :mod:`perfectplay.search.levels`); ``seed`` makes the choice repeatable. Raises
+    :class:`ParameterError` naming the levels for an unknown one."""
+    search = SearchOptions(kernel=options)
+    return choose_level_move(game, position, level_named(level), random.Random(seed), search)
 
 
 def solve(

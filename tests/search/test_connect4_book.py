@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from dataclasses import replace
@@ -67,6 +68,9 @@ def test_save_and_load_round_trip(book: OpeningBook, tmp_path: Path) -> None:
     loaded = OpeningBook.load(path)
     assert (loaded.width, loaded.height, loaded.k, loaded.depth) == (5, 4, 4, 3)
     assert np.array_equal(loaded.keys, book.keys) and np.array_equal(loaded.scores, book.scores)
+    umask = os.umask(0o022)  # the test's own process: set, then restored
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # as open() makes files, not 0600
 
 
 def test_bad_books_are_refused(book: OpeningBook, tmp_path: Path) -> None:

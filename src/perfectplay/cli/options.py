@@ -189,11 +189,21 @@ def check_executor(args: argparse.Namespace) -> None:
     api.check_executor(args.executor, args.workers, args.address)
 
 
-def add_limits(sub: argparse.ArgumentParser, exclusive: bool) -> None:
-    """--depth and --time; mutually exclusive when ``exclusive``. Neither: solve exactly."""
+def add_limits(sub: argparse.ArgumentParser, exclusive: bool, levels: bool = False) -> None:
+    """--depth and --time (and --level NAME when ``levels``); mutually exclusive when
+    ``exclusive``. None of them: solve exactly."""
     group: Any = sub.add_mutually_exclusive_group() if exclusive else sub
     group.add_argument("--depth", type=int, metavar="N", help="search N plies (heuristic below)")
     group.add_argument("--time", type=float, metavar="S", help="iterative deepening for S seconds")
+    if levels:
+        from perfectplay.api import LEVELS
+
+        group.add_argument(
+            "--level",
+            metavar="NAME",
+            help="a strength a person can beat, weakest first: "
+            + ", ".join(f"{level.name} ({level.summary})" for level in LEVELS),
+        )
 
 
 # -- checking and loading -------------------------------------------------------------------------

@@ -34,6 +34,7 @@ examples:
   perfectplay play tictactoe --engine-first           the engine opens, you are o
   perfectplay play tictactoe --size 4x4 --k 3 --time 1
   perfectplay play tictactoe --self --seed 3          engine against engine
+  perfectplay play connect4 --level casual            an engine a person can beat
   perfectplay play connect4                           you are player 1 (x) on 7x6
   perfectplay play connect4 --size 8x7 --engine-first --time 5
   perfectplay play simplexity --eval neighbors
@@ -42,7 +43,8 @@ during the game type a move in the game's notation: b3 (column letter, row numbe
 '3 2' (row, column) in tic-tac-toe, a column number (1 at the left) in connect4, a column
 and a shape (4O) in simplexity; 'hint' for the engine's suggestion, 'help', or 'quit'
 (q). End of input also quits. The engine has 3 seconds a move by default: it plays
-perfectly when it can solve the position in time."""
+perfectly when it can solve the position in time. --level NAME plays a strength a person can
+beat instead: a shallow look ahead and, now and then, a worse move (--seed repeats a game)."""
 
 
 @dataclass
@@ -55,6 +57,8 @@ class Match:
     seed: int | None
     engine_sides: frozenset[int]
     console: Console
+    level: str | None = None
+    """A named strength (``--level``): the engine's moves come from it, not from ``limit``."""
 
 
 def add(commands: Any) -> None:
@@ -63,7 +67,7 @@ def add(commands: Any) -> None:
     sub = options.add_verb(commands, "play", summary, EPILOG, run)
     options.add_size(sub)
     sub.add_argument("--engine-first", action="store_true", help="the engine plays first")
-    options.add_limits(sub, exclusive=True)
+    options.add_limits(sub, exclusive=True, levels=True)
     sub.add_argument("--self", action="store_true", help="the engine plays both sides")
     sub.add_argument("--seed", type=int, help="engine chooses randomly among equal moves")
     options.add_eval(sub)
@@ -79,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
     bound = options.limit(args, per_move=True)
     if bound.unlimited:  # perfect play where it is fast, a bounded wait elsewhere
         bound = api.limit(time=game_kit.policy.play_time)
-    match = Match(game, game_kit, bound, args.seed, engine, console())
+    if args.level is not None:
+        api.level_named(args.level)  # an unknown name is refused before the game starts
+    match = Match(game, game_kit, bound, args.seed, engine, console(), args.level)
     say(match.console, intro(match))
     loaded = api.start(game)
     while game.outcome(loaded.position) is None:
@@ -105,9 +111,10 @@ def intro(match: Match) -> str:
         return f"{label}: the engine plays both sides"
     engine = next(iter(match.engine_sides))
     you = 3 - engine
+    strength = "" if match.level is None else f" (level {match.level})"
     return (
         f"{label}: you are {game_kit.side_label(game, you)}, the engine is "
-        f"{game_kit.side_label(game, engine)}. Enter {game_kit.move_entry(game)}; "
+        f"{game_kit.side_label(game, engine)}{strength}. Enter {game_kit.move_entry(game)}; "
         "also hint, help, quit."
     )
 
@@ -123,8 +130,14 @@ def engine_turn(match: Match, loaded: Loaded, player: int) -> Loaded:
     """Search, announce (``engine plays b2 (draw)``) and play the engine's move."""
     from perfectplay import api
 
-    result = api.best(match.game, loaded.position, match.limit, seed=match.seed)
     who = match.kit.side_label(match.game, player) if len(match.engine_sides) == 2 else "engine"
+    if match.level is not None:
+        seed = None if match.seed is None else match.seed + len(loaded.moves or ())  # per ply
+        chosen = api.level_move(match.game, loaded.position, match.level, seed=seed)
+        move = match.kit.move_text(match.game, chosen.move)
+        say(match.console, f"{who} plays {move} ({match.level})")
+        return api.play(loaded, chosen.move)
+    result = api.best(match.game, loaded.position, match.limit, seed=match.seed)
     move = match.kit.move_text(match.game, result.best_move)
     say(match.console, f"{who} plays {move} ({value_words(result.score)})")
     return api.play(loaded, result.best_move)

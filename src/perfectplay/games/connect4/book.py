@@ -64,6 +64,7 @@ class OpeningBook:
                     scores=self.scores,
                 )
                 handle.flush()
+                os.fchmod(handle.fileno(), FILE_MODE & ~process_umask())  # not the temp's 0600
                 os.fsync(handle.fileno())
             os.replace(handle.name, path)
         except OSError as exc:
@@ -158,6 +159,23 @@ def _number(
     return int(value)
 
 
+def process_umask() -> int:
+    """The process's umask, read without changing it (Linux states it in ``/proc``; elsewhere
+    the usual 022)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return DEFAULT_UMASK
+
+
+FILE_MODE = 0o666
+"""A new file's mode before the umask, as ``open`` makes it."""
+DEFAULT_UMASK = 0o022
+"""The umask assumed where the system does not state it."""
 BOOK_FIELDS = ("width", "height", "k", "depth", "keys", "scores")
 """The arrays of a book file."""
 MAX_SIDE = 64
