@@ -589,3 +589,27 @@ def test_a_version_1_export_imports_with_its_cells_counted_from_1(client: TestCl
     stored = client.get(f"/api/games/{answer['ids'][0]}").json()
     assert stored["moves"] == [{"row": 2, "col": 2}, {"row": 1, "col": 1}]
     assert stored["position"] == "o__/_x_/___"
+
+
+def test_the_engine_moves_at_a_level_a_person_can_beat(client: TestClient) -> None:
+    """Issue 15, item 12: ``level`` instead of a limit; bad levels are 400s naming them."""
+    answer = client.post("/api/connect4/move", json={"position": "4453", "level": "casual"})
+    assert answer.status_code == 200, answer.text
+    reply = answer.json()
+    assert reply["level"] == "casual" and isinstance(reply["slipped"], bool)
+    assert reply["exact"] is False and reply["depth"] == 2 and reply["after"]["ply"] == 5
+    unknown = client.post("/api/connect4/move", json={"position": "4453", "level": "master"})
+    assert "expected one of beginner, casual, club, strong" in error_of(
+        unknown, 400, "ParameterError"
+    )
+    both = client.post("/api/connect4/move", json={"position": "", "level": "club", "time": 1})
+    assert "not with depth or time" in error_of(both, 400, "ParameterError")
+    analysed = client.post("/api/connect4/analyze", json={"position": "", "level": "club"})
+    assert analysed.status_code == 422  # analysing is exact or limited, never at a level
+    body = {"game": "connect4", "moves": [{"column": 4}], "status": "playing"}
+    stored = client.post(
+        "/api/games", json={**body, "settings": {"strength": "level", "level": "club"}}
+    )
+    assert stored.status_code == 201 and stored.json()["settings"]["level"] == "club"
+    bad = client.post("/api/games", json={**body, "settings": {"strength": "level", "level": 3}})
+    assert "level is a name" in error_of(bad, 400, "ParameterError")

@@ -300,6 +300,40 @@ def test_connect4_overlay_values_preview_keys_and_abandon(page: Page) -> None:
     assert len(record["moves"]) == 8
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_play_at_a_level_a_person_can_beat(browser: Browser, live_server: str, width: int) -> None:
+    """Issue 15, item 12: named levels in the strength menu; the engine's moves come from
+    the level (the saved game says which), hints and the overlay stay exact."""
+    viewport = {"width": width, "height": 900}
+    context = browser.new_context(base_url=live_server, viewport=viewport, bypass_csp=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto("/play/connect4")
+        names = page.locator("#strength-kind optgroup option")
+        assert names.all_inner_texts() == ["Beginner", "Casual", "Club", "Strong"]
+        page.select_option("#strength-kind", "casual")
+        expect(page.locator("#strength-amount")).to_be_hidden()  # a level has no number
+        page.check("#overlay")
+        for column in (4, 3):
+            drop(page, column)
+        expect(page.locator("#board .col-head .val")).to_have_count(7)  # exact overlay: no 422
+        expect(page.locator("#pv")).to_contain_text("at level casual")
+        page.click("#hint")
+        expect(page.locator("#hint-text")).to_contain_text("Hint:")
+        expect(page.locator("#saved")).to_have_attribute("data-moves", "4")
+        game_id = page.locator("#saved-link").get_attribute("data-game-id")
+        record = page.request.get(f"/api/games/{game_id}").json()
+        assert record["settings"] == {"strength": "level", "level": "casual"}
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, f"play-level-{width}")
+        assert not errors, errors
+    finally:
+        context.close()
+
+
 def test_simplexity_shape_choice_follows_the_quotas(page: Page) -> None:
     page.goto("/play/simplexity?size=4x4")
     page.select_option("#strength-kind", "depth")

@@ -34,7 +34,7 @@ from starlette.routing import Match, Mount
 from perfectplay import api, contract, errors
 from perfectplay.web.jobs import search_limit
 from perfectplay.web.pool import EngineBusy, EngineCrash, EngineTimeout
-from perfectplay.web.schemas import GameBody, PositionBody, SearchBody
+from perfectplay.web.schemas import GameBody, MoveBody, PositionBody, SearchBody
 from perfectplay.web.store import GameRecord
 
 HERE = Path(__file__).parent
@@ -50,7 +50,12 @@ METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
 STATIC_METHODS = "GET, HEAD"
 """What the static files answer."""
 STRENGTHS: Mapping[str, frozenset[str]] = MappingProxyType(
-    {"perfect": frozenset(), "depth": frozenset({"depth"}), "time": frozenset({"time"})}
+    {
+        "perfect": frozenset(),
+        "depth": frozenset({"depth"}),
+        "time": frozenset({"time"}),
+        "level": frozenset({"level"}),
+    }
 )
 """The saved engine settings: each strength with the keys it takes besides ``strength``."""
 
@@ -125,8 +130,19 @@ def check_board(loaded: api.Loaded, size: str | None) -> None:
 
 
 def check_search(body: SearchBody, cap: float) -> None:
-    """Refuse a ``time`` above the server's cap (the search itself is capped anyway)."""
+    """Refuse a ``time`` above the server's cap (the search itself is capped anyway), an
+    unknown ``level``, and a level given with a limit."""
     search_limit(body.depth, body.time, cap)
+    level = body.level if isinstance(body, MoveBody) else None
+    if level is not None:
+        api.level_named(level)
+        if body.depth is not None or body.time is not None:
+            raise errors.ParameterError("level: a strength of its own, not with depth or time")
+
+
+def levels() -> list[tuple[str, str]]:
+    """Every strength level a person can beat, weakest first: (name, what it does)."""
+    return [(level.name, level.summary) for level in api.LEVELS]
 
 
 def record_of(body: GameBody) -> GameRecord:
@@ -181,8 +197,8 @@ def check_players(players: dict[str, str]) -> None:
 
 
 def check_settings(settings: dict[str, Any]) -> None:
-    """Refuse engine settings other than none, ``perfect``, ``depth`` D or ``time`` S
-    (:class:`~perfectplay.errors.ParameterError` naming them)."""
+    """Refuse engine settings other than none, ``perfect``, ``depth`` D, ``time`` S or
+    ``level`` NAME (:class:`~perfectplay.errors.ParameterError` naming them)."""
     if not settings:
         return
     strength = settings.get("strength")
@@ -190,8 +206,15 @@ def check_settings(settings: dict[str, Any]) -> None:
     if not isinstance(strength, str) or extra != STRENGTHS.get(strength):
         raise errors.ParameterError(
             f"settings {errors.quote(settings)}: expected {{'strength': 'perfect'}}, "
-            "{'strength': 'depth', 'depth': D} or {'strength': 'time', 'time': S}"
+            "{'strength': 'depth', 'depth': D}, {'strength': 'time', 'time': S} or "
+            "{'strength': 'level', 'level': NAME}"
         )
+    if strength == "level":
+        level = settings["level"]
+        if not isinstance(level, str):
+            raise errors.ParameterError(f"settings {errors.quote(settings)}: level is a name")
+        api.level_named(level)
+        return
     value = settings.get("depth", settings.get("time"))
     if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
         raise errors.ParameterError(

@@ -86,14 +86,39 @@ def analyze(**request: Any) -> dict[str, Any]:
     return data
 
 
-def move(**request: Any) -> dict[str, Any]:
+def move(*, level: str | None = None, **request: Any) -> dict[str, Any]:
     """The engine's move (``contract.result_json``) and the board after it (``after``);
-    arguments as :func:`searched`."""
+    arguments as :func:`searched`, and ``level``: a strength a person can beat instead of
+    the limit (the answer then says ``level`` and whether the move ``slipped``)."""
     loaded, limit = searched(**request)
+    if level is not None:
+        return level_move(loaded, level)
     result = api.best(loaded.game, loaded.position, limit)
     data: dict[str, Any] = contract.result_json(loaded.game, loaded.position, result)
     best = result.best_move
     data["after"] = None if best is None else contract.state_json(api.play(loaded, best))
+    return data
+
+
+def level_move(loaded: api.Loaded, level: str) -> dict[str, Any]:
+    """The move of strength ``level`` as a ``move`` answer: its value as the level's shallow
+    search saw it (heuristic), ``level``, ``slipped`` and the board after it."""
+    game, position = loaded.game, loaded.position
+    started = time.perf_counter()
+    chosen = api.level_move(game, position, level)
+    value = next(v for v in chosen.values if v.move == chosen.move)
+    result = api.SearchResult(
+        chosen.move,
+        value.score,
+        (chosen.move,),
+        0,
+        api.level_named(level).depth,
+        time.perf_counter() - started,
+        f"level {level}",
+    )
+    data: dict[str, Any] = contract.result_json(game, position, result)
+    data.update(level=level, slipped=chosen.slipped)
+    data["after"] = contract.state_json(api.play(loaded, chosen.move))
     return data
 
 

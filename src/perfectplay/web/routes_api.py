@@ -24,6 +24,7 @@ from perfectplay.web.schemas import (
     GameBody,
     HistoryBody,
     ImportBody,
+    MoveBody,
     PlayBody,
     PositionBody,
     ReplayBody,
@@ -146,10 +147,13 @@ async def analyze(game: GameName, body: SearchBody, request: Request) -> dict[st
 
 
 @router.post("/{game}/move", summary="The engine's move", responses=ENGINE)
-async def move(game: GameName, body: SearchBody, request: Request) -> dict[str, Any]:
+async def move(game: GameName, body: MoveBody, request: Request) -> dict[str, Any]:
     """The ``best`` object of ``perfectplay best --json``, plus ``after``: the board after
-    the engine's move."""
-    return await _run(request, "move", game, body, depth=body.depth, time_limit=body.time)
+    the engine's move; with ``level``, the move of that strength (``level`` and ``slipped``
+    say which, the values are its shallow search's)."""
+    return await _run(
+        request, "move", game, body, depth=body.depth, time_limit=body.time, level=body.level
+    )
 
 
 @router.post("/{game}/history", summary="An optimal move history of a board", responses=ENGINE)

@@ -46,6 +46,14 @@ class SearchBody(PositionBody):
     time: float | None = Field(default=None, gt=0, examples=[1.0])
 
 
+class MoveBody(SearchBody):
+    """A search request for the engine's move; ``level`` instead of a limit plays a strength
+    a person can beat (``beginner``, ``casual``, ``club``, ``strong``: a shallow search that
+    now and then plays a worse move)."""
+
+    level: str | None = Field(default=None, max_length=32, examples=["casual"])
+
+
 class PlayBody(PositionBody):
     """A position and a move to play in it, as the JSON object of the CLI:
     ``{"row": 2, "col": 2}`` (from 1), ``{"column": 4}``, ``{"column": 4, "shape": "O"}``."""

@@ -328,25 +328,35 @@ export function valueChip(item, prefix) {
 
 // ---------------------------------------------------------------- engine strength
 
-/** Request fields of a strength: {} (perfect: exact within the server's cap), {depth}, {time}. */
+/** Request fields of a strength: {} (perfect: exact within the server's cap), {depth},
+    {time}, or {level} (a strength a person can beat; the engine's move only). */
 export function strengthParams(strength) {
   if (strength.kind === "depth") return { depth: strength.depth };
   if (strength.kind === "time") return { time: strength.time };
+  if (strength.kind === "level") return { level: strength.level };
   return {};
+}
+
+/** Request fields for analysing the person's moves or a hint: a level's shallow, slipping
+    search is for the engine's own moves only, so the person is helped by the exact search. */
+export function searchParams(strength) {
+  return strength.kind === "level" ? {} : strengthParams(strength);
 }
 
 /** The settings stored with a saved game. */
 export function strengthSettings(strength) {
   if (strength.kind === "depth") return { strength: "depth", depth: strength.depth };
   if (strength.kind === "time") return { strength: "time", time: strength.time };
+  if (strength.kind === "level") return { strength: "level", level: strength.level };
   return { strength: "perfect" };
 }
 
-/** "perfect", "depth 4", "0.5 s" for stored settings (or a strength). */
+/** "perfect", "depth 4", "0.5 s", "level casual" for stored settings (or a strength). */
 export function strengthText(settings) {
   const kind = settings && (settings.strength || settings.kind);
   if (kind === "depth") return `depth ${settings.depth}`;
   if (kind === "time") return `${settings.time} s`;
+  if (kind === "level") return `level ${settings.level}`;
   return kind === "perfect" ? "perfect" : "—";
 }
 
@@ -358,10 +368,11 @@ export function strengthControl(root, cap) {
   const unit = $(".strength-unit", root);
   const remembered = { depth: amount.dataset.depth || "4", time: amount.dataset.time || "1" };
   let shown = null; // the kind the number field holds a value for (none yet)
+  const level = () => kind.selectedOptions[0]?.dataset.level; // a named level: no number
   const sync = () => {
     if (shown === "depth" || shown === "time") remembered[shown] = amount.value;
     shown = kind.value;
-    const on = shown !== "perfect";
+    const on = shown === "depth" || shown === "time";
     amount.hidden = !on;
     unit.hidden = !on;
     if (!on) return;
@@ -375,6 +386,7 @@ export function strengthControl(root, cap) {
   kind.addEventListener("change", sync);
   sync();
   return () => {
+    if (level()) return { kind: "level", level: level() };
     if (kind.value === "perfect") return { kind: "perfect" };
     const value = Number(amount.value);
     if (kind.value === "depth") {

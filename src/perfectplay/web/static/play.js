@@ -36,6 +36,7 @@ import {
   sidePiece,
   sortByValue,
   strengthControl,
+  searchParams,
   strengthParams,
   strengthSettings,
   valueMap,
@@ -304,7 +305,7 @@ async function refreshOverlay(session) {
   const chosen = strength();
   if (!chosen) return setBusy(el.analysing, null);
   try {
-    const body = { ...positionBody(state.position, session.size, session.k), ...strengthParams(chosen) };
+    const body = { ...positionBody(state.position, session.size, session.k), ...searchParams(chosen) };
     const answer = await api(`/api/${GAME}/analyze`, body);
     if (view.analysing !== state || current() !== state) return;
     view.values = valueMap(answer.moves);
@@ -328,7 +329,7 @@ async function showHint() {
   if (!chosen) return;
   setBusy(el.hintText, "Looking for your best move…");
   try {
-    const body = { ...positionBody(state.position, session.size, session.k), ...strengthParams(chosen) };
+    const body = { ...positionBody(state.position, session.size, session.k), ...searchParams(chosen) };
     const reply = await api(`/api/${GAME}/move`, body);
     if (game === session && current() === state) markHint(reply.best_move, reply.value);
   } catch (error) {
@@ -442,6 +443,16 @@ function renderPv() {
   el.pv.hidden = !reply;
   if (!reply) return;
   const line = (reply.pv || []).map(moveName).join(" ");
+  if (reply.level) {
+    // a level's move: its shallow view, and whether it slipped on purpose
+    const slip = reply.slipped ? " — a slip, as this level makes now and then" : "";
+    el.pv.replaceChildren(
+      "Engine played ",
+      h("strong", {}, moveTitle(reply.best_move)),
+      ` at level ${reply.level}: its view ${reply.value}, ${reply.depth} plies ahead${slip}.`,
+    );
+    return;
+  }
   const facts = [`depth ${reply.depth}`, `${formatCount(reply.nodes)} nodes`, `${Math.round(reply.time_ms)} ms`];
   el.pv.replaceChildren(
     "Engine played ",
