@@ -139,8 +139,10 @@ def test_a_dash_or_an_empty_line_is_the_initial_position(
     source = tmp_path / "in.txt"
     source.write_text("-\n\n- 0\n1\n")
     out = tmp_path / "out.jsonl"
-    code, _, err = run(capsys, "batch", "connect4", str(source), "--out", str(out), "--size", "4x4")
+    argv = ("batch", "connect4", str(source), "--out", str(out), "--size", "4x4", "--workers", "8")
+    code, _, err = run(capsys, *argv)
     assert code == 0, err
+    assert "(local, 4 workers;" in err  # no more workers than positions, and it says so
     found = by_index(out)
     solved = ("score", "outcome", "plies", "best_move")
     for index in (0, 2):

@@ -84,6 +84,8 @@ class Tally:
     checked: int = 0
     mismatches: int = 0
     nodes: int = 0
+    tasks: int = 0
+    """Positions handed to the workers (the local pool starts no more workers than that)."""
     started: float = field(default_factory=time.perf_counter)
     ready_at: float | None = None
     """When every worker was ready (the clock of ``started``)."""
@@ -111,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     tasks = [api.Task(i, line.loaded.position) for i, line in read.lines.items() if i not in done]
     if args.order == "hardest-first":
         tasks = api.hardest_first(game, tasks)
-    tally = Tally()
+    tally = Tally(tasks=len(tasks))
     with api.output_journal(args.out) as journal:
         write_errors(journal, read, done, tally)
         try:
@@ -294,7 +296,7 @@ def summary(args: argparse.Namespace, tally: Tally, skipped: int) -> str:
     236 positions/s, 10.2 M nodes/s, ...``: the rates count the answering time only, from
     the moment every worker was ready to the last answer."""
     seconds = time.perf_counter() - tally.started
-    workers = worker_count(args)
+    workers = worker_count(args, tally.tasks)
     text = f"{plural(tally.answered, 'position')} in {seconds:.2f} s ({args.executor}, {workers}"
     if tally.ready_at is not None and tally.last_at is not None:
         answering = max(1e-9, tally.last_at - tally.ready_at)
@@ -314,14 +316,16 @@ def summary(args: argparse.Namespace, tally: Tally, skipped: int) -> str:
     return text
 
 
-def worker_count(args: argparse.Namespace) -> str:
-    """``2 workers``; ``a worker per CPU`` for a Ray cluster left to choose."""
+def worker_count(args: argparse.Namespace, tasks: int) -> str:
+    """``2 workers`` (the local pool starts at most one per task); ``a worker per CPU`` for
+    a Ray cluster left to choose."""
     from perfectplay import api
 
+    if args.executor == "local":
+        wanted = api.default_workers() if args.workers is None else args.workers
+        return plural(min(wanted, tasks) if tasks else wanted, "worker")
     if args.workers is not None:
         return plural(args.workers, "worker")
-    if args.executor == "local":
-        return plural(api.default_workers(), "worker")
     return "a worker per CPU"
 
 
