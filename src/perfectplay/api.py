@@ -36,6 +36,7 @@ from perfectplay.analysis.exact import ExactValues
 from perfectplay.analysis.history import (
     NOTIONS,
     History,
+    HistoryProgress,
     HistoryStep,
     Notion,
     mistake_text,
@@ -125,6 +126,7 @@ __all__ = [
     "GameRecord",
     "GameTree",
     "History",
+    "HistoryProgress",
     "HistoryStep",
     "IterationCallback",
     "JSONObject",
@@ -543,15 +545,23 @@ def check_tried(
     check_trial(job, reach(game, options), plies_left, exact, bounds, every_move)
 
 
-def history(game: Game[P, M], position: P, notion: Notion = "outcome") -> History:
+def history(
+    game: Game[P, M],
+    position: P,
+    notion: Notion = "outcome",
+    *,
+    on_progress: HistoryProgress | None = None,
+) -> History:
     """The optimal move orders that reach ``position`` (or the fewest mistakes), for games
     declaring ``Capability.HISTORY``; refused with :class:`ParameterError` when some
-    sub-board's exact value would not come in reasonable time."""
+    sub-board's exact value would not come in reasonable time. ``on_progress`` hears of
+    each sub-board valued (stones on it, stones on the target, valued so far, seconds)."""
     game_kit = require(game, Capability.HISTORY, "history")
     full = game.plies_left_bound(game.initial())
     job = f"history {game_kit.name}{_size_words(game)}"
     check_history(job, reach(game), game.plies_left_bound(position), full)
-    return reconstruct(game, position, game_kit.retraction(game, position), notion)
+    retraction = game_kit.retraction(game, position)
+    return reconstruct(game, position, retraction, notion, on_progress=on_progress)
 
 
 def _size_words(game: Game[P, M]) -> str:

@@ -381,3 +381,18 @@ def test_connect4_board_no_game_reaches(connect4: tuple[Any, ExactValues]) -> No
     _, position = api.load("connect4", "...../...../x..../o....")  # passes the notation's checks
     with pytest.raises(IllegalPositionError, match="no legal game reaches this board"):
         reconstruct(g, position, values=values)
+
+
+def test_history_reports_its_progress_board_by_board() -> None:
+    """Issue 15, item 3: a long history said nothing; it now reports each sub-board valued
+    (few stones first: those are the slow ones), which the CLI shows on a terminal."""
+    game, position = api.load("tictactoe", "xox/xoo/oxx")
+    heard: list[tuple[int, int, int, float]] = []
+    found = api.history(game, position, on_progress=lambda *report: heard.append(report))
+    assert found.optimal_histories == 222
+    stones = [report[0] for report in heard]
+    assert stones == sorted(stones) and stones[0] == 1 and stones[-1] == 9
+    assert {report[1] for report in heard} == {9}
+    assert [report[2] for report in heard] == list(range(1, len(heard) + 1))
+    seconds = [report[3] for report in heard]
+    assert seconds == sorted(seconds)

@@ -31,6 +31,8 @@ game reaches raises :class:`~perfectplay.errors.IllegalPositionError`; too many 
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -172,18 +174,26 @@ class _Tally:
     optimal: bool = True
 
 
+HistoryProgress = Callable[[int, int, int, float], None]
+"""Called as sub-boards are valued: (stones on the boards being valued, stones on the
+target, sub-boards valued so far, seconds)."""
+
+
 def reconstruct(
     game: Any,
     position: Any,
     retraction: Retraction,
     notion: Notion = "outcome",
     values: ExactValues | None = None,
+    on_progress: HistoryProgress | None = None,
 ) -> History:
     """The history of ``position`` (a validated position of ``game``) under ``notion``,
     taking stones back as the game's ``retraction`` says (its kit's, for games that declare
     the ``HISTORY`` capability).
 
-    ``values`` lets several calls share exact values (it must belong to ``game``). Raises
+    ``values`` lets several calls share exact values (it must belong to ``game``);
+    ``on_progress`` hears of each sub-board valued (the boards with few stones, far from the
+    end, are the slow ones, and come first). Raises
     :class:`ParameterError` for an unknown notion or a board with too
     many sub-boards (more than :data:`MAX_STATES`), and :class:`IllegalPositionError` when
     no legal game reaches the board (possible for Connect Four boards that pass the
@@ -200,7 +210,7 @@ def reconstruct(
         )
     values = ExactValues(game) if values is None else values
     layers, edges = _predecessors(boards, position)
-    tallies = _forward(layers, edges, values, notion)
+    tallies = _forward(layers, edges, values, notion, on_progress)
     final = tallies.get(boards.target_state)
     if final is None:
         raise IllegalPositionError(
@@ -249,16 +259,21 @@ def _forward(
     edges: dict[State, list[_Edge]],
     values: ExactValues,
     notion: Notion,
+    on_progress: HistoryProgress | None = None,
 ) -> dict[State, _Tally]:
     """Optimal-path counts and fewest mistakes of every state reachable from the empty board."""
     tallies: dict[State, _Tally] = {}
     if (0, 0) in layers[0]:
         tallies[(0, 0)] = _Tally(1, 0, None)
+    started, valued = time.perf_counter(), 0
     for layer_index in range(1, len(layers)):
         for state, position in layers[layer_index].items():
             tally = _tally(state, position, layers[layer_index - 1], edges, tallies, values, notion)
             if tally is not None:
                 tallies[state] = tally
+            valued += 1
+            if on_progress is not None:
+                on_progress(layer_index, len(layers) - 1, valued, time.perf_counter() - started)
     return tallies
 
 

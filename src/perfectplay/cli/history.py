@@ -4,10 +4,12 @@ it, or one with the fewest mistakes (games whose moves can be taken back)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, cell_mark, console, print_json, say
+from perfectplay.cli.progress import status_line
 from perfectplay.errors import quote
 
 if TYPE_CHECKING:
@@ -53,10 +55,18 @@ def run(args: argparse.Namespace) -> int:
 
     loaded = options.load(args)
     game = loaded.game
-    try:
-        found = api.history(game, loaded.position, "strict" if args.strict else "outcome")
-    except IllegalPositionError as exc:
-        raise IllegalPositionError(f"board {quote(args.board)}: {exc}") from None
+    notion: api.Notion = "strict" if args.strict else "outcome"
+    with status_line(sys.stderr.isatty()) as status:
+
+        def progress(stones: int, target: int, valued: int, seconds: float) -> None:
+            if status is not None:
+                text = f"history: boards of {stones} of {target} stones, {valued:,} valued"
+                status.show(text, seconds)
+
+        try:
+            found = api.history(game, loaded.position, notion, on_progress=progress)
+        except IllegalPositionError as exc:
+            raise IllegalPositionError(f"board {quote(args.board)}: {exc}") from None
     if args.json:
         print_json(contract.history_json(game, found))
         return EXIT_OK
