@@ -55,7 +55,14 @@ from perfectplay.analysis.reach import (
     check_whole_tree,
 )
 from perfectplay.analysis.render import move_name, rich_tree, summary_text
-from perfectplay.analysis.tree import MAX_NODES, GameTree, Leaves, TreeNode, build_tree
+from perfectplay.analysis.tree import (
+    MAX_NODES,
+    GameTree,
+    Leaves,
+    TreeNode,
+    TreeProgress,
+    build_tree,
+)
 from perfectplay.errors import ParameterError, PerfectplayError, plain, quote
 from perfectplay.games.kernel import (
     DEFAULT_KERNEL_OPTIONS,
@@ -157,6 +164,7 @@ __all__ = [
     "SideRecord",
     "Task",
     "TreeNode",
+    "TreeProgress",
     "WorkerLost",
     "analysis_of",
     "analyze",
@@ -579,12 +587,14 @@ def tree(
     leaves: Leaves = "exact",
     values: ExactValues | None = None,
     max_nodes: int = MAX_NODES,
+    on_progress: TreeProgress | None = None,
 ) -> GameTree:
     """The game tree below ``position`` with minimax values, or alpha-beta's windows and
     cuts (see :func:`perfectplay.analysis.tree.build_tree`); a tree of more than
     ``max_nodes`` nodes (pruned ones included) is refused with :class:`ParameterError`
     naming the count and suggesting a depth limit, and so is one whose exact leaves
-    (without ``values`` given) would not be valued in reasonable time."""
+    (without ``values`` given) would not be valued in reasonable time. ``on_progress``
+    hears of each node added (nodes so far, the cap, seconds)."""
     if leaves == "exact" and values is None and depth is not None:
         job = f"tree {kit_of(game).name}{_size_words(game)}, depth {depth}"
         bounds = "cut the tree at a depth nearer the end, or value its leaves heuristically"
@@ -597,6 +607,7 @@ def tree(
         leaves=leaves,
         values=values,
         max_nodes=max_nodes,
+        on_progress=on_progress,
     )
 
 

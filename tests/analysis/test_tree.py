@@ -221,3 +221,15 @@ def test_finished_root() -> None:
     assert tree.root.terminal and tree.root.children == ()
     assert tree.display_value(tree.root.value or 0) == str(g.finished_score(position))
     assert tree.visited == 1
+
+
+def test_a_tree_reports_its_growth_node_by_node() -> None:
+    """Issue 15, item 3: long trees said nothing; each node added is now reported, which the
+    CLI shows on a terminal."""
+    from perfectplay import api
+
+    game, position = api.load("tictactoe", "xox/oox/___")
+    heard: list[tuple[int, int, float]] = []
+    built = api.tree(game, position, on_progress=lambda *report: heard.append(report))
+    assert [report[0] for report in heard] == list(range(1, built.node_count() + 1))
+    assert {report[1] for report in heard} == {100_000}

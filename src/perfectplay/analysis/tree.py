@@ -32,7 +32,8 @@ limit, on heuristic ones; plain minimax visits every node of the same tree
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -46,6 +47,8 @@ Leaves = Literal["exact", "heuristic"]
 Bound = Literal["exact", "lower", "upper"]
 MAX_NODES = 100_000
 """Most nodes (visited and pruned) a tree may have."""
+TreeProgress = Callable[[int, int, float], None]
+"""Called as a tree grows: (nodes so far, the most it may have, seconds)."""
 MAX_COUNTED = 2_000_000
 """Most distinct positions the count of plain minimax's nodes may meet."""
 
@@ -155,11 +158,13 @@ def build_tree(
     leaves: Leaves = "exact",
     values: ExactValues | None = None,
     max_nodes: int = MAX_NODES,
+    on_progress: TreeProgress | None = None,
 ) -> GameTree:
     """The tree below ``position`` (a validated position of ``game``), ``depth`` plies deep
     (to the end of the game when ``None``); see the module docstring.
 
-    ``values`` lets several calls share exact leaf values. Raises :class:`ParameterError`
+    ``values`` lets several calls share exact leaf values; ``on_progress`` hears of each
+    node added (nodes so far, the cap, seconds). Raises :class:`ParameterError`
     for a negative depth, an unknown leaf rule, or a tree of more than ``max_nodes`` nodes
     (the message suggests a depth limit).
     """
@@ -168,6 +173,7 @@ def build_tree(
     if leaves not in ("exact", "heuristic"):
         raise ParameterError(f"leaves={quote(leaves)}: expected 'exact' or 'heuristic'")
     builder = _Builder(game, position, depth, leaves, values, max_nodes, alphabeta)
+    builder.on_progress = on_progress
     if alphabeta:
         root = builder.alphabeta(position, None, 0, -float(INFINITY), float(INFINITY))
         minimax_nodes = builder.count(position, 0, None)
@@ -203,6 +209,8 @@ class _Builder:
         self.visited = 0
         self.recorded = 0
         self.sizes: dict[tuple[Hashable, int], int] = {}
+        self.on_progress: TreeProgress | None = None
+        self.started = time.perf_counter()
 
     # -- shared ---------------------------------------------------------------------------
     def record(self) -> None:
@@ -210,6 +218,8 @@ class _Builder:
         self.recorded += 1
         if self.recorded > self.max_nodes:
             self.refuse(self.max_nodes)
+        if self.on_progress is not None:
+            self.on_progress(self.recorded, self.max_nodes, time.perf_counter() - self.started)
 
     def refuse(self, cap: int) -> None:
         """Raise the :class:`ParameterError` of a tree with more than ``cap`` nodes."""

@@ -4,11 +4,13 @@ windows and cuts, in the terminal or as a Graphviz picture."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, console, say
+from perfectplay.cli.progress import status_line
 from perfectplay.errors import quote
 
 if TYPE_CHECKING:
@@ -61,7 +63,20 @@ def run(args: argparse.Namespace) -> int:
     if args.heuristic and depth is None:
         raise ParameterError("--heuristic: values at a depth limit; give --depth D too")
     leaves: api.Leaves = "heuristic" if args.heuristic else "exact"
-    built = api.tree(game, loaded.position, depth, alphabeta=args.alphabeta, leaves=leaves)
+    with status_line(sys.stderr.isatty()) as status:
+
+        def progress(nodes: int, cap: int, seconds: float) -> None:
+            if status is not None:
+                status.show(f"tree: {nodes:,} nodes (at most {cap:,})", seconds)
+
+        built = api.tree(
+            game,
+            loaded.position,
+            depth,
+            alphabeta=args.alphabeta,
+            leaves=leaves,
+            on_progress=progress,
+        )
     out = console()
     if args.svg or args.dot:
         path = write_picture(built, args.svg, args.dot)
