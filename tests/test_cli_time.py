@@ -131,3 +131,27 @@ def test_ctrl_c_stops_an_analysis_with_the_moves_valued_so_far() -> None:
     assert process.returncode == 130, text
     assert "interrupted; moves valued so far: " in text and "Traceback" not in text
     assert waited < 1.0, f"stopped {waited:.2f} s after SIGINT"
+
+
+def test_ctrl_c_stops_a_history_within_a_second() -> None:
+    """Issue 15, item 3: SIGINT during a ``history`` of many sub-boards (about 5 s here):
+    exit 130 within a second, with a one-line note, no traceback."""
+    process = subprocess.Popen(
+        [*COMMAND, "history", "connect4", "....../....../..ox../.xoxo./xoxoxo"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=hear_ctrl_c,  # resets SIGINT only, before exec
+    )
+    try:
+        time.sleep(1.8)  # loading (about a second), then valuing sub-boards
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, err = process.communicate(timeout=10)
+        waited = time.monotonic() - sent
+    finally:
+        process.kill()
+    text = err.decode()
+    assert process.returncode == 130, text
+    assert "perfectplay: interrupted" in text and "Traceback" not in text
+    assert waited < 1.0, f"stopped {waited:.2f} s after SIGINT"
