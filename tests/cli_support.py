@@ -1,11 +1,14 @@
-"""Helpers shared by the command-line tests: run ``perfectplay`` in-process."""
+"""Helpers shared by the command-line tests: run ``perfectplay`` in-process, or interrupt
+it in a process of its own."""
 
 from __future__ import annotations
 
 import io
 import json
 import signal
+import subprocess
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -41,3 +44,24 @@ def hear_ctrl_c() -> None:
     background of a non-interactive shell (as CI may start the tests) inherits SIGINT
     ignored, and Python then keeps ignoring it, as a background job should."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def interrupt(command: list[str], after: float) -> tuple[int, str, float]:
+    """Run ``command``, send it SIGINT ``after`` seconds (it must still be running then),
+    and wait: its exit status, its stderr, and the seconds it took to stop after SIGINT."""
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=hear_ctrl_c,  # resets SIGINT only, before exec
+    )
+    try:
+        time.sleep(after)
+        assert process.poll() is None, "it ended before SIGINT was sent"
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, err = process.communicate(timeout=10)
+        waited = time.monotonic() - sent
+    finally:
+        process.kill()
+    return process.returncode, err.decode(), waited

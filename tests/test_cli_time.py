@@ -6,13 +6,12 @@ from __future__ import annotations
 import os
 import pty
 import select
-import signal
 import subprocess
 import sys
 import time
 
 import pytest
-from cli_support import hear_ctrl_c, run
+from cli_support import interrupt, run
 
 from perfectplay import api
 
@@ -112,23 +111,11 @@ def test_analyze_tries_every_move_within_reach_or_refuses(
 def test_ctrl_c_stops_an_analysis_with_the_moves_valued_so_far() -> None:
     """Issue 15, item 3: SIGINT during ``analyze``: exit 130 within a second, with the moves
     valued so far on stderr (the analysis went on silently before)."""
-    process = subprocess.Popen(
+    code, text, waited = interrupt(
         [*COMMAND, "analyze", "connect4", "4453", "--time", "14"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        preexec_fn=hear_ctrl_c,  # resets SIGINT only, before exec
+        after=4.5,  # loading, then about two of the seven moves
     )
-    try:
-        time.sleep(4.5)  # loading, then about two of the seven moves
-        assert process.poll() is None
-        process.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        _, err = process.communicate(timeout=10)
-        waited = time.monotonic() - sent
-    finally:
-        process.kill()
-    text = err.decode()
-    assert process.returncode == 130, text
+    assert code == 130, text
     assert "interrupted; moves valued so far: " in text and "Traceback" not in text
     assert waited < 1.0, f"stopped {waited:.2f} s after SIGINT"
 
@@ -136,22 +123,10 @@ def test_ctrl_c_stops_an_analysis_with_the_moves_valued_so_far() -> None:
 def test_ctrl_c_stops_a_history_within_a_second() -> None:
     """Issue 15, item 3: SIGINT during a ``history`` of many sub-boards (about 5 s here):
     exit 130 within a second, with a one-line note, no traceback."""
-    process = subprocess.Popen(
+    code, text, waited = interrupt(
         [*COMMAND, "history", "connect4", "....../....../..ox../.xoxo./xoxoxo"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        preexec_fn=hear_ctrl_c,  # resets SIGINT only, before exec
+        after=1.8,  # loading (about a second), then valuing sub-boards
     )
-    try:
-        time.sleep(1.8)  # loading (about a second), then valuing sub-boards
-        assert process.poll() is None
-        process.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        _, err = process.communicate(timeout=10)
-        waited = time.monotonic() - sent
-    finally:
-        process.kill()
-    text = err.decode()
-    assert process.returncode == 130, text
+    assert code == 130, text
     assert "perfectplay: interrupted" in text and "Traceback" not in text
     assert waited < 1.0, f"stopped {waited:.2f} s after SIGINT"

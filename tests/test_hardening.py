@@ -4,15 +4,13 @@ error, naming the input, and exit 2 from the command line."""
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_support import hear_ctrl_c
+from cli_support import interrupt
 
 from perfectplay import api
 from perfectplay.errors import NotationError, ParameterError
@@ -246,22 +244,7 @@ def test_ctrl_c_stops_a_long_search_with_its_best_move_so_far(argv: tuple[str, .
     read the clock, and with it the request to stop, every few thousand nodes), with the
     best move of the last completed depth on stderr."""
     command = [sys.executable, "-c", "from perfectplay.cli import main; raise SystemExit(main())"]
-    process = subprocess.Popen(
-        [*command, *argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        preexec_fn=hear_ctrl_c,  # resets SIGINT only, before exec
-    )
-    try:
-        time.sleep(4.0)  # start-up, loading the compiled code, then some search
-        assert process.poll() is None
-        process.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        _, err = process.communicate(timeout=10)
-        waited = time.monotonic() - sent
-    finally:
-        process.kill()
-    text = err.decode()
-    assert process.returncode == 130, text
+    code, text, waited = interrupt([*command, *argv], after=4.0)  # start-up, loading, search
+    assert code == 130, text
     assert "interrupted; best so far:" in text and "depth" in text and "Traceback" not in text
     assert waited < 1.0, f"stopped {waited:.2f} s after SIGINT"

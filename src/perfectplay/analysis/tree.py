@@ -172,8 +172,7 @@ def build_tree(
         raise ParameterError(f"depth={quote(depth)}: must be a whole number, 0 or more")
     if leaves not in ("exact", "heuristic"):
         raise ParameterError(f"leaves={quote(leaves)}: expected 'exact' or 'heuristic'")
-    builder = _Builder(game, position, depth, leaves, values, max_nodes, alphabeta)
-    builder.on_progress = on_progress
+    builder = _Builder(game, position, depth, leaves, values, max_nodes, alphabeta, on_progress)
     if alphabeta:
         root = builder.alphabeta(position, None, 0, -float(INFINITY), float(INFINITY))
         minimax_nodes = builder.count(position, 0, None)
@@ -198,6 +197,7 @@ class _Builder:
         values: ExactValues | None,
         max_nodes: int,
         pruning: bool,
+        on_progress: TreeProgress | None = None,
     ) -> None:
         self.game = game
         self.pruning = pruning
@@ -209,7 +209,7 @@ class _Builder:
         self.visited = 0
         self.recorded = 0
         self.sizes: dict[tuple[Hashable, int], int] = {}
-        self.on_progress: TreeProgress | None = None
+        self.on_progress = on_progress
         self.started = time.perf_counter()
 
     # -- shared ---------------------------------------------------------------------------

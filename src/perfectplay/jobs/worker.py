@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from typing import Any
 
 from perfectplay.errors import PerfectplayError
@@ -38,16 +39,7 @@ class Worker:
             answer = self._compute(task)
         except PerfectplayError as exc:
             answer = Answer(task.index, error=str(exc))
-        seconds = time.perf_counter() - started
-        return Answer(
-            answer.index,
-            answer.result,
-            answer.values,
-            answer.entry,
-            answer.error,
-            seconds,
-            self.pid,
-        )
+        return replace(answer, seconds=time.perf_counter() - started, worker=self.pid)
 
     def answer_all(self, tasks: list[Task]) -> list[Answer]:
         """The answers to a chunk of tasks, in order."""
