@@ -55,6 +55,8 @@ from perfectplay.analysis.reach import (
     check_whole_tree,
 )
 from perfectplay.analysis.render import move_name, rich_tree, summary_text
+from perfectplay.analysis.steps import MAX_STEP_NODES, Step, Steps, check_ranking, record_steps
+from perfectplay.analysis.steps import ORDERS as STEP_ORDERS
 from perfectplay.analysis.tree import (
     MAX_NODES,
     GameTree,
@@ -118,6 +120,7 @@ __all__ = [
     "EXECUTORS",
     "LEVELS",
     "NOTIONS",
+    "STEP_ORDERS",
     "Analysis",
     "Answer",
     "ArenaProgress",
@@ -162,6 +165,8 @@ __all__ = [
     "ScoredLine",
     "SearchResult",
     "SideRecord",
+    "Step",
+    "Steps",
     "Task",
     "TreeNode",
     "TreeProgress",
@@ -208,6 +213,7 @@ __all__ = [
     "scored_line",
     "solve",
     "start",
+    "steps",
     "summary_text",
     "to_dot",
     "to_svg",
@@ -621,6 +627,34 @@ def to_svg(built: GameTree) -> str:
     """The tree drawn as SVG by Graphviz's ``dot`` (boards as for :func:`to_dot`); raises
     :class:`ParameterError` when ``dot`` is missing or the tree is too large to draw."""
     return pictures.to_svg(built, kit_of(built.game).has(Capability.BOARD))
+
+
+# -- alpha-beta step by step (issue 15, item 10) -----------------------------------------------
+def steps(
+    game: Game[P, M],
+    position: P,
+    depth: int | None = None,
+    *,
+    order: str = "game",
+    leaves: Leaves = "exact",
+    max_nodes: int = MAX_STEP_NODES,
+) -> Steps:
+    """Alpha-beta's search of ``position`` one step at a time, trying moves in ``order``
+    (one of :data:`STEP_ORDERS`), ``depth`` plies deep (to the end of the game when
+    ``None``); see :mod:`perfectplay.analysis.steps`. Refused with :class:`ParameterError`:
+    an unknown order, a bad depth, heuristic leaves without a depth, a tree of more than
+    ``max_nodes`` nodes (pruned ones included), and, by the policy of unbounded jobs, exact
+    leaves or a ``best``/``worst`` ranking by exact values out of reasonable time."""
+    if depth is not None:
+        limit(depth=depth)  # the same range check as a search depth
+    if leaves == "exact":
+        job = f"steps {kit_of(game).name}{_size_words(game)}"
+        plies_left, game_reach = game.plies_left_bound(position), reach(game)
+        check_ranking(job, game_reach, order, plies_left)
+        if depth is not None:
+            bounds = "give a depth nearer the end, or value the cut heuristically"
+            check_leaves(f"{job}, depth {depth}", game_reach, plies_left, depth, bounds)
+    return record_steps(game, position, depth, order=order, leaves=leaves, max_nodes=max_nodes)
 
 
 def perft(

@@ -45,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from perfectplay.api import (
+    STEP_ORDERS,
     Answer,
     GameTree,
     History,
@@ -58,6 +59,8 @@ from perfectplay.api import (
     RegisteredGame,
     Score,
     SearchResult,
+    Step,
+    Steps,
     TreeNode,
     board,
     kit,
@@ -80,6 +83,7 @@ __all__ = [
     "result_json",
     "score_json",
     "state_json",
+    "steps_json",
     "tree_json",
 ]
 
@@ -317,6 +321,66 @@ def node_json(built: GameTree, node: TreeNode, game: RegisteredGame) -> JSONObje
         "to_move": game.player_name(game.to_move(node.position)),
         "cells": cells_json(game, node.position),
         "children": children,
+    }
+
+
+# -- alpha-beta step by step (issue 15, item 10) -----------------------------------------------
+def steps_json(found: Steps, game: RegisteredGame) -> JSONObject:
+    """Alpha-beta's search one step at a time (``tree --steps --json``, ``POST
+    /api/{game}/steps``)::
+
+        {"order": "best", "orders": {"game": "the game's own move order", ...},
+         "depth": null, "leaves": "exact", "visited": 7, "minimax_nodes": 11, "cuts": 2,
+         "to_move": "x", "value": "10",
+         "steps": [{"number": 1, "kind": "enter", "path": [], "depth": 0,
+                    "alpha": "-inf", "beta": "+inf", "value": null, "best": null,
+                    "move": null, "skipped": [], "visited": 1, "text": "Start at ...",
+                    "reason": null, "to_move": "x", "cells": [[...], ...]}, ...]}
+
+    ``kind`` is ``enter``, ``leaf``, ``return``, ``cut`` or ``done``; ``path``, ``move``
+    and ``skipped`` are move objects; values are root-relative in the game's conventional
+    score, as :func:`tree_json` writes them (``"+inf"``, ``"~+12"`` for a heuristic one);
+    ``cells`` is the board of the node the step is at."""
+    tree = found.tree
+    assert tree.root.value is not None
+    return {
+        "order": found.order,
+        "orders": dict(STEP_ORDERS),
+        "depth": tree.depth,
+        "leaves": tree.leaves,
+        "visited": found.visited,
+        "minimax_nodes": found.minimax_nodes,
+        "cuts": found.cuts,
+        "to_move": game.player_name(game.to_move(tree.root.position)),
+        "value": found.display(tree.root.value),
+        "steps": [
+            step_json(found, step, game, number) for number, step in enumerate(found.steps, 1)
+        ],
+    }
+
+
+def step_json(found: Steps, step: Step, game: RegisteredGame, number: int) -> JSONObject:
+    """One step of :func:`steps_json`, numbered from 1."""
+
+    def shown(value: float | None) -> JSONValue:
+        return None if value is None else found.display(value)
+
+    return {
+        "number": number,
+        "kind": step.kind,
+        "path": [move_json(game, move) for move in step.path],
+        "depth": step.depth,
+        "alpha": shown(step.alpha),
+        "beta": shown(step.beta),
+        "value": shown(step.value),
+        "best": shown(step.best),
+        "move": None if step.move is None else move_json(game, step.move),
+        "skipped": [move_json(game, move) for move in step.skipped],
+        "visited": step.visited,
+        "text": step.text,
+        "reason": step.reason,
+        "to_move": game.player_name(game.to_move(step.position)),
+        "cells": cells_json(game, step.position),
     }
 
 

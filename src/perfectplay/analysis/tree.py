@@ -18,11 +18,11 @@ At the depth limit a node is a leaf valued by ``leaves``:
   exactly what :func:`perfectplay.search.minimax.minimax` with that depth searches).
 
 With ``alphabeta=True`` the tree is searched by textbook alpha-beta (fail-soft, no table, no
-reordering) in the same move order, the maximiser raising ``alpha`` and the minimiser
-lowering ``beta``; a node records the window ``(alpha, beta)`` it was entered with, its value
-is exact only strictly inside that window (a lower bound at or above ``beta``, an upper bound
-at or below ``alpha``), and once ``alpha >= beta`` the remaining children are recorded as
-pruned, unvisited. Visited nodes are counted exactly as
+reordering) in the same move order (or the one ``order`` gives), the maximiser raising
+``alpha`` and the minimiser lowering ``beta``; a node records the window ``(alpha, beta)`` it
+was entered with, its value is exact only strictly inside that window (a lower bound at or
+above ``beta``, an upper bound at or below ``alpha``), and once ``alpha >= beta`` the
+remaining children are recorded as pruned, unvisited. Visited nodes are counted exactly as
 :func:`perfectplay.search.alphabeta.alphabeta` counts them with ``Options(table=False,
 symmetry=False, ordering=False)``: the two agree on full trees and, with the same depth
 limit, on heuristic ones; plain minimax visits every node of the same tree
@@ -51,6 +51,9 @@ TreeProgress = Callable[[int, int, float], None]
 """Called as a tree grows: (nodes so far, the most it may have, seconds)."""
 MAX_COUNTED = 2_000_000
 """Most distinct positions the count of plain minimax's nodes may meet."""
+MoveOrder = Callable[[Any, list[Any], int], list[Any]]
+"""The order alpha-beta tries moves in: (a position, its moves in the game's order, its depth
+below the root) -> the same moves in the order to try them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +162,14 @@ def build_tree(
     values: ExactValues | None = None,
     max_nodes: int = MAX_NODES,
     on_progress: TreeProgress | None = None,
+    order: MoveOrder | None = None,
 ) -> GameTree:
     """The tree below ``position`` (a validated position of ``game``), ``depth`` plies deep
     (to the end of the game when ``None``); see the module docstring.
 
     ``values`` lets several calls share exact leaf values; ``on_progress`` hears of each
-    node added (nodes so far, the cap, seconds). Raises :class:`ParameterError`
+    node added (nodes so far, the cap, seconds); ``order`` is the order alpha-beta tries
+    the moves of each node in (the game's order when ``None``). Raises :class:`ParameterError`
     for a negative depth, an unknown leaf rule, or a tree of more than ``max_nodes`` nodes
     (the message suggests a depth limit).
     """
@@ -173,6 +178,7 @@ def build_tree(
     if leaves not in ("exact", "heuristic"):
         raise ParameterError(f"leaves={quote(leaves)}: expected 'exact' or 'heuristic'")
     builder = _Builder(game, position, depth, leaves, values, max_nodes, alphabeta, on_progress)
+    builder.order = order
     if alphabeta:
         root = builder.alphabeta(position, None, 0, -float(INFINITY), float(INFINITY))
         minimax_nodes = builder.count(position, 0, None)
@@ -210,6 +216,7 @@ class _Builder:
         self.recorded = 0
         self.sizes: dict[tuple[Hashable, int], int] = {}
         self.on_progress = on_progress
+        self.order: MoveOrder | None = None
         self.started = time.perf_counter()
 
     # -- shared ---------------------------------------------------------------------------
@@ -296,6 +303,8 @@ class _Builder:
         maximising = self.maximising(position)
         best = -float(INFINITY) if maximising else float(INFINITY)
         moves = list(self.game.legal_moves(position))
+        if self.order is not None:
+            moves = self.order(position, moves, depth)
         children: list[TreeNode] = []
         for index, m in enumerate(moves):
             child = self.alphabeta(self.game.play(position, m), m, depth + 1, alpha, beta)
