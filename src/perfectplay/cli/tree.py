@@ -1,5 +1,6 @@
 """``perfectplay tree``: the game tree of a position with minimax values, or alpha-beta's
-windows and cuts, in the terminal or as a Graphviz picture."""
+windows and cuts, in the terminal or as a Graphviz picture; with ``--steps``, alpha-beta's
+search one step at a time, as a numbered list."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
-from perfectplay.cli.output import EXIT_OK, console, say
+from perfectplay.cli.output import EXIT_OK, console, print_json, say, show_board
 from perfectplay.cli.progress import status_line
 from perfectplay.errors import quote
 
 if TYPE_CHECKING:
-    from perfectplay.api import GameTree
+    from perfectplay.api import GameTree, Leaves, Loaded, Steps
 
 BOARD_CELLS = 36
 """Boards up to this many cells are drawn in the terminal tree."""
@@ -29,11 +30,19 @@ examples:
   perfectplay tree tictactoe 'x__/_o_/___' --depth 2 --heuristic --alphabeta
   perfectplay tree tictactoe 'xox/oox/___' --svg tree.svg   a Graphviz picture
   perfectplay tree connect4 '....x/...oo/xo.xo/xxxoo' --dot tree.dot
+  perfectplay tree tictactoe 'xox/oox/___' --steps    alpha-beta one step at a time
+  perfectplay tree tictactoe 'xox/oox/___' --steps --order best   2 cuts, 7 nodes of 11
 
 Values are the root player's, depth-adjusted as in the classic tic-tac-toe article
 (a win with the d-th ply from the root is 10 - (d - 1), a loss its negative, a draw 0;
 connect4: the standard score). A bound reads '>= 3' or '<= -9'; the window is alpha-beta's
-[alpha, beta] on entering a node. Moves are tried in the game's move order."""
+[alpha, beta] on entering a node. Moves are tried in the game's move order.
+
+--steps lists alpha-beta's search one event at a time: each node entered with its alpha
+and beta, each leaf's value, each value returned to its parent, each cut with its reason
+and the moves it skips, and the nodes visited so far against plain minimax's count.
+--order game (the game's order), best (best move first), worst (worst move first) or
+reversed shows how the order of the moves changes the cuts."""
 
 
 def add(commands: Any) -> None:
@@ -49,7 +58,16 @@ def add(commands: Any) -> None:
     picture = sub.add_mutually_exclusive_group()
     picture.add_argument("--svg", metavar="FILE", help="draw the tree as SVG (Graphviz)")
     picture.add_argument("--dot", metavar="FILE", help="write the tree as Graphviz DOT source")
+    picture.add_argument(
+        "--steps", action="store_true", help="alpha-beta's search one step at a time"
+    )
+    sub.add_argument(
+        "--order",
+        metavar="NAME",
+        help="with --steps: the move order, game (default), best, worst or reversed",
+    )
     options.add_size(sub, board=True)
+    sub.add_argument("--json", action="store_true", help="print the tree or the steps as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
     if args.heuristic and depth is None:
         raise ParameterError("--heuristic: values at a depth limit; give --depth D too")
     leaves: api.Leaves = "heuristic" if args.heuristic else "exact"
+    if args.order is not None and not args.steps:
+        raise ParameterError(f"--order {quote(args.order)}: orders the steps; give --steps too")
+    if args.steps:
+        return run_steps(loaded, depth, leaves, args.order or "game", args.json)
     with status_line(sys.stderr.isatty()) as status:
 
         def progress(nodes: int, cap: int, seconds: float) -> None:
@@ -77,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
             leaves=leaves,
             on_progress=progress,
         )
+    if args.json:
+        from perfectplay import contract
+
+        print_json(contract.tree_json(built, game))
+        return EXIT_OK
     out = console()
     if args.svg or args.dot:
         path = write_picture(built, args.svg, args.dot)
@@ -88,6 +115,42 @@ def run(args: argparse.Namespace) -> int:
         out.print(api.rich_tree(built, boards=boards))
     say(out, footer(built))
     return EXIT_OK
+
+
+def run_steps(loaded: Loaded, depth: int | None, leaves: Leaves, order: str, as_json: bool) -> int:
+    """``--steps``: the board, then alpha-beta's search as a numbered list (or JSON)."""
+    from perfectplay import api, contract
+
+    game = loaded.game
+    found = api.steps(game, loaded.position, depth, order=order, leaves=leaves)
+    if as_json:
+        print_json(contract.steps_json(found, game))
+        return EXIT_OK
+    out = console()
+    show_board(out, game, loaded.position)
+    say(out, f"alpha-beta, moves in {found.order} order ({api.STEP_ORDERS[found.order]}):")
+    for line in step_lines(found):
+        say(out, line)
+    say(out, steps_footer(found))
+    return EXIT_OK
+
+
+def step_lines(found: Steps) -> list[str]:
+    """One numbered line per step, with the nodes visited so far; a cut's reason on the
+    line after it."""
+    width = len(str(len(found.steps)))
+    lines = []
+    for number, step in enumerate(found.steps, 1):
+        lines.append(f"{number:>{width}}. [{step.visited} visited] {step.text}")
+        if step.reason is not None:
+            lines.append(f"{'':>{width}}  why: {step.reason}")
+    return lines
+
+
+def steps_footer(found: Steps) -> str:
+    """``nodes visited: 7 of plain minimax's 11; 2 cuts``."""
+    cuts = f"{found.cuts} cut{'' if found.cuts == 1 else 's'}"
+    return f"nodes visited: {found.visited:,} of plain minimax's {found.minimax_nodes:,}; {cuts}"
 
 
 def footer(built: GameTree) -> str:
