@@ -55,7 +55,14 @@ from perfectplay.analysis.reach import (
     check_whole_tree,
 )
 from perfectplay.analysis.render import move_name, rich_tree, summary_text
-from perfectplay.analysis.steps import MAX_STEP_NODES, Step, Steps, check_ranking, record_steps
+from perfectplay.analysis.steps import (
+    MAX_STEP_NODES,
+    Step,
+    Steps,
+    check_order,
+    check_ranking,
+    record_steps,
+)
 from perfectplay.analysis.steps import ORDERS as STEP_ORDERS
 from perfectplay.analysis.tree import (
     MAX_NODES,
@@ -213,6 +220,7 @@ __all__ = [
     "scored_line",
     "solve",
     "start",
+    "step_order",
     "steps",
     "summary_text",
     "to_dot",
@@ -655,6 +663,12 @@ def steps(
             bounds = "give a depth nearer the end, or value the cut heuristically"
             check_leaves(f"{job}, depth {depth}", game_reach, plies_left, depth, bounds)
     return record_steps(game, position, depth, order=order, leaves=leaves, max_nodes=max_nodes)
+
+
+def step_order(name: object) -> str:
+    """``name`` when it is one of :data:`STEP_ORDERS`; else :class:`ParameterError` naming
+    them (what :func:`steps` checks first, for a front door to check early)."""
+    return check_order(name)
 
 
 def perft(

@@ -15,6 +15,7 @@ API (all bodies JSON; the schema is at ``/docs`` and ``/openapi.json``)::
     POST /api/{game}/move                 the engine's move       (jobs.move: contract.result_json)
     POST /api/{game}/history              an optimal history      (jobs.history)
     POST /api/{game}/tree                 the game tree           (jobs.tree)
+    POST /api/{game}/steps                alpha-beta step by step (jobs.steps)
     GET  /api/games                       saved games, filtered   (?game=&status=&result=
                                           &human_side=&since=&until=&limit=&offset=)
     POST /api/games                       store (or update, with id) a played game

@@ -34,7 +34,7 @@ from starlette.routing import Match, Mount
 from perfectplay import api, contract, errors
 from perfectplay.web.jobs import search_limit
 from perfectplay.web.pool import EngineBusy, EngineCrash, EngineTimeout
-from perfectplay.web.schemas import GameBody, MoveBody, PositionBody, SearchBody
+from perfectplay.web.schemas import GameBody, MoveBody, PositionBody, SearchBody, StepsBody
 from perfectplay.web.store import GameRecord
 
 HERE = Path(__file__).parent
@@ -127,6 +127,12 @@ def check_board(loaded: api.Loaded, size: str | None) -> None:
         f"of at most {MAX_CELLS} cells (its compiled engines hold a board in one 64-bit word); "
         "larger boards, such as 15x15 Gomoku, are played with the command line"
     )
+
+
+def check_steps(body: StepsBody) -> None:
+    """Refuse a step-through request naming an unknown move order, with
+    :class:`~perfectplay.errors.ParameterError` (400) naming the orders, before any work."""
+    api.step_order(body.order)
 
 
 def check_search(body: SearchBody, cap: float) -> None:

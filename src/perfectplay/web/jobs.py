@@ -17,6 +17,7 @@ Shapes (the CLI's JSON, plus what a page needs):
   ``contract.state_json`` after the engine's move (``null`` when the game is already over)
 * ``history`` -> ``contract.history_json`` plus ``"steps"`` (every move with the board after it)
 * ``tree``    -> ``contract.tree_json`` (at most :data:`MAX_TREE_NODES` nodes)
+* ``steps``   -> ``contract.steps_json`` (at most :data:`MAX_STEP_NODES` nodes)
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from perfectplay.errors import ParameterError
 
 MAX_TREE_NODES = 3_000
 """Most nodes (pruned ones included) of a tree drawn on a page."""
+MAX_STEP_NODES = 1_000
+"""Most nodes (pruned ones included) of a search stepped through on a page."""
 WARM_PLIES = 10
 """The warm-up searches a position with at most this many plies left (or a won one)."""
 WARM_TIME = 0.5
@@ -188,11 +191,37 @@ def tree(
     return data
 
 
+def steps(
+    *,
+    game: str,
+    position: str,
+    size: str | None = None,
+    k: int | None = None,
+    depth: int | None = None,
+    heuristic: bool = False,
+    order: str = "game",
+    cap: float,
+) -> dict[str, Any]:
+    """Alpha-beta's search of a position one step at a time, trying moves in ``order``
+    (``contract.steps_json``). Raises :class:`ParameterError` for ``heuristic`` without a
+    depth, an unknown order or a search of more than :data:`MAX_STEP_NODES` nodes."""
+    loaded = load(game, position, size, k)
+    if heuristic and depth is None:
+        raise ParameterError("heuristic: values at a depth limit; give a depth too")
+    leaves: api.Leaves = "heuristic" if heuristic else "exact"
+    found = api.steps(
+        loaded.game, loaded.position, depth, order=order, leaves=leaves, max_nodes=MAX_STEP_NODES
+    )
+    data: dict[str, Any] = contract.steps_json(found, loaded.game)
+    return data
+
+
 JOBS: dict[str, Callable[..., dict[str, Any]]] = {
     "analyze": analyze,
     "move": move,
     "history": history,
     "tree": tree,
+    "steps": steps,
 }
 """The jobs a worker runs, by name."""
 

@@ -29,6 +29,7 @@ from perfectplay.web.schemas import (
     PositionBody,
     ReplayBody,
     SearchBody,
+    StepsBody,
     TreeBody,
     error_responses,
 )
@@ -169,6 +170,17 @@ async def tree(game: GameName, body: TreeBody, request: Request) -> dict[str, An
     """Nested nodes with minimax values, or alpha-beta windows and cuts."""
     options = {"depth": body.depth, "alphabeta": body.alphabeta, "heuristic": body.heuristic}
     return await _run(request, "tree", game, body, **options)
+
+
+@router.post("/{game}/steps", summary="Alpha-beta one step at a time", responses=ENGINE)
+async def steps(game: GameName, body: StepsBody, request: Request) -> dict[str, Any]:
+    """``perfectplay tree --steps --json``: every node entered with its alpha and beta, every
+    value returned, every cut with its reason and the moves it skips, and the nodes visited
+    against plain minimax's count, moves tried in ``order`` (400 naming the orders for
+    another)."""
+    boundary.check_steps(body)
+    options = {"depth": body.depth, "heuristic": body.heuristic, "order": body.order}
+    return await _run(request, "steps", game, body, **options)
 
 
 # -- saved games --------------------------------------------------------------------------------

@@ -96,6 +96,17 @@ class TreeBody(PositionBody):
     heuristic: bool = False
 
 
+class StepsBody(PositionBody):
+    """A small position whose alpha-beta search is wanted one step at a time, trying moves
+    in ``order`` (``game``, ``best``, ``worst`` or ``reversed``; 400 for another), to
+    ``depth`` plies (to the end when null); ``heuristic`` values the positions at the depth
+    limit by the evaluation instead of solving them."""
+
+    depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
+    heuristic: bool = False
+    order: str = Field(default="game", max_length=16, examples=["game", "best"])
+
+
 class GameBody(_Strict):
     """A played game to store: the moves from the empty board, who played, the engine's
     settings and whether it is still ``playing``, ``finished`` or ``abandoned``. The server
