@@ -26,6 +26,7 @@ from common import fmt, machine
 from perfectplay.games.connect4 import compiled as kernel
 from perfectplay.games.connect4.kernel import DEFAULT_TABLE_BITS
 from perfectplay.games.connect4.rules import game as connect4
+from perfectplay.games.kernel import KernelOptions
 
 SETS = {
     "end-easy": ("Test_L3_R1", 7.6e-6, 3.8e-6, 51, 6.1e-6),
@@ -61,12 +62,13 @@ def run_set(
     work: Any,
     slots: Any,
     stats: Any,
+    deep: Any,
 ) -> dict[str, Any]:
     times, nodes, mismatches = [], [], 0
     for current, mask, moves, expected in positions:
         stats[0], stats[1], stats[3] = 0, 1 << 62, stats[3] + 1
         start = time.perf_counter()
-        score = kernel.solve(current, mask, moves, weak, work, slots, stats)
+        score = kernel.solve(current, mask, moves, weak, work, slots, stats, deep)
         times.append(time.perf_counter() - start)
         nodes.append(int(stats[0]))
         want = (expected > 0) - (expected < 0) if weak else expected
@@ -94,6 +96,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="positions per set (default all)")
     parser.add_argument("--weak", action="store_true")
     parser.add_argument("--empty", action="store_true", help="also solve the empty 7x6 board")
+    parser.add_argument(
+        "--book", action="store_true", help="consult the opening books (off: as the reference)"
+    )
     parser.add_argument("--table-bits", type=int, default=DEFAULT_TABLE_BITS)
     parser.add_argument(
         "--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "connect4"
@@ -101,7 +106,7 @@ def main() -> None:
     args = parser.parse_args()
 
     g = connect4()
-    driver = g.kernel()
+    driver = g.kernel(KernelOptions(book=args.book))
     work = driver.work
     table = driver.new_table(1 << args.table_bits)
     table.touch()  # every page once, outside the timings
@@ -110,14 +115,14 @@ def main() -> None:
     print(f"Machine: {machine()}")
     print(
         f"Table: 2^{args.table_bits} slots, {table.bytes / 2**20:.0f} MiB; "
-        f"mode: {'weak' if args.weak else 'strong'}\n"
+        f"mode: {'weak' if args.weak else 'strong'}; books {'on' if args.book else 'off'}\n"
     )
     print("| set | n | mismatches | mean | median | mean nodes | nodes/s | mean vs reference |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.sets:
         file, ref_mean, _ref_median, _ref_nodes, ref_weak = SETS[name]
         positions = load(args.data / file, args.limit)
-        result = run_set(positions, args.weak, work, table.slots, stats)
+        result = run_set(positions, args.weak, work, table.slots, stats, driver.deep)
         reference = ref_weak if args.weak else ref_mean
         print(
             f"| {name} | {result['n']} | {result['mismatches']} | {fmt(result['mean'])} | "

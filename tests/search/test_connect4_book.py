@@ -118,14 +118,18 @@ def test_with_the_book_the_empty_7x6_board_solves_at_once() -> None:
     assert scores == FIRST_MOVES
 
 
-def test_a_timed_search_cuts_the_line_a_book_score_would_need_proving() -> None:
+def test_a_timed_search_proves_the_whole_winning_line_from_the_books() -> None:
     from perfectplay import api
 
-    untimed_length = 41  # the whole game: the first player wins with its 21st stone
     result = api.solve(STANDARD, STANDARD.initial(), api.limit(time=0.5))
     assert result.exact and str(result.score) == "win in 41"
     assert result.best_move == 3
-    assert 1 <= len(result.pv) < untimed_length  # the line stopped at the deadline
+    assert len(result.pv) == 41  # the whole game: the first player wins with its 21st stone
+    position = STANDARD.initial()
+    for move in result.pv:
+        position = STANDARD.play(position, move)
+    outcome = STANDARD.outcome(position)
+    assert outcome is not None and outcome.winner == STANDARD.to_move(STANDARD.initial())
 
 
 SIX_BY_SIX = game(6, 6)

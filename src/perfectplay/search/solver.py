@@ -92,6 +92,12 @@ TABLE_SLOTS_PER_SECOND = 1 << 22
 a larger table would only cost page faults, which dominate a short search on fresh memory."""
 
 
+BOOK_TABLE_ENTRIES = 1 << 16
+"""Table slots of a search that ends at an opening book's positions: a few thousand nodes,
+where a large fresh table would cost more in page faults (about 8 ms for 2**23 slots) than
+the search itself."""
+
+
 def sized_for(search: SearchOptions, limit: Limit) -> SearchOptions:
     """``search`` with its table capped to what a search under ``limit`` can fill (a power of
     two, at least 2**12 slots, as many as an untimed search gets at most)."""
@@ -116,7 +122,10 @@ class Searcher:
     """One engine with its table: for the duration of one public call, or kept by a caller
     across many (:class:`perfectplay.api.Engine`)."""
 
-    def __init__(self, game: Any, search: SearchOptions) -> None:
+    def __init__(self, game: Any, search: SearchOptions, position: Any = None) -> None:
+        """An engine for ``game``; given the ``position`` it will search, a kernel whose book
+        answers it after a short search gets a small table (:data:`BOOK_TABLE_ENTRIES`)
+        unless the options size the table."""
         self.game = game
         self.options = search.refinements
         self.kernel: Kernel[Any, Any] | None = (
@@ -126,6 +135,8 @@ class Searcher:
             raise ParameterError(f"engine 'kernel': {game!r} has no compiled kernel")
         if self.kernel is not None:
             hint = self.kernel.table_entries_hint()
+            if search.kernel.table_bits is None and self._from_book(position):
+                hint = min(hint, BOOK_TABLE_ENTRIES)
             entries = hint if search.table_entries is None else min(search.table_entries, hint)
             try:
                 self.table: Any = self.kernel.new_table(entries) if self.options.table else None
@@ -135,6 +146,13 @@ class Searcher:
                 ) from None
         else:
             self.table = TranspositionTable() if self.options.table else None
+
+    def _from_book(self, position: Any) -> bool:
+        """Whether the kernel's opening book answers ``position`` after a short search."""
+        if position is None or self.kernel is None or self.game.outcome(position) is not None:
+            return False
+        reach = self.kernel.book_reach()
+        return reach is not None and self.game.plies_left_bound(position) >= reach
 
     @property
     def name(self) -> str:
@@ -464,7 +482,7 @@ def solve(
     result has a weak score and no move. Ties between equally good moves go to the first in
     the game's move order.
     """
-    searcher = Searcher(game, sized_for(search, limit))
+    searcher = Searcher(game, sized_for(search, limit), position)
     if weak:
         return searcher.weak(position, limit, on_progress)
     return searcher.run(position, limit, on_iteration, on_progress=on_progress)
@@ -485,7 +503,7 @@ def analyze(
     it has one); under a time limit the time is shared equally between the moves; ``weak``
     gives win/draw/loss only (as for :func:`solve`); ``on_move`` hears of each move valued.
     """
-    searcher = Searcher(game, sized_for(search, limit))
+    searcher = Searcher(game, sized_for(search, limit), position)
     return analyze_with(searcher, position, limit, weak=weak, on_move=on_move)
 
 

@@ -27,11 +27,16 @@ The kernels share three arrays:
     [0] width  [1] height  [2] k  [3] cells  [4] bottom mask  [5] board mask
     [6] (cells + 1) // 2 + 1: the score of a win with a 0th stone
     [7] the opening book's depth (NO_BOOK without one)  [8] where its keys start  [9] how many
-    [10 .. 10+w)      columns, centre first
-    [10+w .. 10+2w)   each column's playable cells
-    [10+2w + ply * 2w ...]    per ply (cells + 1 of them): w sorted move bits, w move scores
+    [10] the deep book's depth (NO_BOOK without one)
+    [11 .. 11+w)      columns, centre first
+    [11+w .. 11+2w)   each column's playable cells
+    [11+2w + ply * 2w ...]    per ply (cells + 1 of them): w sorted move bits, w move scores
     then 3 * MAX_FRAMES       the stack of :func:`negamax`: boards, masks, keys
     then the book             sorted canonical keys, then their scores + 128
+
+``deep`` (uint64): the deep 7x6 book of :mod:`perfectplay.games.connect4.deep_book`, one
+word a position, sorted: ``code << 8 | score + 128`` (``code`` the position's 32-bit
+offset-binary Huffman code); empty without one.
 
 ``table`` (uint64, two words a slot): ``key``, then ``epoch << 16 | kind << 8 | score + 128``
 with kind 1 an upper bound, 2 a lower bound. A slot counts only in the current epoch, so
@@ -66,11 +71,13 @@ from perfectplay.values import WIN
 
 UPPER, LOWER = 1, 2
 WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, TOP = 0, 1, 2, 3, 4, 5, 6
-BOOK_DEPTH, BOOK_START, BOOK_COUNT, ORDER = 7, 8, 9, 10
+BOOK_DEPTH, BOOK_START, BOOK_COUNT, DEEP_DEPTH, ORDER = 7, 8, 9, 10, 11
 NODES, BUDGET, HORIZON, EPOCH, HASH_SHIFT, DEADLINE = 0, 1, 2, 3, 4, 5
 """Where ``stats`` keeps its counters and settings."""
 NO_BOOK = 1 << 20
 """``work[BOOK_DEPTH]`` when no opening book is loaded."""
+DEEP_SIGN = 0x8000_0000
+"""The deep book's codes are offset binary: the two's-complement code XOR this."""
 MAX_FRAMES = 66
 """Stack frames of the iterative negamax: one per ply, at most 64 cells plus two."""
 FRAMES = 8
@@ -88,6 +95,7 @@ NEGAMAX_SIGNATURE = types.int64(
     U64_ARRAY,
     U64_ARRAY,
     I64_ARRAY,
+    U64_ARRAY,
 )
 DEPTH_SIGNATURE = types.int64(
     types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
@@ -130,6 +138,43 @@ def book_score(key, work):  # type: ignore[no-untyped-def]
             high = middle
     if low < np.int64(work[BOOK_START]) + count and work[low] == wanted:
         return np.int64(work[low + count]) - 128
+    return NO_BOOK
+
+
+@njit(cache=True)
+def position_code(current, mask, moves_played, mirrored, work):  # type: ignore[no-untyped-def]
+    """The deep book's offset-binary code of a position (read from the rightmost column
+    first when ``mirrored``); the Python oracle and the layout are in
+    :mod:`perfectplay.games.connect4.deep_book`."""
+    width = np.int64(work[WIDTH])
+    height = np.int64(work[HEIGHT])
+    first = current if moves_played % 2 == 0 else current ^ mask
+    code = U0
+    for index in range(width):
+        column = width - 1 - index if mirrored else index
+        for row in range(height):
+            bit = U1 << np.uint64(column * (height + 1) + row)
+            if mask & bit == U0:
+                break
+            code = (code << np.uint64(2)) | (np.uint64(2) if first & bit else np.uint64(3))
+        code <<= U1
+    return ((code << U1) ^ np.uint64(DEEP_SIGN)) & np.uint64(0xFFFF_FFFF)
+
+
+@njit(cache=True)
+def deep_score(current, mask, moves_played, work, deep):  # type: ignore[no-untyped-def]
+    """The deep book's score of a position, tried as it is and mirrored, or ``NO_BOOK``."""
+    for mirrored in (False, True):
+        wanted = position_code(current, mask, moves_played, mirrored, work)
+        low, high = 0, len(deep)
+        while low < high:
+            middle = (low + high) >> 1
+            if (deep[middle] >> np.uint64(8)) < wanted:
+                low = middle + 1
+            else:
+                high = middle
+        if low < len(deep) and (deep[low] >> np.uint64(8)) == wanted:
+            return np.int64(deep[low] & np.uint64(0xFF)) - 128
     return NO_BOOK
 
 
@@ -235,7 +280,7 @@ def _store(table, slot, key, epoch, kind, score):  # type: ignore[no-untyped-def
 
 
 @njit(NEGAMAX_SIGNATURE, cache=True, error_model="numpy")
-def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # type: ignore[no-untyped-def]
+def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):  # type: ignore[no-untyped-def]
     """Exact score within ``(alpha, beta)`` of a position whose side to move cannot win with
     its next stone (fail-soft: outside the window the value is a bound).
 
@@ -250,6 +295,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # ty
     epoch = np.uint64(stats[EPOCH])
     shift = np.uint64(stats[HASH_SHIFT])
     book_depth = np.int64(work[BOOK_DEPTH])
+    deep_depth = np.int64(work[DEEP_DEPTH])
     frames = cells - moves_played + 2
     start = ORDER + 2 * width + (cells + 1) * 2 * width
     f_cur = work[start : start + frames]
@@ -273,6 +319,11 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats):  # ty
             entering = False
             if played == book_depth:
                 known = book_score(cur + msk, work)
+                if known != NO_BOOK:
+                    result = known
+                    continue
+            if played == deep_depth:
+                known = deep_score(cur, msk, played, work, deep)
                 if known != NO_BOOK:
                     result = known
                     continue
@@ -360,7 +411,7 @@ def next_probe(low, high):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def solve(current, mask, moves_played, weak, work, table, stats):  # type: ignore[no-untyped-def]
+def solve(current, mask, moves_played, weak, work, table, stats, deep):  # type: ignore[no-untyped-def]
     """Exact score of a running position (weak: only its sign, as -1, 0 or 1).
 
     Narrows the score range with null-window searches, probing near 0 first (the range starts
@@ -376,7 +427,7 @@ def solve(current, mask, moves_played, weak, work, table, stats):  # type: ignor
         low, high = -1, 1
     while low < high:
         med = next_probe(low, high)
-        result = negamax(current, mask, moves_played, med, med + 1, work, table, stats)
+        result = negamax(current, mask, moves_played, med, med + 1, work, table, stats, deep)
         if stats[NODES] > stats[BUDGET]:
             return 0
         if result <= med:

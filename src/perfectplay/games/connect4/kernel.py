@@ -27,6 +27,7 @@ from perfectplay.games.connect4.compiled import (
     STATS_SIZE,
     work_size,
 )
+from perfectplay.games.connect4.deep_book import DEEP_BOARD, DeepBookKind, installed_kernel_words
 from perfectplay.games.kernel import (
     DEFAULT_CONTROLS,
     ExactProgress,
@@ -44,6 +45,8 @@ from perfectplay.values import WIN
 if TYPE_CHECKING:
     from perfectplay.games.connect4.rules import Connect4Game, Connect4Position
 
+NO_DEEP_BOOK = np.zeros(0, dtype=np.uint64)
+"""The ``deep`` array of a kernel without the deep book (never written)."""
 DEFAULT_TABLE_BITS = 23
 """2**23 slots of 16 bytes: 128 MiB, the default table of the exact solver."""
 
@@ -112,6 +115,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         self.game = game
         self.table_bits = DEFAULT_TABLE_BITS if options.table_bits is None else options.table_bits
         self.book: OpeningBook | None = None
+        self.deep = NO_DEEP_BOOK
         if options.book_path is not None:
             self.book = OpeningBook.load(options.book_path)
             self.work = work_with_book(spec.width, spec.height, spec.k, self.book)
@@ -120,6 +124,16 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
             self.work = bundled_work(spec.width, spec.height, spec.k).copy()
         else:
             self.work = work_with_book(spec.width, spec.height, spec.k, None)
+        if options.book and (spec.width, spec.height, spec.k) == DEEP_BOARD:
+            self.use_deep_book(installed_kernel_words())
+
+    def use_deep_book(self, deep: np.ndarray[Any, Any] | None) -> None:
+        """Consult the deep 7x6 book (its words as :func:`kernel_words` packs them), or
+        none, in every later search of this kernel."""
+        from perfectplay.games.connect4.compiled import DEEP_DEPTH
+
+        self.deep = NO_DEEP_BOOK if deep is None else deep
+        self.work[DEEP_DEPTH] = NO_BOOK if deep is None else DeepBookKind.TWELVE_DISTANCES.stones
 
     def use_book(self, book: OpeningBook | None) -> None:
         """Consult ``book`` (or none) in every later search of this kernel.
@@ -129,11 +143,16 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         spec = self.game.spec
         self.work = work_with_book(spec.width, spec.height, spec.k, book)
         self.book = book
+        self.use_deep_book(self.deep if len(self.deep) else None)
 
     def book_reach(self) -> int | None:
-        """Positions with at most the book's depth of stones are answered from the book
-        (a search down to the book's positions): those with ``cells - depth`` plies left."""
-        return None if self.book is None else self.game.spec.cells - self.book.depth
+        """Positions with at most the deepest book's depth of stones are answered from the
+        books (a search down to the book's positions): those with ``cells - depth`` plies
+        left."""
+        depths = [] if self.book is None else [self.book.depth]
+        if len(self.deep):
+            depths.append(DeepBookKind.TWELVE_DISTANCES.stones)
+        return self.game.spec.cells - max(depths) if depths else None
 
     # -- tables ---------------------------------------------------------------------------
     @staticmethod
@@ -224,7 +243,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         current, mask, played = self.boards(position)
         if progress is None:
             stats = table.start(node_budget, deadline)
-            score = k.solve(current, mask, played, weak, self.work, table.slots, stats)
+            score = k.solve(current, mask, played, weak, self.work, table.slots, stats, self.deep)
             return Solved(int(score), int(stats[NODES]), bool(stats[NODES] > stats[BUDGET]))
         win_next, _, _, lose_next = (int(v) for v in k.score_bounds(played, int(self.work[k.TOP])))
         if k.can_win_next(current, mask, self.work):
@@ -235,7 +254,9 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
             med = int(k.next_probe(low, high))
             stats = table.start(node_budget - nodes, deadline)
             result = int(
-                k.negamax(current, mask, played, med, med + 1, self.work, table.slots, stats)
+                k.negamax(
+                    current, mask, played, med, med + 1, self.work, table.slots, stats, self.deep
+                )
             )
             nodes += int(stats[NODES])
             if stats[NODES] > stats[BUDGET]:
@@ -295,7 +316,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
                 continue
             stats = table.start(budget, deadline)
             reply = k.negamax(
-                current, mask, played, -score, -score + 1, self.work, table.slots, stats
+                current, mask, played, -score, -score + 1, self.work, table.slots, stats, self.deep
             )
             nodes += int(stats[NODES])
             if stats[NODES] > stats[BUDGET]:
@@ -454,6 +475,7 @@ def work_with_book(
     order = sorted(range(width), key=lambda c: (abs(c - centre), c))
     columns = [((1 << height) - 1) << (c * stride) for c in range(width)]
     header = [width, height, k, cells, bottom, board, (cells + 1) // 2 + 1, NO_BOOK, 0, 0]
+    header += [NO_BOOK]  # the deep book's depth
     header += [*order, *columns]
     base = np.zeros(work_size(width, cells), dtype=np.uint64)
     base[: len(header)] = header

@@ -1,0 +1,236 @@
+"""perfectplay's Connect Four solver side by side with BitBully, interleaved in one process.
+
+    python benchmarks/bench_peers.py opening --count 300    every move of 0-12 stone positions
+    python benchmarks/bench_peers.py middle --count 24      every move of 13-18 stone positions
+    python benchmarks/bench_peers.py sets --limit 200       Pons' six sets, no book, strong
+    python benchmarks/bench_peers.py sets --weak            the same, win/draw/loss only
+    python benchmarks/bench_peers.py verify --count 5000    book entries against our solver
+
+BitBully (``pip install bitbully``, C++ with pybind11) is AGPL: it is installed for this
+benchmark only and never imported by the package. Each position is given to both solvers one
+after the other, the order alternating, so that the machine's load falls on both alike; the
+figures are ratios (ours / BitBully: below 1 we are faster). ``opening`` and ``middle`` time
+what a user calls: ``perfectplay.analyze`` (every move's exact score, the opening books on)
+against ``BitBully().score_all_moves`` (its default book), after one warm-up call each.
+``sets`` times the bare solvers without books, the table cleared before each position:
+our compiled ``solve`` against BitBully's ``mtdf`` (strong) or ``negamax`` on the window
+[-1, 1] (weak). Every score is compared; mismatches are counted and listed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from common import fmt, machine
+
+from perfectplay import api
+from perfectplay.contract import score_json
+from perfectplay.games.connect4 import compiled as kernel
+from perfectplay.games.connect4.deep_book import (
+    DeepBookKind,
+    installed_deep_book,
+    position_of_code,
+)
+
+SETS = {
+    "end-easy": "Test_L3_R1",
+    "middle-easy": "Test_L2_R1",
+    "middle-medium": "Test_L2_R2",
+    "begin-easy": "Test_L1_R1",
+    "begin-medium": "Test_L1_R2",
+    "begin-hard": "Test_L1_R3",
+}
+DATA = Path(__file__).resolve().parents[2] / "shared" / "connect4"
+
+
+def random_moves(rng: random.Random, low: int, high: int) -> str:
+    """0-based columns of a random running 7x6 game of ``low`` to ``high`` stones in which
+    the side to move cannot win at once (as in the books)."""
+    game, start = api.load("connect4", "")
+    driver = game.kernel(api.kernel_options(book=False))
+    while True:
+        stones = rng.randint(low, high)
+        position, moves = start, []
+        for _ in range(stones):
+            legal = [m for m in game.legal_moves(position) if not game.play(position, m).win_mask]
+            if not legal:
+                break
+            move = rng.choice(legal)
+            moves.append(move)
+            position = game.play(position, move)
+        current, mask, _ = driver.boards(position)
+        if len(moves) == stones and not kernel.can_win_next(current, mask, driver.work):
+            return "".join(str(m) for m in moves)
+
+
+def ours_analyze(moves: str) -> dict[int, int]:
+    """Every move's standard score from ``perfectplay.analyze``."""
+    game, position = api.load("connect4", "".join(str(int(m) + 1) for m in moves))
+    scores = {}
+    for entry in api.analyze(game, position):
+        scores[int(entry.move)] = int(score_json(game, position, entry.score)["score"])
+    return scores
+
+
+def timed(function: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    value = function()
+    return value, time.perf_counter() - start
+
+
+def compare_analysis(count: int, low: int, high: int, seed: int) -> None:
+    """Every move's score of ``count`` random positions by both, interleaved."""
+    from bitbully import BitBully, Board
+
+    rng = random.Random(seed)
+    positions = [random_moves(rng, low, high) for _ in range(count)]
+    theirs_engine = BitBully()
+    ours_analyze(positions[0])  # load, compile, read the books
+    theirs_engine.score_all_moves(Board(positions[0]))
+    ours_times, theirs_times, mismatches = [], [], []
+    for index, moves in enumerate(positions):
+        runs = [("ours", lambda m=moves: ours_analyze(m))]
+        runs.append(("theirs", lambda m=moves: theirs_engine.score_all_moves(Board(m))))
+        if index % 2:
+            runs.reverse()
+        answers = {name: timed(run) for name, run in runs}
+        ours_times.append(answers["ours"][1])
+        theirs_times.append(answers["theirs"][1])
+        if answers["ours"][0] != dict(answers["theirs"][0]):
+            mismatches.append(moves)
+    report_analysis(low, high, ours_times, theirs_times, mismatches)
+
+
+def report_analysis(
+    low: int, high: int, ours: list[float], theirs: list[float], mismatches: list[str]
+) -> None:
+    def p95(times: list[float]) -> float:
+        return sorted(times)[max(0, round(0.95 * len(times)) - 1)]
+
+    print(f"Machine: {machine()}")
+    print(f"every move of {len(ours)} random positions of {low}-{high} stones\n")
+    print("| solver | total | mean | median | p95 | max |")
+    print("|---|---|---|---|---|---|")
+    for name, times in (("perfectplay.analyze", ours), ("BitBully score_all_moves", theirs)):
+        print(
+            f"| {name} | {fmt(sum(times))} | {fmt(statistics.mean(times))} | "
+            f"{fmt(statistics.median(times))} | {fmt(p95(times))} | {fmt(max(times))} |"
+        )
+    print(f"\nratio of totals (ours / BitBully): {sum(ours) / sum(theirs):.2f}x")
+    print(f"mismatches: {len(mismatches)} {mismatches[:5]}")
+
+
+def load_set(name: str, limit: int | None) -> list[tuple[str, int]]:
+    """``(0-based moves, score)`` of a benchmark set."""
+    lines = (DATA / SETS[name]).read_text().split("\n")
+    pairs = [line.split() for line in lines if line.strip()][:limit]
+    return [("".join(str(int(c) - 1) for c in moves), int(score)) for moves, score in pairs]
+
+
+def compare_sets(names: list[str], limit: int | None, weak: bool) -> None:
+    """Pons' sets by both bare solvers, no book, tables cleared per position."""
+    from bitbully import BitBully, Board
+
+    game, _ = api.load("connect4", "")
+    driver = game.kernel(api.kernel_options(book=False))
+    table = driver.new_table()
+    table.touch()
+    theirs_engine = BitBully(None)
+    print(f"Machine: {machine()}\nmode: {'weak' if weak else 'strong'}, no books\n")
+    print("| set | n | ours mean | BitBully mean | ratio | ours nodes | mismatches |")
+    print("|---|---|---|---|---|---|---|")
+    for name in names:
+        ours_times, theirs_times, nodes, mismatches = [], [], 0, 0
+        for index, (moves, expected) in enumerate(load_set(name, limit)):
+            position = api.load("connect4", "".join(str(int(m) + 1) for m in moves))[1]
+            board = Board(moves)
+
+            def ours(p: Any = position) -> int:
+                table.clear()
+                return driver.solve(p, table, weak).score
+
+            def theirs(b: Any = board) -> int:
+                theirs_engine.reset_transposition_table()
+                return theirs_engine.negamax(b, -1, 1) if weak else theirs_engine.mtdf(b)
+
+            order = [("ours", ours), ("theirs", theirs)]
+            answers = {who: timed(run) for who, run in (order if index % 2 else order[::-1])}
+            ours_times.append(answers["ours"][1])
+            theirs_times.append(answers["theirs"][1])
+            nodes += int(table.stats[0])
+            want = (expected > 0) - (expected < 0) if weak else expected
+            mismatches += int(answers["ours"][0] != want)
+            mismatches += int(sign(answers["theirs"][0]) != sign(want) if weak else 0)
+        ours_mean, theirs_mean = statistics.mean(ours_times), statistics.mean(theirs_times)
+        print(
+            f"| {name} | {len(ours_times)} | {fmt(ours_mean)} | {fmt(theirs_mean)} | "
+            f"{ours_mean / theirs_mean:.2f}x | {nodes / len(ours_times):,.0f} | {mismatches} |",
+            flush=True,
+        )
+
+
+def sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def verify_books(count: int, seed: int) -> None:
+    """``count`` entries of each of the three books (mirrored or not, at random) against our
+    solver without any book (weak for the win/draw/loss books, strong for the distances)."""
+    game, _ = api.load("connect4", "")
+    options = api.kernel_options(book=False)
+    rng = random.Random(seed)
+    print(f"Machine: {machine()}\n")
+    print("| book | entries checked | mirrored | mismatches | time |")
+    print("|---|---|---|---|---|")
+    for kind in DeepBookKind:
+        book = installed_deep_book(kind)
+        assert book is not None, "pip install bitbully-databases"
+        checked = mirrored = bad = 0
+        start = time.perf_counter()
+        for index in rng.sample(range(len(book)), count):
+            first, mask = position_of_code(int(book.codes[index]), kind.stones)
+            if rng.random() < 0.5:
+                first, mask = game.mirror(first), game.mirror(mask)
+                mirrored += 1
+            position = game.from_bits(first, mask & ~first)
+            expected = book.score(first, mask)
+            solved = api.solve(game, position, weak=not kind.exact, options=options)
+            got = int(score_json(game, position, solved.score)["score"])
+            checked += 1
+            bad += int(got != expected)
+        print(
+            f"| {kind.file_name} | {checked} | {mirrored} | {bad} | "
+            f"{fmt(time.perf_counter() - start)} |",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("job", choices=["opening", "middle", "sets", "verify"])
+    parser.add_argument("--count", type=int, default=300, help="positions or book entries")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sets", nargs="*", default=list(SETS))
+    parser.add_argument("--limit", type=int, default=None, help="positions per set")
+    parser.add_argument("--weak", action="store_true")
+    args = parser.parse_args()
+    if args.job == "opening":
+        compare_analysis(args.count, 0, 12, args.seed)
+    elif args.job == "middle":
+        compare_analysis(args.count, 13, 18, args.seed)
+    elif args.job == "sets":
+        compare_sets(args.sets, args.limit, args.weak)
+    else:
+        verify_books(args.count, args.seed)
+
+
+if __name__ == "__main__":
+    main()
