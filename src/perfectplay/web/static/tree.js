@@ -21,6 +21,7 @@ import {
   sideLabel,
 } from "/static/common.js";
 import { PositionEditor } from "/static/editor.js";
+import { stepThrough } from "/static/steps.js";
 
 const DATA = pageData();
 const el = {
@@ -38,10 +39,14 @@ const el = {
 let built = null;
 const nodes = new WeakMap();
 
+/** The alpha-beta step-through below the form (static/steps.js); its steps go stale
+    when the position changes. */
+let walkthrough = null;
+
 const editor = new PositionEditor({
   root: el.form,
   board: $("#board"),
-  onChange: () => {},
+  onChange: () => walkthrough?.clear(),
   onGameChange: (game) => startGame(game),
 });
 
@@ -59,16 +64,18 @@ function startGame(game, position, depth) {
 }
 
 
+/** The form's position with its depth and leaf rule, as the tree and steps requests take it. */
+function positionBody() {
+  const body = { ...editor.body(), heuristic: el.heuristic.checked };
+  if (el.depth.value.trim() !== "") body.depth = Number(el.depth.value);
+  return body;
+}
+
 async function build(event) {
   event.preventDefault();
   await editor.settle();
   const game = editor.game;
-  const body = {
-    ...editor.body(),
-    alphabeta: $("input[name=algorithm]:checked").value === "alphabeta",
-    heuristic: el.heuristic.checked,
-  };
-  if (el.depth.value.trim() !== "") body.depth = Number(el.depth.value);
+  const body = { ...positionBody(), alphabeta: $("input[name=algorithm]:checked").value === "alphabeta" };
   const answer = await busyRequest(el.button, el.working, "Building the tree…", () =>
     api(`/api/${game}/tree`, body),
   );
@@ -231,6 +238,10 @@ function showPv() {
 }
 
 function init() {
+  walkthrough = stepThrough(async () => {
+    await editor.settle();
+    return { game: editor.game, body: positionBody(), state: editor.state || {} };
+  });
   el.form.addEventListener("submit", build);
   $("#expand-all").addEventListener("click", expandAll);
   $("#collapse-all").addEventListener("click", collapseAll);
