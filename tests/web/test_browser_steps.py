@@ -13,31 +13,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, SHOTS, TIMEOUT_MS
+from tests.web.test_browser import SHOTS, TIMEOUT_MS
+from tests.web.test_browser import browser as browser  # the module's Chromium (a fixture)
 
 expect.set_options(timeout=TIMEOUT_MS)
 
 REASON = "beta 0 ≤ alpha 10: the rest of this node's moves cannot change the choice above"
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        yield launched
-        launched.close()
-
-
 @pytest.fixture(params=[1280, 390], ids=["1280px", "390px"])
-def page(chromium: Browser, live_server: str, request: pytest.FixtureRequest) -> Iterator[Page]:
+def page(browser: Browser, live_server: str, request: pytest.FixtureRequest) -> Iterator[Page]:
     """The tree page on the article's board at the parametrised width, with its security
     policy on; any JavaScript error fails the test."""
     width: int = request.param
-    context = chromium.new_context(base_url=live_server, viewport={"width": width, "height": 900})
+    context = browser.new_context(base_url=live_server, viewport={"width": width, "height": 900})
     context.set_default_timeout(TIMEOUT_MS)
     opened = context.new_page()
     errors: list[str] = []

@@ -103,17 +103,21 @@ function drawStep(answer, step) {
     el.board.replaceChildren();
     return;
   }
-  const state = {
+  drawBoard(el.board, nodeState(answer, step.cells), {});
+}
+
+/** A board to draw, not to play on, from the `cells` of a node of a tree or steps answer
+    (which carries the game, `gravity` and `quotas`). */
+export function nodeState(answer, cells) {
+  return {
     game: answer.game,
-    rows: step.cells.length,
-    cols: step.cells[0].length,
+    rows: cells.length,
+    cols: cells[0].length,
     gravity: answer.gravity,
     quotas: answer.quotas,
-    cells: step.cells,
+    cells,
     legal: [],
     outcome: null,
     position: "",
-    to_move_number: null,
   };
-  drawBoard(el.board, state, {});
 }

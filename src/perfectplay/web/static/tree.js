@@ -21,7 +21,7 @@ import {
   sideLabel,
 } from "/static/common.js";
 import { PositionEditor } from "/static/editor.js";
-import { stepThrough } from "/static/steps.js";
+import { nodeState, stepThrough } from "/static/steps.js";
 
 const DATA = pageData();
 const el = {
@@ -158,17 +158,7 @@ function rootMover() {
 function thumbnail(node, parent) {
   const holder = h("div", { class: "thumb" });
   if (!node.cells) return holder;
-  const state = {
-    game: built.game,
-    rows: node.cells.length,
-    cols: node.cells[0].length,
-    gravity: built.gravity,
-    quotas: built.quotas,
-    cells: node.cells,
-    legal: [],
-    outcome: null,
-    position: "",
-  };
+  const state = nodeState(built, node.cells);
   drawBoard(holder, state, { small: true, last: parent ? changedCell({ cells: parent.cells }, state) : null });
   return holder;
 }
