@@ -103,15 +103,15 @@ def test_non_text_and_overlong_text() -> None:
 @pytest.mark.parametrize(
     ("text", "size"),
     [
-        ("x" + "_" * 15, "1x16"),
-        ("/".join(["_"] * 16), "16x1"),
-        ("/".join(["_" * 16] * 16), "16x16"),
-        ("/".join(["_" * 15] * 16), "16x15"),
-        (json.dumps([[0] * 16]), "1x16"),
+        ("x" + "_" * 19, "1x20"),
+        ("/".join(["_"] * 20), "20x1"),
+        ("/".join(["_" * 20] * 20), "20x20"),
+        ("/".join(["_" * 19] * 20), "20x19"),
+        (json.dumps([[0] * 20]), "1x20"),
     ],
 )
 def test_boards_too_large(text: str, size: str) -> None:
-    rejects(ParameterError, text, f"{size} is too large", "at most 15x15")
+    rejects(ParameterError, text, f"{size} is too large", "at most 19x19")
 
 
 def test_largest_board_is_accepted() -> None:

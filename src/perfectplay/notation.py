@@ -21,7 +21,7 @@ EMPTY_CHARS = frozenset("_.-")
 X_CHARS = frozenset("xX")
 O_CHARS = frozenset("oO")
 MAX_TEXT = 4096
-"""Longest board text accepted (a 15x15 board needs 239 characters)."""
+"""Longest board text accepted (a 19x19 board needs 379 characters)."""
 
 
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")

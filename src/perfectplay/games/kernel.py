@@ -289,3 +289,25 @@ def table_entries(options: KernelOptions, default_bits: int) -> int:
     """The table slots ``options`` ask for, or ``2**default_bits``."""
     bits = default_bits if options.table_bits is None else options.table_bits
     return 1 << bits
+
+
+def follow_table(
+    position: P,
+    first: M,
+    play: Callable[[P, M], P],
+    next_move: Callable[[P], M | None],
+    running: Callable[[P], bool],
+    most: int,
+) -> tuple[M, ...]:
+    """``first`` and then ``next_move`` (a table's best move) of each position reached with
+    ``play``, while the position is ``running`` and the table answers, at most ``most``
+    moves in all: the principal variation a kernel reads from its table."""
+    line = [first]
+    current = play(position, first)
+    while running(current) and len(line) < most:
+        move = next_move(current)
+        if move is None:
+            break
+        line.append(move)
+        current = play(current, move)
+    return tuple(line)

@@ -1,8 +1,8 @@
 """The m,n,k kernel driver: builds the compiled kernel's tables for one board size and
 converts between public positions/moves and the kernel's bitboards and cell indices.
 
-Only boards of at most 64 cells have a kernel; larger ones are searched by the generic
-alpha-beta of :mod:`perfectplay.search.alphabeta`.
+Only boards of at most 64 cells have this kernel; larger ones (and the exact rule) get the
+line-indexed kernel of :mod:`.big_kernel`.
 """
 
 from __future__ import annotations
@@ -45,8 +45,9 @@ SLOT_BYTES = 8 + 8 + 8 + 1 + 4 + 2
 
 
 def supports(spec: MNKSpec) -> bool:
-    """True when the board fits the kernel's 64-bit boards."""
-    return spec.cells <= MAX_CELLS
+    """True when the board fits the kernel's 64-bit boards and the rule is freestyle (k or
+    more wins; the exact rule is the big-board kernel's)."""
+    return spec.cells <= MAX_CELLS and not spec.exactly
 
 
 class MNKKernel(KernelBase["MNKPosition", "Cell"]):

@@ -66,7 +66,7 @@ class TicTacToeKit(base.GameKit):
     title = "Tic-tac-toe (m,n,k-games)"
     aliases = ("mnk", "ttt", "tic-tac-toe")
     summary = (
-        "x and o take turns on a ROWSxCOLS board (1x1 to 15x15); k in a row wins. "
+        "x and o take turns on a ROWSxCOLS board (1x1 to 19x19); k in a row wins. "
         "Positions are boards such as xox/oox/___; moves are cells such as b3."
     )
     size = base.SizeRule(("rows", "cols"), DEFAULT_SIZE)

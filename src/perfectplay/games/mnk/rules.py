@@ -1,7 +1,7 @@
 """m,n,k-games: tic-tac-toe and its generalisations (``rows`` x ``cols`` board, ``k`` in a row).
 
 x moves first; a side wins by owning ``k`` aligned cells (across, down or diagonal); a full
-board without a line is a draw. Board sizes run from 1x1 to 15x15 and ``k`` from 1 to
+board without a line is a draw. Board sizes run from 1x1 to 19x19 and ``k`` from 1 to
 ``max(rows, cols)``.
 
 Representation: two bitboards, one per side, in the dense row-major layout of
@@ -46,9 +46,10 @@ from perfectplay.games.protocol import BaseGame, Outcome, Player
 from perfectplay.values import HEURISTIC_LIMIT
 
 if TYPE_CHECKING:
+    from perfectplay.games.mnk.big_kernel import BigMNKKernel
     from perfectplay.games.mnk.kernel import MNKKernel
 
-MAX_SIZE = 15
+MAX_SIZE = 19
 """Largest number of rows or columns."""
 
 ARTICLE_WIN = 10
@@ -69,6 +70,9 @@ class MNKSpec:
     rows: int
     cols: int
     k: int
+    exactly: bool = False
+    """The exact rule (standard Gomoku): only exactly ``k`` in a row wins, an overline does not;
+    by default (freestyle) ``k`` or more wins."""
 
     @property
     def cells(self) -> int:
@@ -320,11 +324,15 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
             value = -value
         return float(max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value)))
 
-    def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> MNKKernel | None:
-        """A compiled search kernel for this board, or ``None`` above 64 cells."""
+    def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> MNKKernel | BigMNKKernel:
+        """A compiled search kernel for this board: the one-word kernel up to 64 cells, the
+        line-indexed big-board kernel beyond (and for the exact rule)."""
+        from perfectplay.games.mnk.big_kernel import BigMNKKernel
         from perfectplay.games.mnk.kernel import MNKKernel, supports
 
-        return MNKKernel(self, options) if supports(self._spec) else None
+        if supports(self._spec):
+            return MNKKernel(self, options)
+        return BigMNKKernel(self, options)
 
     def conventional_score(self, position: MNKPosition, win: bool, plies: int) -> int:
         """The classic article's score of a win (``10 - (plies - 1)``) or loss (its negative)."""

@@ -1,0 +1,356 @@
+"""Numba: negamax alpha-beta of the big-board m,n,k engine, over :mod:`.board_compiled`'s
+incremental board, with :mod:`.threat_compiled`'s VCF as a proof layer.
+
+Import lazily (numba). Two regimes, chosen per node by the depth asked:
+
+* **exact** (``depth`` at least the empty cells): every empty cell is tried, best first by
+  :func:`~.board_compiled.gain`; values are game-theoretic, with exact distances (this is the
+  regime the tests hold against plain minimax on small boards);
+* **heuristic** (shallower): only cells near stones, the ``width`` best by gain; the side to
+  move's VCF is tried at the root (the shortest first) and at every horizon leaf (a few
+  fours), so forced wins are proved and forced losses seen. Pruned nodes count as horizon
+  leaves, and a pruned node whose best is a loss reports the lowest heuristic value instead:
+  a loss is only claimed where every defence was tried (forced replies and double threats are
+  exact), a win wherever one line proves it.
+
+In both, a cell completing k wins at once, two opponent win cells lose, one must be blocked.
+
+Table tuple ``tt``: ``key`` (uint64 smallest Zobrist hash over the symmetries), ``value``
+(int64, position-relative), ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32,
+FULL_DRAFT when no horizon below), ``move`` (int16, in the canonical frame; negative: empty).
+``stats`` (int64[6]): nodes, horizon leaves, node budget, aborted flag, deadline
+(``time.perf_counter_ns`` units), VCF nodes left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from perfectplay.games.common.compiled_bits import I64_ARRAY, NO_DEADLINE, U64_ARRAY, now
+from perfectplay.games.common.table_values import (
+    EXACT,
+    INF,
+    LOWER,
+    MATE,
+    UPPER,
+    WIN,
+    from_table,
+    to_table,
+)
+from perfectplay.games.mnk.board_compiled import (
+    CTX_TYPE,
+    P_CELLS,
+    P_VCF_LEAF,
+    P_VCF_NODES,
+    P_VCF_ROOT,
+    P_WIDTH,
+    STATE_TYPE,
+    canonical,
+    evaluate,
+    gain,
+    make,
+    unmake,
+    win_cells,
+)
+from perfectplay.games.mnk.threat_compiled import shortest_vcf
+from perfectplay.values import FULL_DRAFT, HEURISTIC_LIMIT
+
+TABLE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
+    (
+        U64_ARRAY,
+        I64_ARRAY,
+        types.Array(types.int8, 1, "C"),
+        types.Array(types.int32, 1, "C"),
+        types.Array(types.int16, 1, "C"),
+    )
+)
+NEGAMAX_SIGNATURE = types.int64(
+    types.int64,
+    types.int64,
+    types.int64,
+    types.int64,
+    types.int64,
+    CTX_TYPE,
+    STATE_TYPE,
+    TABLE_TYPE,
+    I64_ARRAY,
+)
+DEFENCE_BONUS = 1 << 40
+"""Order score added to the cells of the opponent's VCF line: the defences go first."""
+LEAF_VCF_NODES = 24
+"""VCF nodes a horizon leaf may spend."""
+CLOCK_MASK = 255
+"""The clock is read at the first node and every 256 nodes after it: this engine's nodes are
+slow (tens of microseconds), so the common 4096 would overshoot a short limit."""
+
+
+@njit(cache=True, inline="always")
+def past_deadline(nodes, deadline_ns):  # type: ignore[no-untyped-def]
+    """True when the clock (read every :data:`CLOCK_MASK` + 1 nodes) has reached
+    ``deadline_ns``, or Ctrl-C asked the search to stop."""
+    if (nodes & CLOCK_MASK) != 1:
+        return False
+    t = now()
+    return t < 0.0 or (deadline_ns != NO_DEADLINE and t * 1e9 >= deadline_ns)
+
+
+@njit(cache=True)
+def candidates(side, ply, exact, threat, ctx, st):  # type: ignore[no-untyped-def]
+    """The moves to try, best first by gain, into ``st[8][ply]``: every empty cell (exact),
+    or the ``width`` best near stones (heuristic). The cells of an opponent's VCF line of
+    ``threat`` plies (``st[10][ply:]``, the defences) go first. Returns ``(count, pruned)``."""
+    cells = ctx[10][P_CELLS]
+    order = ctx[9]
+    board, nearby = st[4], st[5]
+    moves, scores = st[8][ply], st[9][ply]
+    n = 0
+    for i in range(cells):
+        cell = order[i]
+        if board[cell] == 0 and (exact or nearby[cell] > 0):
+            moves[n] = cell
+            scores[n] = gain(cell, side, ctx, st)
+            for i in range(threat - 1):
+                if st[10][ply + i] == cell:
+                    scores[n] += DEFENCE_BONUS
+            n += 1
+    pruned = not exact
+    if n == 0:  # an empty board: the centre
+        moves[0] = order[0]
+        return 1, pruned
+    keep = n if exact else min(n, ctx[10][P_WIDTH])
+    for i in range(keep):  # selection of the best ``keep``, stable for equal scores
+        top = i
+        for j in range(i + 1, n):
+            if scores[j] > scores[top]:
+                top = j
+        if top != i:
+            cell, score = moves[top], scores[top]
+            for j in range(top, i, -1):
+                moves[j], scores[j] = moves[j - 1], scores[j - 1]
+            moves[i], scores[i] = cell, score
+    return keep, pruned
+
+
+@njit(cache=True)
+def to_front(cell, n, ply, st):  # type: ignore[no-untyped-def]
+    """Move ``cell`` to the front of the ply's moves (added when missing); the new count."""
+    moves = st[8][ply]
+    at = n
+    for i in range(n):
+        if moves[i] == cell:
+            at = i
+            break
+    if at == n:
+        n += 1
+    for j in range(at, 0, -1):
+        moves[j] = moves[j - 1]
+    moves[0] = cell
+    return n
+
+
+@njit(cache=True)
+def probe(ply, depth, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """``(slot, key, sym, move, value, bound)`` of the table for the current board; ``move``
+    -1 when the entry is not this board's, ``bound`` -1 when its draft is too small."""
+    key, sym = canonical(st, ctx)
+    slot = np.int64(key % np.uint64(tt[0].shape[0]))
+    if tt[4][slot] < 0 or tt[0][slot] != key:
+        return slot, key, sym, -1, 0, -1
+    move = ctx[7][sym, tt[4][slot]]
+    if tt[3][slot] < depth:
+        return slot, key, sym, move, 0, -1
+    if tt[3][slot] < FULL_DRAFT:
+        stats[1] += 1
+    return slot, key, sym, move, from_table(tt[1][slot], ply), tt[2][slot]
+
+
+@njit(cache=True)
+def store(slot, key, sym, value, bound, draft, cell, ply, ctx, tt):  # type: ignore[no-untyped-def]
+    """Keep an entry unless it would replace a deeper one of the same board."""
+    same = tt[4][slot] >= 0 and tt[0][slot] == key
+    if same and draft < tt[3][slot]:
+        return
+    tt[0][slot] = key
+    tt[1][slot] = to_table(value, ply)
+    tt[2][slot] = bound
+    tt[3][slot] = draft
+    tt[4][slot] = ctx[6][sym, cell]
+
+
+@njit(cache=True)
+def leaf(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """A horizon leaf: the side to move's short VCF, else the evaluation."""
+    found = shortest_vcf(side, ctx[10][P_VCF_LEAF], ply, LEAF_VCF_NODES, ctx, st, stats)
+    if found:
+        return WIN - (ply + found)
+    stats[1] += 1
+    return evaluate(side, ctx, st)
+
+
+@njit(cache=True)
+def threat_scan(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """``(win, threat)``: plies of a short VCF of the side to move (0: none), and of the
+    opponent's, as if it moved (its line left in ``st[10][ply:]``)."""
+    depth = ctx[10][P_VCF_LEAF]
+    found = shortest_vcf(side, depth, ply, LEAF_VCF_NODES, ctx, st, stats)
+    if found:
+        return found, 0
+    return 0, shortest_vcf(1 - side, depth, ply, LEAF_VCF_NODES, ctx, st, stats)
+
+
+@njit(NEGAMAX_SIGNATURE, cache=True)
+def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """Value of a running position for ``side`` (to move), searched ``depth`` plies.
+
+    Returns a root-relative value; sets ``stats[3]`` and returns 0 when the node budget or the
+    deadline runs out (the caller must discard it)."""
+    stats[0] += 1
+    if stats[0] >= stats[2] or past_deadline(stats[0], stats[4]):
+        stats[2] = 0
+        stats[3] = 1
+        return 0
+    counts = st[3]
+    if counts[side] > 0:
+        return WIN - (ply + 1)
+    empties = ctx[10][P_CELLS] - counts[2]
+    if empties == 0:
+        return 0
+    opp = 1 - side
+    threats, block = win_cells(opp, ctx, st)
+    if threats >= 2:
+        return -(WIN - (ply + 2))
+    exact = depth >= empties
+    if depth <= 0:
+        return leaf(side, ply, ctx, st, stats)
+    alpha = max(alpha, -(WIN - (ply + 2)))
+    beta = min(beta, WIN - (ply + 3))
+    if alpha >= beta:
+        return alpha
+    alpha_start = alpha
+    slot, key, sym, table_move, value, bound = probe(ply, depth, ctx, st, tt, stats)
+    if bound == EXACT:
+        return value
+    if bound == LOWER:
+        alpha = max(alpha, value)
+    elif bound == UPPER:
+        beta = min(beta, value)
+    if alpha >= beta:
+        return value
+    horizon_before = stats[1]
+    if threats == 1:
+        st[8][ply, 0] = block
+        n, pruned = 1, False
+    else:
+        threat = 0
+        if not exact:
+            found, threat = threat_scan(side, ply, ctx, st, stats)
+            if found:
+                return WIN - (ply + found)
+        n, pruned = candidates(side, ply, exact, threat, ctx, st)
+        if table_move >= 0 and st[4][table_move] == 0:
+            n = to_front(table_move, n, ply, st)
+    best, best_cell = -INF, st[8][ply, 0]
+    for i in range(n):
+        cell = st[8][ply, i]
+        make(cell, side, ctx, st)
+        value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
+        unmake(cell, side, ctx, st)
+        if stats[3]:
+            return 0
+        if value > best:
+            best, best_cell = value, cell
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+    if pruned and best < MATE:
+        stats[1] += 1
+        if best < -MATE:
+            best = -HEURISTIC_LIMIT
+    kind = UPPER if best <= alpha_start else LOWER if best >= beta else EXACT
+    draft = FULL_DRAFT if stats[1] == horizon_before else depth
+    store(slot, key, sym, best, kind, draft, best_cell, ply, ctx, tt)
+    return best
+
+
+@njit(cache=True)
+def root_vcf(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """The side to move's shortest VCF at the root, its line kept in the table (attacker's
+    moves and forced replies) so that the principal variation follows it: ``(cell, plies)``
+    or ``(-1, 0)``."""
+    params = ctx[10]
+    found = shortest_vcf(side, params[P_VCF_ROOT], 0, params[P_VCF_NODES], ctx, st, stats)
+    if not found:
+        return -1, 0
+    line = st[10]
+    for i in range(found - 2):  # the attacker's fours and the forced replies between them
+        mover = side if i % 2 == 0 else 1 - side
+        key, sym = canonical(st, ctx)
+        slot = np.int64(key % np.uint64(tt[0].shape[0]))
+        if mover == side:
+            store(slot, key, sym, WIN - (found - i), LOWER, FULL_DRAFT, line[i], 0, ctx, tt)
+        else:
+            store(slot, key, sym, -(WIN - (found - i)), UPPER, FULL_DRAFT, line[i], 0, ctx, tt)
+        make(line[i], mover, ctx, st)
+    for i in range(found - 3, -1, -1):
+        unmake(line[i], side if i % 2 == 0 else 1 - side, ctx, st)
+    return line[0], found
+
+
+@njit(cache=True)
+def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """``(best_cell, value)`` of a running position for ``side``; ``first`` (a cell or -1) is
+    tried first. ``stats[3]`` set on return means aborted (the value is the best so far)."""
+    stats[0] += 1
+    if past_deadline(stats[0], stats[4]):
+        stats[3] = 1
+        return -1, -INF
+    counts = st[3]
+    opp = 1 - side
+    wins, cell = win_cells(side, ctx, st)
+    if wins:
+        return cell, WIN - 1
+    threats, block = win_cells(opp, ctx, st)
+    if threats >= 2:
+        return block, -(WIN - 2)
+    exact = depth >= ctx[10][P_CELLS] - counts[2]
+    if not exact:
+        cell, plies = root_vcf(side, ctx, st, tt, stats)
+        if plies:
+            return cell, WIN - plies
+    if threats == 1:
+        st[8][0, 0] = block
+        n, pruned = 1, False
+    else:
+        threat = 0
+        if not exact:
+            threat = shortest_vcf(opp, ctx[10][P_VCF_LEAF], 0, LEAF_VCF_NODES, ctx, st, stats)
+        n, pruned = candidates(side, 0, exact, threat, ctx, st)
+        if first >= 0 and st[4][first] == 0:
+            n = to_front(first, n, 0, st)
+    best_cell, alpha = st[8][0, 0], -INF
+    for i in range(n):
+        cell = st[8][0, i]
+        make(cell, side, ctx, st)
+        value = -negamax(opp, 1, depth - 1, -INF, -alpha, ctx, st, tt, stats)
+        unmake(cell, side, ctx, st)
+        if stats[3]:
+            return best_cell, alpha
+        if value > alpha:
+            best_cell, alpha = cell, value
+    if pruned and alpha < MATE:
+        stats[1] += 1
+        if alpha < -MATE:
+            alpha = -HEURISTIC_LIMIT
+    return best_cell, alpha
+
+
+@njit(cache=True)
+def table_move(ctx, st, tt):  # type: ignore[no-untyped-def]
+    """The table's best cell for the current board, or -1."""
+    key, sym = canonical(st, ctx)
+    slot = np.int64(key % np.uint64(tt[0].shape[0]))
+    if tt[4][slot] >= 0 and tt[0][slot] == key:
+        return ctx[7][sym, tt[4][slot]]
+    return -1

@@ -1,0 +1,245 @@
+"""The big-board m,n,k kernel driver: boards past 64 cells (up to 19x19) and the exact rule.
+
+Layers, bottom up (each a module of this package)::
+
+    lines.py            the line layout: every row, column and diagonal as a bit line
+    board_compiled.py   numba: the incremental board (stones, threat maps, evaluation per line)
+    threat_compiled.py  numba: VCF, the continuous-four proof search
+    big_compiled.py     numba: negamax alpha-beta with the Zobrist table, VCF at root and leaves
+    big_kernel.py       this driver: positions in, moves and values out (the Kernel protocol)
+
+The game hands this kernel out for boards the one-word kernel of :mod:`.kernel` cannot hold
+(more than 64 cells) and for the exact rule (see ``MNKSpec.exactly``). Searches as deep as the
+empty cells are exact (every move tried); shallower ones are heuristic with VCF proofs, so a
+decisive value reported is always a proved one.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from perfectplay.games.common.compiled_bits import deadline_ns
+from perfectplay.games.common.grid import bit_indices
+from perfectplay.games.kernel import (
+    DEFAULT_CONTROLS,
+    KernelBase,
+    KernelOptions,
+    KernelResult,
+    KernelTraits,
+    SearchControls,
+    check_table_memory,
+    follow_table,
+)
+from perfectplay.games.mnk.lines import (
+    centre_order,
+    line_layout,
+    neighbourhoods,
+    permutations,
+    window_weights,
+    zobrist_keys,
+)
+from perfectplay.values import UNLIMITED_NODES
+
+if TYPE_CHECKING:
+    from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, MNKSpec
+
+MAX_BIG_SIZE = 19
+"""The largest board side the line layout holds (a line's bits fit one word with room for
+the shifts)."""
+BEAM_WIDTH = 12
+"""Moves a heuristic node tries (the best by gain)."""
+ROOT_VCF_FOURS = 16
+"""Longest VCF the root looks for, in fours."""
+LEAF_VCF_FOURS = 3
+"""Longest VCF a horizon leaf looks for, in fours."""
+ROOT_VCF_NODES = 200_000
+"""VCF nodes the root may spend per search."""
+DEFAULT_TABLE_BITS = 20
+UNUSED_MOVE = -1
+SLOT_BYTES = 8 + 8 + 1 + 4 + 2
+"""Bytes of one table slot (the columns of :meth:`BigMNKKernel.new_table`)."""
+EXTRA_PLIES = 2 * ROOT_VCF_FOURS + 8
+"""Rows of the per-ply move buffers beyond one per cell (a VCF goes two plies per four)."""
+
+
+class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
+    """Compiled search on the line-indexed board. Stateless apart from constant tables."""
+
+    traits = KernelTraits(keeps_deadline=True)
+
+    def __init__(self, game: MNKGame, options: KernelOptions) -> None:
+        self.game = game
+        self.table_bits = options.table_bits
+
+    def context(self, symmetry: bool) -> tuple[Any, ...]:
+        """The compiled context, symmetries in use or not."""
+        ctx = static_context(self.game.spec)
+        params = ctx[10].copy()
+        if not symmetry:
+            params[3] = 1
+        return (*ctx[:10], params)
+
+    def table_entries_hint(self) -> int:
+        """``2**table_bits`` slots, by default 2**20 (24 MiB)."""
+        bits = DEFAULT_TABLE_BITS if self.table_bits is None else self.table_bits
+        return 1 << bits
+
+    @staticmethod
+    def new_table(entries: int) -> tuple[np.ndarray[Any, Any], ...]:
+        """A fresh table of ``entries`` slots (23 bytes each); raises
+        :class:`~perfectplay.errors.ParameterError` when it would not fit in memory."""
+        check_table_memory(entries, SLOT_BYTES)
+        return (
+            np.zeros(entries, dtype=np.uint64),
+            np.zeros(entries, dtype=np.int64),
+            np.zeros(entries, dtype=np.int8),
+            np.zeros(entries, dtype=np.int32),
+            np.full(entries, UNUSED_MOVE, dtype=np.int16),
+        )
+
+    def compiled_functions(self) -> tuple[Any, ...]:
+        """The search's numba entry points (the clock's too)."""
+        from perfectplay.games.common.compiled_bits import now
+        from perfectplay.games.mnk import big_compiled
+
+        return (big_compiled.search_root, big_compiled.table_move, now)
+
+    def warm_up(self, start: MNKPosition) -> None:
+        """Load the search and the clock before any clock starts."""
+        from perfectplay.games.common.compiled_bits import now
+
+        now()
+        super().warm_up(start)
+
+    def state(self, position: MNKPosition, ctx: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The compiled state of ``position`` (see :mod:`.board_compiled`)."""
+        from perfectplay.games.mnk import board_compiled
+
+        return new_state(self.game.spec, position, ctx, board_compiled.load)
+
+    def side(self, position: MNKPosition) -> int:
+        """0 when x is to move, 1 for o."""
+        return 0 if self.game.to_move(position).value == 1 else 1
+
+    def search(
+        self,
+        position: MNKPosition,
+        depth: int,
+        first: Cell | None,
+        table: Any,
+        node_budget: int,
+        controls: SearchControls = DEFAULT_CONTROLS,
+    ) -> KernelResult[Cell]:
+        """One search of a running position ``depth`` plies deep (exact when ``depth`` reaches
+        the empty cells), stopping at ``node_budget`` nodes or ``controls.deadline``; ``table``
+        ``None`` searches with a throw-away one."""
+        from perfectplay.games.mnk import big_compiled
+
+        if table is None:
+            table = self.new_table(1 << 12)
+        stats = np.array([0, 0, node_budget, 0, deadline_ns(controls.deadline), 0], dtype=np.int64)
+        ctx = self.context(controls.symmetry)
+        st = self.state(position, ctx)
+        first_cell = -1 if first is None else self.game.index(first)
+        cell, value = big_compiled.search_root(
+            self.side(position), depth, first_cell, ctx, st, table, stats
+        )
+        move = None if cell < 0 else self.game.cell(int(cell))
+        return KernelResult(move, int(value), int(stats[0]), int(stats[1]), bool(stats[3]))
+
+    def exact_value(self, position: MNKPosition, table: Any) -> int:
+        """The exact value of a running position: a search as deep as the empty cells."""
+        depth = self.game.plies_left_bound(position)
+        return self.search(position, depth, None, table, UNLIMITED_NODES).value
+
+    def table_move(self, position: MNKPosition, table: Any) -> Cell | None:
+        """The table's best move for a running position, if it has one."""
+        from perfectplay.games.mnk import big_compiled
+
+        if table is None:
+            return None
+        ctx = self.context(True)
+        cell = int(big_compiled.table_move(ctx, self.state(position, ctx), table))
+        if cell < 0 or (position.x | position.o) >> cell & 1:
+            return None
+        return self.game.cell(cell)
+
+    def principal_variation(
+        self, position: MNKPosition, first: Cell | None, table: Any
+    ) -> tuple[Cell, ...]:
+        """``first`` and then the table's best moves until the game ends or the table is silent
+        (at most one move per empty cell)."""
+        if first is None:
+            return ()
+        return follow_table(
+            position,
+            first,
+            self.game.play,
+            lambda current: self.table_move(current, table),
+            lambda current: self.game.outcome(current) is None,
+            self.game.spec.cells,
+        )
+
+
+@lru_cache(maxsize=16)
+def static_context(spec: MNKSpec) -> tuple[Any, ...]:
+    """The constant context of a board size and rule (see :mod:`.board_compiled`), built once
+    and never written."""
+    layout = line_layout(spec.rows, spec.cols)
+    perm, inv_perm = permutations(spec.rows, spec.cols)
+    params = np.array(
+        [
+            spec.cells,
+            spec.k,
+            int(spec.exactly),
+            perm.shape[0],
+            layout.line_len.shape[0],
+            BEAM_WIDTH,
+            ROOT_VCF_FOURS,
+            LEAF_VCF_FOURS,
+            ROOT_VCF_NODES,
+        ],
+        dtype=np.int64,
+    )
+    return (
+        layout.cell_line,
+        layout.cell_bit,
+        layout.line_cells,
+        layout.line_len,
+        zobrist_keys(spec.rows, spec.cols),
+        neighbourhoods(spec.rows, spec.cols),
+        perm,
+        inv_perm,
+        window_weights(spec.k),
+        centre_order(spec.rows, spec.cols),
+        params,
+    )
+
+
+def new_state(
+    spec: MNKSpec, position: MNKPosition, ctx: tuple[Any, ...], load: Any
+) -> tuple[Any, ...]:
+    """Fresh state arrays for a board of ``spec``, loaded with ``position``'s stones by the
+    compiled ``load``."""
+    cells, lines = spec.cells, ctx[3].shape[0]
+    plies = cells + EXTRA_PLIES
+    st = (
+        np.zeros((2, lines), dtype=np.int64),
+        np.zeros((2, lines), dtype=np.int64),
+        np.zeros((2, lines), dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(cells, dtype=np.int64),
+        np.zeros(cells, dtype=np.int64),
+        np.zeros(ctx[4].shape[0], dtype=np.uint64),
+        np.zeros(lines, dtype=np.int64),
+        np.zeros((plies, cells + 1), dtype=np.int64),
+        np.zeros((plies, cells + 1), dtype=np.int64),
+        np.zeros(plies, dtype=np.int64),
+    )
+    x = np.array(list(bit_indices(position.x)), dtype=np.int64)
+    o = np.array(list(bit_indices(position.o)), dtype=np.int64)
+    load(x, o, ctx, st)
+    return st

@@ -1,0 +1,263 @@
+"""Numba: the incremental board of the big-board m,n,k engine (boards up to 19x19).
+
+Import lazily (numba). The board is kept line by line (see :mod:`.lines`): per line and side a
+bit set of stones, and two threat maps computed from them by shifts, never by scanning windows
+cell by cell:
+
+    wins[side, line]   empty cells where ``side`` completes k (exactly k under the exact rule)
+    fours[side, line]  empty cells where ``side`` makes a four: a window of k cells then holds
+                       k-1 of its stones and one empty cell (which becomes a win cell)
+
+A window of k cells with the new stone at offset ``j`` is a conjunction of shifted stone sets,
+``e & AND_{i != j} (m >> (i - j))``; OR-ing over ``j`` gives the win map of the whole line in
+``k * k`` word operations. Making or unmaking a stone refreshes the four lines through it only.
+
+Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
+
+    0 cell_line  int64[cells, 4]    line id of each family through a cell
+    1 cell_bit   int64[cells, 4]    the cell's bit in that line
+    2 line_cells int64[lines, w]    bit -> cell (-1 past the end)
+    3 line_len   int64[lines]
+    4 zobrist    uint64[s, 2, cells]  per symmetry, the key of a stone (its image's key)
+    5 near       int64[cells, 24]   cells within two rows and columns (-1 padded)
+    6 perm       int64[s, cells]    cell -> image cell
+    7 inv_perm   int64[s, cells]    image cell -> cell
+    8 weights    int64[k + 1]       value of an open window holding n stones
+    9 order      int64[cells]       cells, centre first
+    10 params    int64[9]           cells, k, exact rule (1/0), symmetries in use, lines,
+                                    beam width, root VCF depth, leaf VCF depth, VCF nodes
+
+State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
+
+    0 lines    int64[2, lines]   stone bits       1 wins  int64[2, lines]   2 fours int64[2, lines]
+    3 counts   int64[4]          lines with a win cell for x, for o; stones; evaluation for x
+    4 board    int64[cells]      0 empty, 1 x, 2 o
+    5 nearby   int64[cells]      stones within two rows and columns
+    6 hashes   uint64[s]         Zobrist hash of each symmetric image
+    7 line_val int64[lines]      each line's share of the evaluation (x's view)
+    8 moves    int64[plies, cells]  per ply, the moves to try   9 scores: their order scores
+    10 line    int64[plies]      the moves of the last proved VCF, by ply
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from perfectplay.games.common.compiled_bits import popcount
+from perfectplay.values import HEURISTIC_LIMIT
+
+I2 = types.Array(types.int64, 2, "C")
+I1 = types.Array(types.int64, 1, "C")
+U1D = types.Array(types.uint64, 1, "C")
+CTX_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
+    (I2, I2, I2, I1, types.Array(types.uint64, 3, "C"), I2, I2, I2, I1, I1, I1)
+)
+STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
+    (I2, I2, I2, I1, I1, I1, U1D, I1, I2, I2, I1)
+)
+P_CELLS, P_K, P_EXACT, P_NSYM, P_LINES, P_WIDTH, P_VCF_ROOT, P_VCF_LEAF, P_VCF_NODES = range(9)
+
+
+@njit(cache=True, inline="always")
+def sh(x, d):  # type: ignore[no-untyped-def]
+    """``x`` moved ``d`` bits down (negative: up): bit ``p`` of the result is bit ``p + d``."""
+    if d >= 0:
+        return x >> d
+    return x << (-d)
+
+
+@njit(cache=True, inline="always")
+def bit_index(low):  # type: ignore[no-untyped-def]
+    """The index of the single set bit of ``low``."""
+    return popcount(np.uint64(low - 1))
+
+
+@njit(cache=True)
+def threat_map(m, e, k, exact, four):  # type: ignore[no-untyped-def]
+    """Cells of ``e`` (a line's empty cells) where a stone of ``m`` completes ``k`` in a row
+    (``four`` false), or makes a four (``four`` true: some window of ``k`` cells through it
+    then holds ``k - 1`` stones and one empty cell, which would complete the line). Under the
+    exact rule the cells just outside the window must not hold ``m``'s stones.
+
+    The new stone sits at offset ``j`` of the window and the four's gap at ``q``: each pair is
+    one conjunction of shifted sets, OR-ed over the pairs."""
+    result = 0
+    for j in range(k):
+        for q in range(k if four else 1):
+            if four and q == j:
+                continue
+            acc = e & sh(e, q - j) if four else e
+            for i in range(k):
+                if i != j and not (four and i == q):
+                    acc &= sh(m, i - j)
+            if exact:
+                acc &= ~(sh(m, -j - 1) | sh(m, k - j))
+            result |= acc
+    return result
+
+
+@njit(cache=True)
+def line_value(a, b, length, k, weights):  # type: ignore[no-untyped-def]
+    """Open windows of a line weighted by their stones: x's (``a``) minus o's (``b``).
+
+    A window held by one side only counts for it; its weight grows with the stones, so open
+    and closed twos, threes and fours are told apart by how many open windows hold them."""
+    value = 0
+    if length < k:
+        return 0
+    full = (1 << k) - 1
+    for s in range(length - k + 1):
+        w = full << s
+        ca = popcount(np.uint64(a & w))
+        cb = popcount(np.uint64(b & w))
+        if ca and not cb:
+            value += weights[ca]
+        elif cb and not ca:
+            value -= weights[cb]
+    return value
+
+
+@njit(cache=True)
+def refresh_line(line, ctx, st):  # type: ignore[no-untyped-def]
+    """Recompute a line's threat maps and evaluation share after its stones changed."""
+    params = ctx[10]
+    k, exact = params[P_K], params[P_EXACT] != 0
+    length = ctx[3][line]
+    a, b = st[0][0, line], st[0][1, line]
+    empty = ((1 << length) - 1) & ~(a | b)
+    counts = st[3]
+    for side in range(2):
+        mine = a if side == 0 else b
+        old = st[1][side, line]
+        new = threat_map(mine, empty, k, exact, False)
+        st[1][side, line] = new
+        counts[side] += np.int64(new != 0) - np.int64(old != 0)
+        st[2][side, line] = threat_map(mine, empty, k, exact, True)
+    value = line_value(a, b, length, k, ctx[8])
+    counts[3] += value - st[7][line]
+    st[7][line] = value
+
+
+@njit(cache=True)
+def make(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """Put a stone of ``side`` on the empty ``cell``."""
+    _place(cell, side, 1, ctx, st)
+
+
+@njit(cache=True)
+def unmake(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """Take ``side``'s stone off ``cell`` (the last made one, or any)."""
+    _place(cell, side, -1, ctx, st)
+
+
+@njit(cache=True)
+def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
+    st[4][cell] = side + 1 if sign > 0 else 0
+    for d in range(4):
+        line = ctx[0][cell, d]
+        bit = 1 << ctx[1][cell, d]
+        if sign > 0:
+            st[0][side, line] |= bit
+        else:
+            st[0][side, line] &= ~bit
+        refresh_line(line, ctx, st)
+    near = ctx[5]
+    for i in range(near.shape[1]):
+        other = near[cell, i]
+        if other < 0:
+            break
+        st[5][other] += sign
+    for s in range(ctx[10][P_NSYM]):
+        st[6][s] ^= ctx[4][s, side, cell]
+    st[3][2] += sign
+
+
+@njit(cache=True)
+def load(x_cells, o_cells, ctx, st):  # type: ignore[no-untyped-def]
+    """Set up a fresh state (all zero) with the given stones."""
+    for i in range(x_cells.shape[0]):
+        make(x_cells[i], 0, ctx, st)
+    for i in range(o_cells.shape[0]):
+        make(o_cells[i], 1, ctx, st)
+
+
+@njit(cache=True)
+def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
+    """``(n, cell)``: how many distinct cells complete a line for ``side`` (0, 1, or 2 meaning
+    two or more) and the first of them (-1 when none)."""
+    if st[3][side] == 0:
+        return 0, -1
+    first = -1
+    for line in range(ctx[10][P_LINES]):
+        w = st[1][side, line]
+        while w:
+            low = w & -w
+            cell = ctx[2][line, bit_index(low)]
+            if first < 0:
+                first = cell
+            elif cell != first:
+                return 2, first
+            w ^= low
+    return (1 if first >= 0 else 0), first
+
+
+@njit(cache=True)
+def makes_four(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """True when a stone of ``side`` on the empty ``cell`` makes a four."""
+    found = False
+    for d in range(4):
+        found |= (st[2][side, ctx[0][cell, d]] >> ctx[1][cell, d] & 1) != 0
+    return found
+
+
+@njit(cache=True)
+def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
+    """The windows' evaluation for the side to move, plus a tempo bonus for each of its
+    lines holding a four-maker (it moves first), clamped to the heuristic range."""
+    value = st[3][3]
+    if side == 1:
+        value = -value
+    k = ctx[10][P_K]
+    if k >= 2:
+        for line in range(ctx[10][P_LINES]):
+            if st[2][side, line]:
+                value += ctx[8][k - 1]
+    return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
+
+
+@njit(cache=True)
+def gain(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """How much a stone of ``side`` on the empty ``cell`` is worth for ordering: the open
+    windows through it that it grows (attack) and the opponent's that it kills (defence)."""
+    k = ctx[10][P_K]
+    weights = ctx[8]
+    full = (1 << k) - 1
+    total = 0
+    for d in range(4):
+        line = ctx[0][cell, d]
+        length = ctx[3][line]
+        if length < k:
+            continue
+        p = ctx[1][cell, d]
+        mine, theirs = st[0][side, line], st[0][1 - side, line]
+        for s in range(max(0, p - k + 1), min(p, length - k) + 1):
+            w = full << s
+            ca = popcount(np.uint64(mine & w))
+            cb = popcount(np.uint64(theirs & w))
+            if cb == 0:
+                total += weights[ca + 1] - weights[ca]
+            elif ca == 0:
+                total += weights[cb]
+    return total
+
+
+@njit(cache=True)
+def canonical(st, ctx):  # type: ignore[no-untyped-def]
+    """``(key, sym)``: the smallest hash over the symmetric images and its symmetry."""
+    hashes = st[6]
+    best, sym = hashes[0], 0
+    for s in range(1, ctx[10][P_NSYM]):
+        if hashes[s] < best:
+            best, sym = hashes[s], s
+    return best, sym

@@ -1,0 +1,118 @@
+"""The big-board m,n,k engine (line-indexed boards, threat maps, VCF): exact against the
+one-word kernel and plain minimax on small boards, VCF proofs against a brute-force oracle."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from game_support import random_position
+from reference.vcf_reference import Board
+
+from perfectplay import limit, solve
+from perfectplay.games.kernel import KernelOptions
+from perfectplay.games.mnk.big_kernel import BigMNKKernel
+from perfectplay.games.mnk.kernel import MNKKernel
+from perfectplay.games.mnk.notation import parse_mnk_move
+from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
+from perfectplay.search.minimax import minimax
+
+TACTICS = json.loads((Path(__file__).parent.parent / "data" / "mnk_tactics.json").read_text())
+SMALL_BOARDS = [(3, 3, 3), (4, 3, 3), (3, 4, 3), (4, 4, 4), (2, 5, 2), (5, 3, 3), (1, 6, 3)]
+
+
+def running_positions(g: MNKGame, count: int, max_empty: int, seed: int) -> list[MNKPosition]:
+    """``count`` random running positions of ``g`` with at most ``max_empty`` empty cells."""
+    rng = random.Random(seed)
+    found: list[MNKPosition] = []
+    while len(found) < count:
+        position = random_position(g, rng)
+        empty = g.spec.cells - g.ply(position)
+        if g.outcome(position) is None and empty <= max_empty:
+            found.append(position)
+    return found
+
+
+@pytest.mark.parametrize(("rows", "cols", "k"), SMALL_BOARDS)
+def test_exact_values_equal_the_one_word_kernel(rows: int, cols: int, k: int) -> None:
+    g = game(rows, cols, k)
+    big, small = BigMNKKernel(g, KernelOptions()), MNKKernel(g, KernelOptions())
+    for position in running_positions(g, 25, 12, seed=rows * 100 + cols * 10 + k):
+        expected = small.exact_value(position, small.new_table(1 << 16))
+        assert big.exact_value(position, big.new_table(1 << 16)) == expected, position
+        assert big.exact_value(position, None) == expected, position  # no table
+
+
+@pytest.mark.parametrize(("rows", "cols", "k"), [(3, 3, 3), (2, 4, 2), (3, 3, 2)])
+def test_exact_values_equal_plain_minimax(rows: int, cols: int, k: int) -> None:
+    g = game(rows, cols, k)
+    big = BigMNKKernel(g, KernelOptions())
+    for position in running_positions(g, 15, 7, seed=k):
+        assert big.exact_value(position, big.new_table(1 << 12)) == minimax(g, position).score.value
+
+
+def test_the_game_chooses_the_kernel_by_size() -> None:
+    assert isinstance(game(8, 8, 5).kernel(), MNKKernel)
+    assert isinstance(game(9, 8, 5).kernel(), BigMNKKernel)
+    assert isinstance(game(19, 19, 5).kernel(), BigMNKKernel)
+
+
+def tactic(
+    entry: dict[str, Any],
+) -> tuple[MNKGame, MNKPosition, Board, frozenset[Any], frozenset[Any]]:
+    """The 15x15 position of an entry, the oracle's board, and (side to move, other)'s stones."""
+    g = game(15, 15, 5)
+    xs = frozenset(tuple(parse_mnk_move(g, c)) for c in entry["x"])
+    os_ = frozenset(tuple(parse_mnk_move(g, c)) for c in entry["o"])
+    position = g.from_bits(sum(1 << g.index(c) for c in xs), sum(1 << g.index(c) for c in os_))
+    mover = (xs, os_) if len(xs) == len(os_) else (os_, xs)
+    return g, position, Board(15, 15, 5), *mover
+
+
+@pytest.mark.parametrize("entry", TACTICS, ids=[e["name"] for e in TACTICS])
+def test_tactical_wins_are_proved_as_the_oracle_finds_them(entry: dict[str, Any]) -> None:
+    g, position, board, mine, theirs = tactic(entry)
+    assert board.shortest_vcf(mine, theirs, 5) == entry["vcf_plies"]  # the data is right
+    result = solve(g, position, limit(time=5.0))
+    assert result.score.exact and result.score.outcome == "win"
+    assert result.score.plies == entry["vcf_plies"]
+    attacker, defender = set(mine), set(theirs)
+    for i, move in enumerate(result.pv):  # the line: fours, each answered by the forced block
+        if i % 2 == 0:
+            assert board.win_cells(frozenset(attacker | {move}), frozenset(defender))
+            attacker.add(move)
+        else:
+            assert {move} == board.win_cells(frozenset(attacker), frozenset(defender))
+            defender.add(move)
+
+
+def test_the_four_three_is_a_win_in_5_within_a_second() -> None:
+    g, position, *_ = tactic(TACTICS[0])
+    result = solve(g, position, limit(time=1.0))
+    assert str(result.score) == "win in 5"
+    assert g.format_move(result.best_move) == "h8"
+
+
+@pytest.mark.parametrize("entry", TACTICS[:6], ids=[e["name"] for e in TACTICS[:6]])
+def test_a_threatened_vcf_is_defended(entry: dict[str, Any]) -> None:
+    """The other side to move (a spare stone of the attacker in a far row): when some move
+    leaves the attacker no VCF (the oracle tries them all), the engine's move is one of them,
+    unless the engine proved a win of its own."""
+    g, _, board, attacker, defender = tactic(entry)
+    spare = next(c for c in ((0, 7), (14, 7), (0, 6)) if c not in attacker | defender)
+    attacker = attacker | {spare}
+    x, o = (attacker, defender) if len(attacker) > len(defender) else (defender, attacker)
+    position = g.from_bits(sum(1 << g.index(c) for c in x), sum(1 << g.index(c) for c in o))
+    result = solve(g, position, limit(depth=4))
+    if result.score.exact and result.score.outcome == "win":
+        return
+    safe = [
+        tuple(move)
+        for move in g.legal_moves(position)
+        if board.shortest_vcf(attacker, defender | {tuple(move)}, 5) is None
+    ]
+    assert not safe or tuple(result.best_move) in safe
+    assert safe or result.score.value < 0
