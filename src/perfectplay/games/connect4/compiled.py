@@ -64,6 +64,7 @@ from perfectplay.games.common.compiled_bits import (
     U64_ARRAY,
     past_deadline,
     popcount,
+    prefetch,
     shift,
     winning_cells_4,
 )
@@ -364,6 +365,9 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
                             continue
             base = ORDER + 2 * width + played * 2 * width
             f_count[depth] = _sorted_moves(cur, msk, candidates, base, work)
+            for i in range(f_count[depth]):  # the children's slots load while we go on
+                child = (cur ^ msk) + (msk | work[base + i])
+                prefetch(table, 2 * np.int64((child * HASH_A) >> shift))
             f_key[depth], f_slot[depth], f_next[depth] = key, slot, 0
             f_alpha[depth], f_beta[depth] = a, b
             f_cur[depth + 1], f_mask[depth + 1] = cur ^ msk, msk | work[base]
