@@ -207,8 +207,12 @@ def test_connect4_tree_with_exact_leaves() -> None:
 
 # -- limits -------------------------------------------------------------------------------------
 def test_trees_too_large_are_refused() -> None:
-    with pytest.raises(ParameterError, match=r"more than 1,000 nodes .* pass --depth D"):
+    # in words every door can show (issue 15, item 6: the web page named CLI flags)
+    with pytest.raises(ParameterError, match=r"more than 1,000 nodes .* cut the tree at a depth"):
         build_tree(TTT, TTT.initial(), max_nodes=1_000)
+    with pytest.raises(ParameterError, match=r"at a smaller depth .* with alpha-beta") as refused:
+        build_tree(TTT, TTT.initial(), 6, max_nodes=1_000)
+    assert "--" not in str(refused.value)
     with pytest.raises(ParameterError, match="depth=-1"):
         build_tree(TTT, TTT.initial(), -1)
     with pytest.raises(ParameterError, match="picture: the tree has"):

@@ -181,7 +181,7 @@ def _digraph(tree: GameTree, boards: bool) -> Any:
     if count > MAX_PICTURE_NODES:
         raise ParameterError(
             f"picture: the tree has {count:,} nodes, more than the {MAX_PICTURE_NODES:,} a "
-            "picture can show; pass a smaller --depth"
+            "picture can show; cut the tree at a smaller depth"
         )
     digraph = graphviz.Digraph("tree", format="svg")
     digraph.attr(rankdir="TB", nodesep="0.15", ranksep="0.45")
