@@ -31,7 +31,11 @@ def random_position(g: MNKGame, stones: int, rng: random.Random) -> MNKPosition:
             return position
 
 
-@pytest.mark.parametrize("entry", KNOWN, ids=lambda e: f"{e['rows']}x{e['cols']}k{e['k']}")
+@pytest.mark.parametrize(
+    "entry",
+    [pytest.param(e, marks=pytest.mark.slow) if e.get("slow") else e for e in KNOWN],
+    ids=lambda e: f"{e['rows']}x{e['cols']}k{e['k']}",
+)
 def test_known_values(entry: dict[str, object]) -> None:
     g = game(entry["rows"], entry["cols"], entry["k"])  # type: ignore[arg-type]
     result = solve(g, g.initial())
@@ -150,10 +154,11 @@ def test_limits_are_checked() -> None:
         with pytest.raises(ParameterError, match=next(iter(bad))):
             make_limit(**bad)  # type: ignore[arg-type]
     assert make_limit(depth=3, time=1).time == 1.0
+
+    class WithoutKernel(MNKGame):
+        def kernel(self, options: object = None) -> None:  # type: ignore[override]
+            return None
+
+    bare = WithoutKernel(game(3, 3, 3).spec)
     with pytest.raises(ParameterError, match="kernel"):
-        solve(
-            game(9, 9, 5),
-            game(9, 9, 5).initial(),
-            Limit(depth=1),
-            search=SearchOptions(engine="kernel"),
-        )
+        solve(bare, bare.initial(), Limit(depth=1), search=SearchOptions(engine="kernel"))

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from perfectplay.games.common.compiled_bits import I64_ARRAY, NO_DEADLINE, U64_ARRAY, now
+from perfectplay.games.common.compiled_bits import I64_ARRAY, U64_ARRAY
 from perfectplay.games.common.table_values import (
     EXACT,
     INF,
@@ -50,6 +50,7 @@ from perfectplay.games.mnk.board_compiled import (
     evaluate,
     gain,
     make,
+    past_deadline,
     unmake,
     win_cells,
 )
@@ -80,19 +81,6 @@ DEFENCE_BONUS = 1 << 40
 """Order score added to the cells of the opponent's VCF line: the defences go first."""
 LEAF_VCF_NODES = 24
 """VCF nodes a horizon leaf may spend."""
-CLOCK_MASK = 255
-"""The clock is read at the first node and every 256 nodes after it: this engine's nodes are
-slow (tens of microseconds), so the common 4096 would overshoot a short limit."""
-
-
-@njit(cache=True, inline="always")
-def past_deadline(nodes, deadline_ns):  # type: ignore[no-untyped-def]
-    """True when the clock (read every :data:`CLOCK_MASK` + 1 nodes) has reached
-    ``deadline_ns``, or Ctrl-C asked the search to stop."""
-    if (nodes & CLOCK_MASK) != 1:
-        return False
-    t = now()
-    return t < 0.0 or (deadline_ns != NO_DEADLINE and t * 1e9 >= deadline_ns)
 
 
 @njit(cache=True)
@@ -182,7 +170,7 @@ def store(slot, key, sym, value, bound, draft, cell, ply, ctx, tt):  # type: ign
 def leaf(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """A horizon leaf: the side to move's short VCF, else the evaluation."""
     found = shortest_vcf(side, ctx[10][P_VCF_LEAF], ply, LEAF_VCF_NODES, ctx, st, stats)
-    if found:
+    if found and not stats[3]:
         return WIN - (ply + found)
     stats[1] += 1
     return evaluate(side, ctx, st)
@@ -245,6 +233,8 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         threat = 0
         if not exact:
             found, threat = threat_scan(side, ply, ctx, st, stats)
+            if stats[3]:
+                return 0
             if found:
                 return WIN - (ply + found)
         n, pruned = candidates(side, ply, exact, threat, ctx, st)
@@ -317,6 +307,8 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
     exact = depth >= ctx[10][P_CELLS] - counts[2]
     if not exact:
         cell, plies = root_vcf(side, ctx, st, tt, stats)
+        if stats[3]:
+            return -1, -INF
         if plies:
             return cell, WIN - plies
     if threats == 1:

@@ -55,7 +55,7 @@ ROOT_VCF_FOURS = 16
 """Longest VCF the root looks for, in fours."""
 LEAF_VCF_FOURS = 3
 """Longest VCF a horizon leaf looks for, in fours."""
-ROOT_VCF_NODES = 200_000
+ROOT_VCF_NODES = 50_000
 """VCF nodes the root may spend per search."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1

@@ -19,6 +19,17 @@ Context tuple ``ctx`` (built once per board size by :class:`MNKKernel`)::
     all_windows   uint64[n]           every window, for the evaluation
     weights       int64[k + 1]        value of an open window holding i stones
     params        int64[4]            cells, symmetries in use, table on (1/0), ordering on
+    steps         int64[4]            bit step of each direction: across, down, diagonal, anti
+    column_steps  int64[4]            column step of each direction (1, 0, 1, -1)
+    column_masks  uint64[2k - 1]      per column offset t (from -(k-1)): cells whose column
+                                      plus t is on the board
+
+Threat maps: the cells completing k for a side are computed for the whole board at once, by
+shifts: a window with the new stone at offset ``j`` is ``empty & AND_{i != j} toward(stones,
+i - j)`` per direction, where ``toward(x, n)`` moves each cell's n-th neighbour along the
+direction onto the cell (the column masks drop what would wrap around an edge). The same
+shifts tell whether any window is still free of a side's stones: when neither side has one
+the position is a draw, and a side without one can no longer win (a bound on the value).
 
 Table tuple ``tt``: ``key_a``, ``key_b`` (uint64 canonical boards), ``value`` (int64),
 ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32, FULL_DRAFT when no horizon was
@@ -42,6 +53,7 @@ from perfectplay.games.common.compiled_bits import (
     U64_ARRAY,
     past_deadline,
     popcount,
+    shift,
 )
 from perfectplay.games.common.table_values import (
     EXACT,
@@ -66,6 +78,9 @@ CTX_TYPE = types.Tuple(
         U64_ARRAY,
         I64_ARRAY,
         I64_ARRAY,
+        I64_ARRAY,
+        I64_ARRAY,
+        U64_ARRAY,
     )
 )
 TABLE_TYPE = types.Tuple(
@@ -156,6 +171,77 @@ def evaluate(cur, opp, ctx):  # type: ignore[no-untyped-def]
     return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, score))
 
 
+@njit(cache=True, inline="always")
+def toward(x, n, d, ctx):  # type: ignore[no-untyped-def]
+    """Cells whose ``n``-th neighbour along direction ``d`` is in ``x`` (on the board)."""
+    k1 = (ctx[11].shape[0] - 1) // 2
+    return shift(x, -n * ctx[9][d]) & ctx[11][n * ctx[10][d] + k1]
+
+
+@njit(cache=True)
+def threat_map(stones, empty, gaps, ctx):  # type: ignore[no-untyped-def]
+    """Cells of ``empty`` where a stone completes a window of ``k`` (``gaps`` 0), or makes a
+    four, leaving a window one stone short with its last cell empty (``gaps`` 1)."""
+    k = ctx[11].shape[0] // 2 + 1
+    result = U0
+    for d in range(4):
+        for j in range(k):
+            for q in range(k if gaps else 1):
+                if gaps and q == j:
+                    continue
+                acc = empty & toward(empty, q - j, d, ctx) if gaps else empty
+                for i in range(k):
+                    if acc == U0:
+                        break
+                    if i != j and not (gaps and i == q):
+                        acc &= toward(stones, i - j, d, ctx)
+                result |= acc
+    return result
+
+
+@njit(cache=True)
+def can_win(free, ctx):  # type: ignore[no-untyped-def]
+    """True when some window of ``k`` cells lies entirely in ``free`` (cells without the
+    opponent's stones)."""
+    k = ctx[11].shape[0] // 2 + 1
+    for d in range(4):
+        acc = free
+        for i in range(1, k):
+            if acc == U0:
+                break
+            acc &= toward(free, i, d, ctx)
+        if acc:
+            return True
+    return False
+
+
+@njit(cache=True)
+def live_cells(free, ctx):  # type: ignore[no-untyped-def]
+    """Cells lying in some window of ``k`` cells entirely in ``free``."""
+    k = ctx[11].shape[0] // 2 + 1
+    result = U0
+    for d in range(4):
+        starts = free
+        for i in range(1, k):
+            starts &= toward(free, i, d, ctx)
+        for i in range(k):
+            result |= toward(starts, -i, d, ctx)
+    return result
+
+
+@njit(cache=True)
+def move_ranks(cur, opp, empty, full, ctx):  # type: ignore[no-untyped-def]
+    """The four groups of the move order, best first: cells making a four, cells in a window
+    either side can still fill, cells only one side can use, dead cells (every window through
+    them holds both sides' stones, for good: playing any of them is playing all of them)."""
+    mine = live_cells(full & ~opp, ctx)
+    theirs = live_cells(full & ~cur, ctx)
+    fours = threat_map(cur, empty, 1, ctx)
+    both = empty & mine & theirs & ~fours
+    one = empty & (mine | theirs) & ~fours & ~both
+    return fours, both, one, empty & ~(fours | both | one)
+
+
 @njit(NEGAMAX_SIGNATURE, cache=True)
 def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[no-untyped-def]
     """Value of a running position for the side to move (``cur``), searched ``depth`` plies.
@@ -174,25 +260,26 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
     empty = full & ~(cur | opp)
     if empty == 0:
         return 0
-    order = ctx[2]
-    threat_cell, threats = -1, 0
-    for i in range(cells):
-        cell = order[i]
-        bit = U1 << np.uint64(cell)
-        if empty & bit:
-            if wins_with(cur | bit, cell, ctx):
-                return WIN - (ply + 1)
-            if wins_with(opp | bit, cell, ctx):
-                threats += 1
-                threat_cell = cell
+    if threat_map(cur, empty, 0, ctx):
+        return WIN - (ply + 1)
     if depth <= 0:
         stats[1] += 1
         return evaluate(cur, opp, ctx)
+    threat_bits = threat_map(opp, empty, 0, ctx)
+    threats = popcount(threat_bits)
     if threats >= 2:
         return -(WIN - (ply + 2))
+    threat_cell = -1
+    if threats == 1:
+        threat_cell = popcount(threat_bits - U1)
     # The loser delays and the winner hurries: no value outside these bounds is possible.
     alpha = max(alpha, -(WIN - (ply + 2)))
     beta = min(beta, WIN - (ply + 3))
+    # A side with no window free of the other's stones can no longer win.
+    if not can_win(full & ~cur, ctx):
+        alpha = max(alpha, 0)
+    if not can_win(full & ~opp, ctx):
+        beta = min(beta, 0)
     if alpha >= beta:
         return alpha
 
@@ -230,19 +317,23 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
             opp, cur | (U1 << np.uint64(first)), ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats
         )
         alpha = max(alpha, best)
-    if threats != 1 and alpha < beta:
+    ordering = ctx[8][3] != 0
+    groups = move_ranks(cur, opp, empty, full, ctx) if ordering else (empty, U0, U0, U0)
+    for phase in range(4 if threats != 1 and alpha < beta else 0):
+        group = groups[phase]
         for i in range(cells):
-            cell = order[i] if ctx[8][3] else i
+            cell = ctx[2][i] if ordering else i
             bit = U1 << np.uint64(cell)
-            if not empty & bit or cell == table_move:
+            if not group & bit or cell == table_move:
                 continue
             value = -negamax(opp, cur | bit, ply + 1, depth - 1, -beta, -alpha, ctx, tt, stats)
             if value > best:
                 best, best_cell = value, cell
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
+                alpha = max(alpha, value)
+            if alpha >= beta or phase == 3:  # dead cells are interchangeable: one will do
+                break
+        if alpha >= beta:
+            break
     if stats[3]:
         return 0
     if use_table:

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 MAX_CELLS = 64
 MAX_TABLE = 1 << 22
 """Most positions the complete-table builder will enumerate."""
+BIG_TABLE_CELLS = 26
+"""Boards of this many cells and more get the larger default table."""
 UNUSED_MOVE = -2
 SLOT_BYTES = 8 + 8 + 8 + 1 + 4 + 2
 """Bytes of one table slot (the columns of :meth:`MNKKernel.new_table`)."""
@@ -60,15 +62,18 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
         self.game = game
         self.table_bits = options.table_bits
         self.nsym, self._static = static_tables(spec)
+        self._threat = threat_tables(spec)
         self._contexts: dict[tuple[bool, bool, bool], tuple[Any, ...]] = {}
 
     def table_entries_hint(self) -> int:
         """Slots worth allocating: a power of two above 3 ** cells, from 2**10 to 2**20
-        (24 MiB), or ``2**table_bits`` when the options set it."""
+        (31 MiB), 2**22 (124 MiB) from :data:`BIG_TABLE_CELLS` cells on (7x4, k=4 solves
+        twice as fast with it), or ``2**table_bits`` when the options set it."""
         if self.table_bits is not None:
             return 1 << self.table_bits
         states_bound: int = 3**self.game.spec.cells
-        return max(1 << 10, 1 << min(20, states_bound.bit_length()))
+        cap = 22 if self.game.spec.cells >= BIG_TABLE_CELLS else 20
+        return max(1 << 10, 1 << min(cap, states_bound.bit_length()))
 
     def compiled_functions(self) -> tuple[Any, ...]:
         """The search's numba entry points (the clock's too)."""
@@ -99,7 +104,7 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
                 [self.game.spec.cells, self.nsym if symmetry else 1, int(table), int(ordering)],
                 dtype=np.int64,
             )
-            found = self._contexts[switches] = (*self._static, params)
+            found = self._contexts[switches] = (*self._static, params, *self._threat)
         return found
 
     @staticmethod
@@ -259,3 +264,22 @@ def static_tables(spec: MNKSpec) -> tuple[int, tuple[np.ndarray[Any, Any], ...]]
         np.array([0] + [4**i for i in range(1, spec.k + 1)], dtype=np.int64),
     )
     return len(perms), static
+
+
+@lru_cache(maxsize=32)
+def threat_tables(spec: MNKSpec) -> tuple[np.ndarray[Any, Any], ...]:
+    """The shift tables of the threat maps: per direction (across, down, diagonal,
+    anti-diagonal) the bit step and the column step, and per column offset ``t`` from
+    ``-(k-1)`` to ``k-1`` the mask of cells whose column plus ``t`` stays on the board."""
+    rows, cols, k = spec.rows, spec.cols, spec.k
+    steps = np.array([1, cols, cols + 1, cols - 1], dtype=np.int64)
+    column_steps = np.array([1, 0, 1, -1], dtype=np.int64)
+    masks = np.zeros(2 * k - 1, dtype=np.uint64)
+    for t in range(-(k - 1), k):
+        mask = 0
+        for r in range(rows):
+            for c in range(cols):
+                if 0 <= c + t < cols:
+                    mask |= 1 << (r * cols + c)
+        masks[t + k - 1] = mask
+    return steps, column_steps, masks

@@ -14,9 +14,10 @@ A VCF is a win in which every attacking move makes a four, so every reply is for
 
 Every defence considered is the only one that does not lose at once, so a VCF found is a
 proof of a forced win (``win in N`` with ``N`` the line's plies), whatever else the
-position holds. ``stats[5]`` is the node allowance of a VCF search (spent per node; an
-exhausted search finds nothing, which is always safe). The moves of the line found are left in
-``st[10]`` by ply.
+position holds. Its nodes count as search nodes (``stats[0]``) under the search's budget and
+deadline (running out sets ``stats[3]``, as the search does). ``stats[5]`` is the node
+allowance of a VCF search (spent per node; an exhausted search finds nothing, which is always
+safe). The moves of the line found are left in ``st[10]`` by ply.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from perfectplay.games.mnk.board_compiled import (
     bit_index,
     make,
     makes_four,
+    past_deadline,
     unmake,
     win_cells,
 )
@@ -68,6 +70,12 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     if depth <= 0 or stats[5] <= 0:
         return 0
     stats[5] -= 1
+    stats[0] += 1
+    if stats[0] >= stats[2] or past_deadline(stats[0], stats[4]):
+        stats[2] = 0
+        stats[3] = 1
+        stats[5] = 0
+        return 0
     opp = 1 - side
     threats, block = win_cells(opp, ctx, st)
     if threats >= 2:
