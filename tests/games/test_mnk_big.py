@@ -116,3 +116,24 @@ def test_a_threatened_vcf_is_defended(entry: dict[str, Any]) -> None:
     ]
     assert not safe or tuple(result.best_move) in safe
     assert safe or result.score.value < 0
+
+
+def test_the_exact_rule_refuses_overlines() -> None:
+    free, exact = game(2, 7, 3), game(2, 7, 3, exactly=True)
+    for g in (free, exact):
+        position = g.initial()
+        for cell in ((0, 0), (1, 0), (0, 1), (1, 2), (0, 3), (1, 4)):  # x: a1 b1 d1
+            position = g.play(position, cell)
+        after = g.play(position, (0, 2))  # x: a1 b1 c1 d1, four in a row
+        assert (g.outcome(after) is not None) == (g is free)
+    assert exact.spec.label == "2x7, k=3, exactly" and exact.name == "gomoku"
+
+
+@pytest.mark.parametrize(("rows", "cols", "k"), [(1, 7, 3), (2, 6, 3), (3, 4, 2), (4, 4, 3)])
+def test_the_exact_rule_solves_as_plain_minimax(rows: int, cols: int, k: int) -> None:
+    g = game(rows, cols, k, exactly=True)
+    kernel = g.kernel()
+    assert isinstance(kernel, BigMNKKernel)
+    for position in running_positions(g, 12, 8, seed=rows + cols + k):
+        expected = minimax(g, position).score.value
+        assert kernel.exact_value(position, kernel.new_table(1 << 12)) == expected, position

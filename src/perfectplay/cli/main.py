@@ -18,6 +18,7 @@ from perfectplay.cli import (
     batch,
     best,
     book,
+    gomocup,
     history,
     perft,
     play,
@@ -36,7 +37,7 @@ from perfectplay.cli.output import (
 )
 
 Handler = Callable[[argparse.Namespace], int]
-VERBS = (best, solve, analyze, play, perft, book, batch, arena, history, tree, serve)
+VERBS = (best, solve, analyze, play, perft, book, batch, arena, history, tree, gomocup, serve)
 """The verbs, in the order ``--help`` lists them."""
 
 EPILOG = """\

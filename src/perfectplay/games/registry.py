@@ -29,6 +29,7 @@ ENTRY_POINT_GROUP = "perfectplay.games"
 
 BUILTIN = (
     "perfectplay.games.mnk.kit:KIT",
+    "perfectplay.games.mnk.kit:GOMOKU_KIT",
     "perfectplay.games.connect4.kit:KIT",
     "perfectplay.games.simplexity.kit:KIT",
 )

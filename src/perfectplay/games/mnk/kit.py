@@ -27,6 +27,7 @@ from perfectplay.games.mnk.text import (
 from perfectplay.games.mnk.text import render_mnk_board as render_board
 
 DEFAULT_SIZE = (3, 3)
+GOMOKU_SIZE = (15, 15)
 EXACT_PLIES = 24
 """An unbounded exact solve needs at most this many empty cells: from the empty board 5x4
 (k=4) takes 0.2 s, 6x4 13 s, 5x5 46 s (k=4) to minutes (k=5)."""
@@ -64,7 +65,7 @@ class TicTacToeKit(base.GameKit):
 
     name = "tictactoe"
     title = "Tic-tac-toe (m,n,k-games)"
-    aliases = ("mnk", "ttt", "tic-tac-toe")
+    aliases: tuple[str, ...] = ("mnk", "ttt", "tic-tac-toe")
     summary = (
         "x and o take turns on a ROWSxCOLS board (1x1 to 19x19); k in a row wins. "
         "Positions are boards such as xox/oox/___; moves are cells such as b3."
@@ -78,17 +79,20 @@ class TicTacToeKit(base.GameKit):
     examples = ("xox/oox/___", "___/_x_/___")
     policy = base.Policy(exact_plies=EXACT_PLIES, whole_tree_cells=WHOLE_TREE_CELLS)
 
+    exactly = False
+    """The rule: ``k`` or more in a row wins (freestyle), or exactly ``k`` (the Gomoku kit)."""
+
     def make(self, params: base.GameParams) -> MNKGame:
         """``game(rows, cols, k)``; ``k`` defaults to the shorter side, 5 from 15 columns on."""
-        rows, cols = params.size or DEFAULT_SIZE
-        return game(rows, cols, params.k)
+        rows, cols = params.size or self.size.default
+        return game(rows, cols, params.k, self.exactly)
 
     def load(self, text: str, params: base.GameParams) -> base.Loaded:
         """A board (its size read from it; ``size``, when given, must agree), or the empty
         board of ``size`` for the empty text."""
         if not text.strip():
             return self.start(self.make(params))
-        parsed, position = parse_mnk_board(text, params.k)
+        parsed, position = parse_mnk_board(text, params.k, self.exactly)
         actual = (parsed.spec.rows, parsed.spec.cols)
         if params.size is not None and params.size != actual:
             raise ParameterError(
@@ -159,4 +163,21 @@ class TicTacToeKit(base.GameKit):
         return MNKRetraction(game)
 
 
+class GomokuKit(TicTacToeKit):
+    """Standard Gomoku: the m,n,k-game under the exact rule (five in a row wins, six or more
+    does not), on 15x15 by default. ``tictactoe`` with k=5 is freestyle Gomoku."""
+
+    name = "gomoku"
+    title = "Gomoku (exactly k in a row)"
+    aliases: tuple[str, ...] = ("standard-gomoku",)
+    summary = (
+        "x and o take turns on a ROWSxCOLS board (15x15 by default, up to 19x19); exactly k "
+        "in a row wins (5 from 15 columns on): an overline does not. Moves are cells such as "
+        "h8 (column letter, row from the top)."
+    )
+    size = base.SizeRule(("rows", "cols"), GOMOKU_SIZE)
+    exactly = True
+
+
 KIT = TicTacToeKit()
+GOMOKU_KIT = GomokuKit()

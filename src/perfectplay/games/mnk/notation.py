@@ -65,7 +65,9 @@ def _grid_from_json(text: str) -> list[list[int]]:
     return grid
 
 
-def parse_mnk_board(text: str, k: int | None = None) -> tuple[MNKGame, MNKPosition]:
+def parse_mnk_board(
+    text: str, k: int | None = None, exactly: bool = False
+) -> tuple[MNKGame, MNKPosition]:
     """The game (size from the board, ``k`` or its default) and the validated position.
 
     Raises :class:`NotationError` for text that does not parse (empty, ragged rows, unknown
@@ -86,7 +88,7 @@ def parse_mnk_board(text: str, k: int | None = None) -> tuple[MNKGame, MNKPositi
         raise ParameterError(
             f"board {quote(text)}: {rows}x{cols} is too large; at most {MAX_SIZE}x{MAX_SIZE}"
         )
-    game = MNKGame(make_spec(rows, cols, k))
+    game = MNKGame(make_spec(rows, cols, k, exactly))
     x = o = 0
     for r, row in enumerate(grid):
         for c, value in enumerate(row):

@@ -1,8 +1,9 @@
 """m,n,k-games: tic-tac-toe and its generalisations (``rows`` x ``cols`` board, ``k`` in a row).
 
-x moves first; a side wins by owning ``k`` aligned cells (across, down or diagonal); a full
-board without a line is a draw. Board sizes run from 1x1 to 19x19 and ``k`` from 1 to
-``max(rows, cols)``.
+x moves first; a side wins by owning ``k`` aligned cells (across, down or diagonal): ``k`` or
+more (freestyle, the default), or exactly ``k`` under the exact rule (``MNKSpec.exactly``,
+standard Gomoku: an overline does not win); a full board without a line is a draw. Board
+sizes run from 1x1 to 19x19 and ``k`` from 1 to ``max(rows, cols)``.
 
 Representation: two bitboards, one per side, in the dense row-major layout of
 :mod:`perfectplay.games.common.grid`::
@@ -81,8 +82,9 @@ class MNKSpec:
 
     @property
     def label(self) -> str:
-        """Human label such as ``3x3, k=3``."""
-        return f"{self.rows}x{self.cols}, k={self.k}"
+        """Human label such as ``3x3, k=3`` (``15x15, k=5, exactly`` under the exact rule)."""
+        rule = ", exactly" if self.exactly else ""
+        return f"{self.rows}x{self.cols}, k={self.k}{rule}"
 
 
 GOMOKU_K = 5
@@ -99,8 +101,11 @@ def default_k(rows: int, cols: int) -> int:
     return min(rows, cols)
 
 
-def make_spec(rows: int = 3, cols: int | None = None, k: int | None = None) -> MNKSpec:
-    """A checked spec. ``cols`` defaults to ``rows`` and ``k`` to :func:`default_k`.
+def make_spec(
+    rows: int = 3, cols: int | None = None, k: int | None = None, exactly: bool = False
+) -> MNKSpec:
+    """A checked spec. ``cols`` defaults to ``rows`` and ``k`` to :func:`default_k`;
+    ``exactly`` asks for the exact rule (an overline does not win).
 
     Raises :class:`ParameterError` for sizes outside 1..15 or k outside 1..max(rows, cols).
     """
@@ -117,7 +122,7 @@ def make_spec(rows: int = 3, cols: int | None = None, k: int | None = None) -> M
             f"k={quote(k)}: must be a whole number from 1 to {max(rows, cols)} on a {rows}x{cols} "
             "board"
         )
-    return MNKSpec(rows, cols, k)
+    return MNKSpec(rows, cols, k, exactly)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +157,12 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
 
     def __init__(self, spec: MNKSpec) -> None:
         self._spec = spec
+        if spec.exactly:
+            self.name = "gomoku"  # the exact rule is the Gomoku kit's game
         self._full = (1 << spec.cells) - 1
         self._windows = windows(spec.rows, spec.cols, spec.k)
         self._windows_by_cell = windows_by_cell(spec.rows, spec.cols, spec.k)
+        self._flanked = flanked_windows(spec) if spec.exactly else ()
         self._order = centre_first_order(spec.rows, spec.cols)
         self._cells = tuple(Cell(*divmod(i, spec.cols)) for i in range(spec.cells))
 
@@ -249,6 +257,11 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         else:
             x, o = position.x, position.o | bit
             mine = o
+        if self._spec.exactly:
+            for window, flanks in self._flanked[index]:
+                if mine & window == window and not mine & flanks:
+                    return MNKPosition(self._spec, x, o, window)
+            return MNKPosition(self._spec, x, o)
         for window in self._windows_by_cell[index]:
             if mine & window == window:
                 return MNKPosition(self._spec, x, o, window)
@@ -394,12 +407,46 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         return MNKPosition(self._spec, x, o, winner_lines[0] if winner_lines else 0)
 
     def _lines(self, bits: int) -> list[int]:
+        if self._spec.exactly:
+            found = {
+                w
+                for per_cell in self._flanked
+                for w, f in per_cell
+                if bits & w == w and not bits & f
+            }
+            return sorted(found)
         return [w for w in self._windows if bits & w == w]
 
 
-def game(rows: int = 3, cols: int | None = None, k: int | None = None) -> MNKGame:
-    """The m,n,k-game with the given size; see :func:`make_spec` for defaults and errors."""
-    return MNKGame(make_spec(rows, cols, k))
+def game(
+    rows: int = 3, cols: int | None = None, k: int | None = None, exactly: bool = False
+) -> MNKGame:
+    """The m,n,k-game with the given size and rule; see :func:`make_spec` for defaults and
+    errors."""
+    return MNKGame(make_spec(rows, cols, k, exactly))
+
+
+def flanked_windows(spec: MNKSpec) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, the windows of ``k`` cells through it as ``(window, flanks)`` masks:
+    ``flanks`` are the cells just beyond both ends (those on the board). Under the exact rule
+    a window wins only when the side owns it and neither flank."""
+    rows, cols, k = spec.rows, spec.cols, spec.k
+    per_cell: list[list[tuple[int, int]]] = [[] for _ in range(spec.cells)]
+
+    def bit(r: int, c: int) -> int:
+        return 1 << (r * cols + c) if 0 <= r < rows and 0 <= c < cols else 0
+
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + i * dr, c + i * dc) for i in range(k)]
+                if not all(bit(rr, cc) for rr, cc in cells):
+                    continue
+                window = sum(bit(rr, cc) for rr, cc in cells)
+                flanks = bit(r - dr, c - dc) | bit(r + k * dr, c + k * dc)
+                for rr, cc in cells:
+                    per_cell[rr * cols + cc].append((window, flanks))
+    return tuple(tuple(found) for found in per_cell)
 
 
 def cell_words(move: Cell | tuple[int, int]) -> str:
