@@ -231,12 +231,12 @@ class _Builder:
     def refuse(self, cap: int) -> None:
         """Raise the :class:`ParameterError` of a tree with more than ``cap`` nodes."""
         if self.limit is None:
-            where, advice = "to the end of the game", "pass --depth D"
+            where, advice = "to the end of the game", "cut the tree at a depth"
         else:
-            where, advice = f"to depth {self.limit}", "pass a smaller --depth"
+            where, advice = f"to depth {self.limit}", "cut the tree at a smaller depth"
         advice += " (the values at the cut stay exact)"
         if not self.pruning:
-            advice += ", or try --alphabeta"
+            advice += ", or search it with alpha-beta, which cuts branches"
         raise ParameterError(f"tree: more than {cap:,} nodes below this position {where}; {advice}")
 
     def leaf(self, position: Any, move: Any, depth: int) -> TreeNode | None:
