@@ -108,6 +108,7 @@ from perfectplay.jobs.tasks import (
     WorkerLost,
 )
 from perfectplay.notation import parse_size
+from perfectplay.search.focus import analyze_moves
 from perfectplay.search.levels import LEVELS, Level, LevelMove, level_named
 from perfectplay.search.levels import level_move as choose_level_move
 from perfectplay.search.limits import EXACT, Limit, make_limit
@@ -482,12 +483,17 @@ def analyze(
     weak: bool = False,
     options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
     on_move: MoveCallback | None = None,
+    focus: bool = False,
 ) -> list[MoveValue[M]]:
     """Value of every legal move of a loaded position, for the side to move; ``on_move``
-    hears of each move as it is valued."""
+    hears of each move as it is valued. ``focus``: only the moves the kit puts in focus
+    (on a big board, those near the stones; every move where the kit names none)."""
     if weak:
         require(game, Capability.WEAK, "--weak")
     search = SearchOptions(kernel=options)
+    moves = kit_of(game).focus_moves(game, position) if focus and not weak else None
+    if moves is not None:
+        return analyze_moves(game, position, moves, search_limit, search=search, on_move=on_move)
     return search_analyze(game, position, search_limit, weak=weak, search=search, on_move=on_move)
 
 

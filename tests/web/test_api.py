@@ -4,6 +4,7 @@ web app learns only from the registry (the plug-in test games of ``plugin/pairs_
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import threading
 from collections.abc import Iterator
@@ -163,10 +164,10 @@ def test_limited_searches_say_they_are_heuristic(client: TestClient) -> None:
         ("/api/connect4/analyze", {"position": "4", "time": 60}, 400, "ParameterError", "cap"),
         (
             "/api/tictactoe/analyze",
-            {"position": "/".join(["_" * 9] * 9)},
+            {"position": "/".join(["_" * 20] * 20)},
             400,
             "ParameterError",
-            "81 cells",
+            "20x20 is too large",
         ),
         ("/api/connect4/analyze", {"position": "", "size": "3x3"}, 400, "ParameterError", "3"),
         (
@@ -545,13 +546,40 @@ def test_every_answer_has_the_security_headers_and_405_says_allow(client: TestCl
     assert wrong.json()["error"]["type"] == "MethodNotAllowed"
 
 
-def test_a_gomoku_board_is_refused_saying_where_the_limit_is_and_why(client: TestClient) -> None:
-    """Issue 15, item 8: the web refused 15x15 without saying why or where to play it."""
+def test_a_board_past_the_kits_limit_is_refused_saying_why(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15, item 8: the web refused 15x15 without saying why or where to play it; since
+    issue 17 a kit declares the boards the web serves (tic-tac-toe: up to 19x19)."""
+    from perfectplay.games.mnk.kit import KIT
+
+    monkeypatch.setattr(KIT, "policy", dataclasses.replace(KIT.policy, web_cells=64))
     empty = "/".join(["_" * 15] * 15)
     answer = client.post("/api/tictactoe/state", json={"position": empty})
     assert answer.status_code == 400
     message = answer.json()["error"]["message"]
-    assert "225 cells" in message and "64-bit word" in message and "command line" in message
+    assert "225 cells" in message and "at most 64 cells" in message and "command line" in message
+
+
+def test_gomoku_boards_are_played_and_analysed_near_the_stones(client: TestClient) -> None:
+    """Issue 17, item 6: 15x15 in the web, the analysis overlay on the cells near the stones."""
+    rows = ["_" * 15] * 15
+    rows[7] = "_" * 6 + "xo" + "_" * 7
+    rows[8] = "_" * 7 + "x" + "_" * 7
+    board = "/".join(rows)
+    assert client.post("/api/tictactoe/state", json={"position": board}).status_code == 200
+    move = client.post("/api/tictactoe/move", json={"position": board, "time": 0.5}).json()
+    assert 6 <= move["best_move"]["row"] <= 12 and 5 <= move["best_move"]["col"] <= 12
+    analysed = client.post("/api/tictactoe/analyze", json={"position": board, "time": 1}).json()
+    cells = {(m["row"], m["col"]) for m in analysed["moves"]}
+    stones = {(8, 7), (8, 8), (9, 8)}  # 1-based (row, column)
+    near = {
+        (r, c)
+        for r in range(1, 16)
+        for c in range(1, 16)
+        if any(abs(r - sr) <= 2 and abs(c - sc) <= 2 for sr, sc in stones)
+    }
+    assert cells == near - stones
 
 
 @pytest.mark.parametrize("game_id", ["999999", "0", "-3"])

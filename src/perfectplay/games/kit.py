@@ -79,11 +79,13 @@ class Policy:
     is refused up front (``None``: never refused), naming ``--depth``/``--time``.
     ``whole_tree_cells``: ``perft`` without ``--depth`` only on boards of at most this many
     cells (``None``: any).
+    ``web_cells``: the web app serves boards of at most this many cells.
     """
 
     play_time: float = 3.0
     exact_plies: int | None = None
     whole_tree_cells: int | None = None
+    web_cells: int = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +255,11 @@ class GameKit(ABC):
     def label(self, game: Game[Any, Any]) -> str:
         """The game's parameters in a few characters (``4x4, k=3``; by default its size)."""
         return self.size_text(game) or ""
+
+    def focus_moves(self, game: Game[Any, Any], position: Any) -> tuple[Any, ...] | None:
+        """The moves an overview analysis values (the web's overlay), or ``None`` for every
+        legal move; a big board's kit names the moves near the stones."""
+        return None
 
     def move_cell(self, game: Game[Any, Any], position: Any, move: Any) -> tuple[int, int] | None:
         """The ``(row, col)`` of the board view (top row 0) that ``move`` fills, or ``None``

@@ -115,16 +115,18 @@ def checked(name: str, body: PositionBody) -> api.Loaded:
 
 
 def check_board(loaded: api.Loaded, size: str | None) -> None:
-    """Refuse a board of more than :data:`MAX_CELLS` cells with
-    :class:`~perfectplay.errors.ParameterError` naming the size (a game without a board
-    view has no cells to count)."""
+    """Refuse a board of more cells than its kit declares the web serves
+    (``Policy.web_cells``: :data:`MAX_CELLS` unless the game's engine holds bigger boards,
+    as the m,n,k engine does up to 19x19) with :class:`~perfectplay.errors.ParameterError`
+    naming the size (a game without a board view has no cells to count)."""
     view = api.board(loaded.game, loaded.position)
-    if view is None or view.rows * view.cols <= MAX_CELLS:
+    most = api.kit_of(loaded.game).policy.web_cells
+    if view is None or view.rows * view.cols <= most:
         return
     shown = size if size is not None else api.kit_of(loaded.game).size_text(loaded.game)
     raise errors.ParameterError(
         f"size {errors.quote(shown)}: {view.rows * view.cols} cells; this server plays boards "
-        f"of at most {MAX_CELLS} cells (its compiled engines hold a board in one 64-bit word); "
+        f"of at most {most} cells (its compiled engines hold a board in one 64-bit word); "
         "larger boards, such as 15x15 Gomoku, are played with the command line"
     )
 

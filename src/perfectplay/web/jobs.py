@@ -73,13 +73,14 @@ def searched(
 
 
 def analyze(**request: Any) -> dict[str, Any]:
-    """The value of every legal move (``contract.analysis_json``) with the side to move,
+    """The value of every legal move (on a big board, of those near the stones:
+    ``api.analyze(focus=True)``) as ``contract.analysis_json``, with the side to move,
     whether every value is exact and the time taken; arguments as :func:`searched`."""
     loaded, limit = searched(**request)
     game, position = loaded.game, loaded.position
     started = time.perf_counter()
     finished = game.outcome(position) is not None
-    values = [] if finished else api.analyze(game, position, limit)
+    values = [] if finished else api.analyze(game, position, limit, focus=True)
     data: dict[str, Any] = contract.analysis_json(game, position, values)
     data.update(
         to_move=game.player_name(game.to_move(position)),

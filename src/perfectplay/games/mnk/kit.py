@@ -17,7 +17,7 @@ from perfectplay.games.mnk.notation import (
     parse_mnk_board,
     parse_mnk_move,
 )
-from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, cell_words, game
+from perfectplay.games.mnk.rules import MAX_SIZE, Cell, MNKGame, MNKPosition, cell_words, game
 from perfectplay.games.mnk.text import (
     column_letters,
     format_mnk_board,
@@ -34,6 +34,21 @@ EXACT_PLIES = 24
 WHOLE_TREE_CELLS = 12
 """Whole game trees are counted on boards up to this many cells (4x3: 2.5 s)."""
 """The board matrix's values as marks."""
+
+
+FOCUS_CELLS = 64
+"""Boards larger than this are analysed near their stones only (the web's overlay)."""
+FOCUS_RADIUS = 2
+
+
+def near(spec: Any, stones: int, move: Cell) -> bool:
+    """Whether a stone lies within :data:`FOCUS_RADIUS` rows and columns of ``move``."""
+    row, col = move
+    for r in range(max(0, row - FOCUS_RADIUS), min(spec.rows, row + FOCUS_RADIUS + 1)):
+        for c in range(max(0, col - FOCUS_RADIUS), min(spec.cols, col + FOCUS_RADIUS + 1)):
+            if stones >> (r * spec.cols + c) & 1:
+                return True
+    return False
 
 
 class MNKRetraction(base.Retraction):
@@ -77,7 +92,9 @@ class TicTacToeKit(base.GameKit):
         {base.Capability.HISTORY, base.Capability.SYMMETRY, base.Capability.BOARD}
     )
     examples = ("xox/oox/___", "___/_x_/___")
-    policy = base.Policy(exact_plies=EXACT_PLIES, whole_tree_cells=WHOLE_TREE_CELLS)
+    policy = base.Policy(
+        exact_plies=EXACT_PLIES, whole_tree_cells=WHOLE_TREE_CELLS, web_cells=MAX_SIZE * MAX_SIZE
+    )
 
     exactly = False
     """The rule: ``k`` or more in a row wins (freestyle), or exactly ``k`` (the Gomoku kit)."""
@@ -153,6 +170,18 @@ class TicTacToeKit(base.GameKit):
     def picture(self, game: Any, position: Any) -> str:
         """The board with its columns lettered and rows numbered, as moves are written."""
         return mnk_board_svg(position)
+
+    def focus_moves(self, game: Any, position: Any) -> tuple[Cell, ...] | None:
+        """On boards of more than :data:`FOCUS_CELLS` cells, the empty cells within
+        :data:`FOCUS_RADIUS` rows and columns of a stone (the centre on an empty board);
+        every move on smaller boards."""
+        spec = game.spec
+        if spec.cells <= FOCUS_CELLS or game.outcome(position) is not None:
+            return None
+        stones = position.x | position.o
+        if not stones:
+            return (Cell(spec.rows // 2, spec.cols // 2),)
+        return tuple(move for move in game.legal_moves(position) if near(spec, stones, move))
 
     def move_cell(self, game: Any, position: Any, move: Cell) -> tuple[int, int]:
         """The cell itself."""
