@@ -79,7 +79,7 @@ def _open(browser: Browser, server: str, bypass_csp: bool = True) -> Iterator[Pa
     are evaluated as strings in the page; :func:`test_pages_run_under_their_security_policy`
     checks the pages under it."""
     context = browser.new_context(
-        base_url=server, viewport={"width": 1200, "height": 900}, bypass_csp=bypass_csp
+        base_url=server, viewport={"width": 1280, "height": 900}, bypass_csp=bypass_csp
     )
     context.set_default_timeout(TIMEOUT_MS)
     opened = context.new_page()
@@ -209,23 +209,6 @@ def test_tictactoe_full_game_as_x_never_beats_the_perfect_engine(page: Page) -> 
     assert record["result"] in ("draw", "2")
     assert len(record["moves"]) == moves_played(page)
     screenshot(page, "play-tictactoe")
-
-
-def test_undo_after_the_end_plays_on_as_a_new_saved_game(page: Page) -> None:
-    """Issue 15, item 1: Undo after the end used to rewrite the finished game's record (the
-    page said "Saved as game #4 (finished)" and New game saved it as abandoned)."""
-    page.goto("/play/tictactoe")
-    expect(page.locator("#status")).to_have_attribute("data-state", "human")
-    play_out(page)
-    first = finished_record(page)
-    page.click("#undo")
-    expect(page.locator("#saved")).to_have_attribute("data-status", "playing")
-    new_id = page.locator("#saved-link").get_attribute("data-game-id")
-    assert new_id is not None and int(new_id) != first["id"]
-    assert page.request.get(f"/api/games/{first['id']}").json() == first  # untouched
-    rewrite = {**first, "moves": first["moves"][:2], "status": "abandoned"}
-    rewrite = {key: rewrite[key] for key in ("id", "game", "size", "moves", "players", "status")}
-    assert page.request.post("/api/games", data=rewrite).status == 409
 
 
 def test_tictactoe_as_o_with_undo_against_the_engine_moving_first(page: Page) -> None:
@@ -477,35 +460,8 @@ TIMEOUT = {
     "content_type": "application/json",
     "body": json.dumps({"error": {"type": "EngineTimeout", "message": "over the 5 s cap"}}),
 }
-"""An engine timeout as the server answers it, for ``page.route``."""
-
-
-def test_history_never_shows_an_error_beside_a_verdict(page: Page) -> None:
-    """Issue 15, item 6: a timeout's error sat next to a board's verdict (the error stayed
-    when the next request answered)."""
-    page.goto("/tools/history?position=xox%2Foox%2Fx__")
-    page.wait_for_load_state("networkidle")
-    page.route("**/api/*/history", lambda route: route.fulfill(**TIMEOUT))
-    page.click("#reconstruct")
-    expect(page.locator("#error-area")).to_be_visible()
-    expect(page.locator("#verdict-body")).to_be_hidden()
-    page.unroute("**/api/*/history")
-    page.click("#reconstruct")
-    expect(page.locator("#verdict")).to_have_attribute("data-reachable", "false")
-    expect(page.locator("#error-area")).to_be_hidden()
-
-
-def test_tree_drops_an_old_error_when_a_new_tree_comes(page: Page) -> None:
-    """Issue 15, item 6: an old error stayed on top of a good tree."""
-    page.goto("/tools/tree?position=xo_%2F_x_%2Fo__")
-    page.wait_for_load_state("networkidle")
-    page.route("**/api/*/tree", lambda route: route.fulfill(**TIMEOUT))
-    page.click("#build")
-    expect(page.locator("#error-area")).to_be_visible()
-    page.unroute("**/api/*/tree")
-    page.click("#build")
-    expect(page.locator('#tree .node[data-depth="0"]')).to_have_count(1)
-    expect(page.locator("#error-area")).to_be_hidden()
+"""An engine timeout as the server answers it, for ``page.route`` (the tests of stale errors
+on the tool pages, at 1280 and 390 px, are in test_browser_screens.py)."""
 
 
 # -- tree -----------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ const el = {
   hint: $("#hint"),
   newGame: $("#new-game"),
   swap: $("#swap"),
+  retry: $("#retry"),
   hintText: $("#hint-text"),
   pv: $("#pv"),
   size: $("#size"),
@@ -71,6 +72,8 @@ const readStrength = strengthControl($("#strength"), CAP);
 
 /** The game being played (see the header comment). */
 let game = null;
+/** Counts the games asked for: only the last one asked for starts. */
+let starts = 0;
 /** What is drawn on top of the board: the overlay's values, the hint, the chosen shape (where
     pieces have shapes: the first one with pieces left until the human picks one). */
 const view = { overlay: false, values: null, best: null, hint: null, shape: null, analysing: null };
@@ -126,23 +129,39 @@ function strength() {
   return lastStrength;
 }
 
+/** Start a game on a board of SIZE and K, HUMAN moving first (1) or second (2); true once
+    it has started. The board is asked for before anything changes: a size the server
+    refuses (20x20, abc, a board past the server's limit) leaves the game being played and
+    the board menu as they were, with the server's message; without a game to keep (a bad
+    size in the address), the game's standard board starts instead. */
 async function startGame(size, k, human) {
+  const ticket = ++starts;
   clearError();
+  let first;
+  try {
+    first = await api(`/api/${GAME}/state`, positionBody("", size, k));
+  } catch (error) {
+    if (ticket !== starts) return false;
+    const standard = INFO.size ? INFO.size.default : "";
+    if (game || (size || "") === standard) {
+      if (game) fillSizes(game.size, game.k);
+      showError(error);
+      return false;
+    }
+    await startGame(standard, null, human);
+    showError(error); // after the standard board's start, which clears the error area
+    return false;
+  }
+  if (ticket !== starts) return false;
   abandon(game);
   const session = newSession(size, k, human);
   game = session;
   view.values = view.best = view.hint = null;
+  session.states.push(first);
+  fillSizes(size, k);
   setQuery({ size, k, side: human === 2 ? 2 : null });
-  render();
-  try {
-    const first = await api(`/api/${GAME}/state`, positionBody("", size, k));
-    if (game !== session) return;
-    session.states.push(first);
-  } catch (error) {
-    session.broken = true;
-    showError(error);
-  }
   afterChange(session);
+  return true;
 }
 
 /** After every change of the board: redraw, then let the engine move or refresh the overlay. */
@@ -380,10 +399,10 @@ function youPlay() {
 function renderStatus() {
   const state = current();
   setBusy(el.thinking, game && game.thinking ? "The engine is thinking…" : null);
-  let text = game && game.broken ? "No board: choose another size." : "Setting up the board…";
+  let text = "Setting up the board…";
   if (state && state.outcome) text = "Game over.";
   else if (state && game.thinking) text = `Engine's turn (${youPlay()}).`;
-  else if (state && game.failed) text = "The engine could not move (see the message): change its strength to try again, or Undo.";
+  else if (state && game.failed) text = "The engine could not move (see the message): try again, choose a lower strength, or Undo.";
   else if (state) text = `Your move: ${youPlay()}.`;
   el.status.textContent = text;
   el.status.dataset.state = statusKey(state);
@@ -413,6 +432,7 @@ function renderBanner() {
 function renderButtons() {
   el.undo.disabled = !canUndo();
   el.hint.disabled = !humansTurn();
+  el.retry.hidden = statusKey(current()) !== "failed";
 }
 
 /** The shapes the human can play (where the state counts pieces by shape). */
@@ -526,7 +546,7 @@ function wireSettings() {
     const { size, k } = chosenSize();
     startGame(size, k, chosenSide());
   });
-  $("#custom-apply").addEventListener("click", () => {
+  $("#custom-apply").addEventListener("click", async () => {
     const sizeField = $("#custom-size-text");
     const size = sizeField ? sizeField.value.trim().replace("×", "x") : "";
     const kField = $("#custom-k");
@@ -534,9 +554,7 @@ function wireSettings() {
     if (sizeField && !size) {
       return showError(new InputError(`size: write it as ${INFO.size.names.join(" x ")}, such as ${INFO.size.default}`));
     }
-    fillSizes(size, k);
-    el.customSize.hidden = true;
-    startGame(size, k, chosenSide());
+    if (await startGame(size, k, chosenSide())) el.customSize.hidden = true;
   });
   for (const radio of $$("input[name=side]")) radio.addEventListener("change", () => restart(chosenSide()));
   el.swap.addEventListener("click", () => {
@@ -545,6 +563,11 @@ function wireSettings() {
     restart(human);
   });
   el.newGame.addEventListener("click", () => restart());
+  el.retry.addEventListener("click", () => {
+    if (!game || !game.failed || game.thinking) return;
+    clearError();
+    engineMove(game);
+  });
   el.undo.addEventListener("click", undo);
   el.hint.addEventListener("click", showHint);
   el.overlay.addEventListener("change", () => {
