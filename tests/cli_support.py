@@ -1,10 +1,13 @@
-"""Helpers shared by the command-line tests: run ``perfectplay`` in-process, or interrupt
-it in a process of its own."""
+"""Helpers shared by the command-line tests: run ``perfectplay`` in-process, or in a process
+of its own to interrupt it or to give it a terminal."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
+import pty
+import select
 import signal
 import subprocess
 import sys
@@ -14,6 +17,9 @@ from typing import Any
 import pytest
 
 from perfectplay.cli import main
+
+COMMAND = [sys.executable, "-c", "from perfectplay.cli import main; raise SystemExit(main())"]
+"""``perfectplay`` in a process of its own."""
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -65,3 +71,28 @@ def interrupt(command: list[str], after: float) -> tuple[int, str, float]:
     finally:
         process.kill()
     return process.returncode, err.decode(), waited
+
+
+def on_a_terminal(*argv: str) -> tuple[int, str, str]:
+    """Run ``perfectplay ARGV`` with stderr on a pseudo-terminal: the exit status, what the
+    terminal showed, and stdout."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [*COMMAND, *argv], stdout=subprocess.PIPE, stderr=follower, env={**os.environ}
+    )
+    os.close(follower)
+    shown = b""
+    try:
+        while select.select([leader], [], [], 60)[0]:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the process closed its end
+                break
+            if not chunk:
+                break
+            shown += chunk
+        out, _ = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        os.close(leader)
+    return process.returncode, shown.decode(errors="replace"), out.decode()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import run
+from cli_support import on_a_terminal, run
 
 from perfectplay import api
 from perfectplay.jobs.tasks import chunks
@@ -150,6 +151,26 @@ def test_a_dash_or_an_empty_line_is_the_initial_position(
     assert found[1]["outcome"] == "draw" and found[2]["expected"] == 0
     assert found[0]["position"] == "-" and found[1]["position"] == ""
     assert found[3]["position"] == "1" and "error" not in found[3]
+
+
+def test_a_terminal_shows_a_progress_bar_with_rate_and_eta_then_the_summary(
+    tmp_path: Path,
+) -> None:
+    """Issue 14, item 4: on a terminal, a bar with the positions answered of all, the rate
+    and the time left, gone at the end (it is transient), then the one-line summary."""
+    lines = published(*SETS)
+    source = write_input(tmp_path / "in.txt", lines)
+    out = tmp_path / "out.jsonl"
+    argv = ("batch", "connect4", str(source), "--out", str(out), "--workers", "1")
+    code, shown, stdout = on_a_terminal(*argv)
+    assert code == 0, shown[-500:]
+    assert stdout == ""
+    bar, summary = shown.rsplit("perfectplay: ", 1)
+    assert f"/{len(lines)}" in bar and "positions/s" in bar, bar[-800:]
+    assert re.search(r"\d+:\d\d:\d\d|-:--:--", bar), bar[-800:]  # the time left
+    summary = "perfectplay: " + summary.strip()
+    assert f"perfectplay: {len(lines)} positions in " in summary and "nodes/s" in summary
+    assert len(by_index(out)) == len(lines)
 
 
 @pytest.mark.parametrize("out", ["", ".", "sub/"])

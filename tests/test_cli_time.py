@@ -3,19 +3,13 @@
 
 from __future__ import annotations
 
-import os
-import pty
-import select
 import subprocess
-import sys
 import time
 
 import pytest
-from cli_support import interrupt, run
+from cli_support import COMMAND, interrupt, on_a_terminal, run
 
 from perfectplay import api
-
-COMMAND = [sys.executable, "-c", "from perfectplay.cli import main; raise SystemExit(main())"]
 
 
 def test_a_limit_counts_the_time_spent_before_the_search() -> None:
@@ -52,31 +46,6 @@ def test_a_search_over_its_time_says_why() -> None:
     assert done.returncode == 0, done.stderr
     assert "depth 1" in done.stdout
     assert "note: answered after" in done.stderr and "over --time 0.001" in done.stderr
-
-
-def on_a_terminal(*argv: str) -> tuple[int, str, str]:
-    """Run ``perfectplay ARGV`` with stderr on a pseudo-terminal: the exit status, what the
-    terminal showed, and stdout."""
-    leader, follower = pty.openpty()
-    process = subprocess.Popen(
-        [*COMMAND, *argv], stdout=subprocess.PIPE, stderr=follower, env={**os.environ}
-    )
-    os.close(follower)
-    shown = b""
-    try:
-        while select.select([leader], [], [], 60)[0]:
-            try:
-                chunk = os.read(leader, 4096)
-            except OSError:  # the process closed its end
-                break
-            if not chunk:
-                break
-            shown += chunk
-        out, _ = process.communicate(timeout=60)
-    finally:
-        process.kill()
-        os.close(leader)
-    return process.returncode, shown.decode(errors="replace"), out.decode()
 
 
 def test_best_shows_its_progress_on_a_terminal() -> None:
