@@ -363,6 +363,35 @@ def test_ray_gives_the_same_scores_as_the_local_pool(
         assert on_ray[index]["score"] == here[index]["score"] == score
 
 
+@pytest.mark.ray
+def test_a_book_built_on_ray_from_a_checkpoint_equals_the_sequential_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 14, item 3: ``book ... --executor ray --resume`` goes on from the checkpoint a
+    killed build left, and ends with the book one process builds."""
+    pytest.importorskip("ray", reason="the Ray extra: pip install 'perfectplay[ray]'")
+    import numpy as np
+
+    alone = tmp_path / "alone.npz"
+    game, _ = api.new_game("connect4", size="5x4")
+    api.build_book(game, 3, str(alone))
+    expected = np.load(alone)
+    keys, scores = expected["keys"], expected["scores"]
+    (tmp_path / "ray.npz.partial").write_text(
+        "".join(
+            json.dumps({"index": i, "position": str(int(keys[i])), "score": int(scores[i])}) + "\n"
+            for i in range(1, len(keys), 3)
+        )
+    )
+    argv = ["book", "connect4", "--size", "5x4", "--depth", "3", "--out", str(tmp_path / "ray.npz")]
+    code, out, err = run(capsys, *argv, "--executor", "ray", "--workers", "2", "--resume")
+    assert code == 0, err
+    kept = len(range(1, len(keys), 3))
+    assert f"({len(keys) - kept} solved now, {kept} from the checkpoint)" in out
+    built = np.load(tmp_path / "ray.npz")
+    assert list(built["keys"]) == list(keys) and list(built["scores"]) == list(scores)
+
+
 def test_chunks_shrink_to_single_tasks_and_keep_the_order() -> None:
     tasks = [api.Task(i, None) for i in range(150)]
     cut = chunks(tasks, 2)
