@@ -4,6 +4,7 @@
     python benchmarks/bench_peers.py middle --count 24      every move of 13-18 stone positions
     python benchmarks/bench_peers.py sets --limit 200       Pons' six sets, no book, strong
     python benchmarks/bench_peers.py sets --weak            the same, win/draw/loss only
+    python benchmarks/bench_peers.py sets --pons DRIVER     and Pons' C++ solver (see PonsSolver)
     python benchmarks/bench_peers.py verify --count 5000    book entries against our solver
 
 BitBully (``pip install bitbully``, C++ with pybind11) is AGPL: it is installed for this
@@ -135,8 +136,35 @@ def load_set(name: str, limit: int | None) -> list[tuple[str, int]]:
     return [("".join(str(int(c) - 1) for c in moves), int(score)) for moves, score in pairs]
 
 
-def compare_sets(names: list[str], limit: int | None, weak: bool) -> None:
-    """Pons' sets by both bare solvers, no book, tables cleared per position."""
+class PonsSolver:
+    """Pascal Pons' C++ solver behind a pipe, when a build of it is given (``--pons``): a
+    driver that reads one position a line, resets its table, solves and answers
+    ``score nodes microseconds`` (its own clock, around the solve only). Neither the driver
+    nor a recipe for it is part of this repository (the solver is AGPL)."""
+
+    def __init__(self, binary: Path, weak: bool) -> None:
+        import subprocess
+
+        arguments = [str(binary), "-w"] if weak else [str(binary)]
+        self.process = subprocess.Popen(
+            arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+
+    def solve(self, moves: str) -> tuple[int, float]:
+        """Score and seconds of a position given as 0-based columns."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("".join(str(int(c) + 1) for c in moves) + "\n")
+        score, _nodes, micros = self.process.stdout.readline().split()
+        return int(score), float(micros) / 1e6
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | None) -> None:
+    """Pons' sets by the bare solvers, no book, tables cleared per position."""
     from bitbully import BitBully, Board
 
     game, _ = api.load("connect4", "")
@@ -154,11 +182,15 @@ def compare_sets(names: list[str], limit: int | None, weak: bool) -> None:
     def prime_theirs() -> None:
         theirs_engine.mtdf(primer_board)
 
+    pons_solver = None if pons is None else PonsSolver(pons, weak)
     print(f"Machine: {machine()}\nmode: {'weak' if weak else 'strong'}, no books\n")
-    print("| set | n | ours mean | BitBully mean | ratio | ours nodes | mismatches |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| set | n | ours mean | BitBully mean | ratio | Pons mean | ratio | ours nodes "
+        "| mismatches |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in names:
-        ours_times, theirs_times, nodes, mismatches = [], [], 0, 0
+        ours_times, theirs_times, pons_times, nodes, mismatches = [], [], [], 0, 0
         for index, (moves, expected) in enumerate(load_set(name, limit)):
             position = api.load("connect4", "".join(str(int(m) + 1) for m in moves))[1]
             board = Board(moves)
@@ -176,6 +208,10 @@ def compare_sets(names: list[str], limit: int | None, weak: bool) -> None:
             for who, run, prime in runs if index % 2 else runs[::-1]:
                 prime()
                 answers[who] = timed(run)
+            if pons_solver is not None:
+                pons_score, pons_time = pons_solver.solve(moves)
+                pons_times.append(pons_time)
+                mismatches += int(pons_score != (sign(expected) if weak else expected))
             ours_times.append(answers["ours"][1])
             theirs_times.append(answers["theirs"][1])
             nodes += int(table.stats[0])
@@ -183,11 +219,20 @@ def compare_sets(names: list[str], limit: int | None, weak: bool) -> None:
             mismatches += int(answers["ours"][0] != want)
             mismatches += int(sign(answers["theirs"][0]) != sign(want) if weak else 0)
         ours_mean, theirs_mean = statistics.mean(ours_times), statistics.mean(theirs_times)
+        pons_mean = statistics.mean(pons_times) if pons_times else None
+        pons_cells = (
+            "| - | - "
+            if pons_mean is None
+            else (f"| {fmt(pons_mean)} | {ours_mean / pons_mean:.2f}x ")
+        )
         print(
             f"| {name} | {len(ours_times)} | {fmt(ours_mean)} | {fmt(theirs_mean)} | "
-            f"{ours_mean / theirs_mean:.2f}x | {nodes / len(ours_times):,.0f} | {mismatches} |",
+            f"{ours_mean / theirs_mean:.2f}x {pons_cells}| {nodes / len(ours_times):,.0f} "
+            f"| {mismatches} |",
             flush=True,
         )
+    if pons_solver is not None:
+        pons_solver.close()
 
 
 def sign(value: int) -> int:
@@ -236,13 +281,14 @@ def main() -> None:
     parser.add_argument("--sets", nargs="*", default=list(SETS))
     parser.add_argument("--limit", type=int, default=None, help="positions per set")
     parser.add_argument("--weak", action="store_true")
+    parser.add_argument("--pons", type=Path, help="a build of Pons' solver behind a driver")
     args = parser.parse_args()
     if args.job == "opening":
         compare_analysis(args.count, 0, 12, args.seed)
     elif args.job == "middle":
         compare_analysis(args.count, 13, 18, args.seed)
     elif args.job == "sets":
-        compare_sets(args.sets, args.limit, args.weak)
+        compare_sets(args.sets, args.limit, args.weak, args.pons)
     else:
         verify_books(args.count, args.seed)
 

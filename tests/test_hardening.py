@@ -159,18 +159,36 @@ def test_a_timed_search_always_answers_a_move_searched_to_depth_1(name: str, tex
 
 # -- item 7: one policy for unbounded jobs -----------------------------------------------------
 FULL_BOTTOM_ROW = "/".join(["......."] * 5 + ["xoxoxox"])
+FULL_BOTTOM_ROW_8X7 = "/".join(["........"] * 6 + ["xoxoxoxo"])
 
 UNBOUNDED = (
     (("solve", "connect4", "", "--no-book"), ("3 s trial", "42 plies", "--time", "--depth")),
-    (("analyze", "connect4", "444"), ("3 s trial", "39 plies", "opening book", "--time")),
+    (("analyze", "connect4", "", "--size", "8x7"), ("3 s trial", "55 plies", "--time")),
     (("solve", "tictactoe", "", "--size", "5x5"), ("3 s trial", "25 plies", "--size")),
-    (("solve", "connect4", "444", "--weak"), ("3 s trial", "39 plies", "opening book")),
+    (("solve", "connect4", "", "--size", "8x7", "--weak"), ("3 s trial", "56 plies", "--size")),
     (("tree", "simplexity", "", "--depth", "2"), ("40 plies left", "depth", "heuristically")),
-    (("tree", "connect4", "", "--depth", "3"), ("39 plies left", "depth", "heuristically")),
-    (("history", "connect4", FULL_BOTTOM_ROW), ("35 to 39 plies left", "smaller board")),
+    (("tree", "connect4", "", "--size", "8x7", "--depth", "3"), ("53 plies left", "depth")),
+    (("history", "connect4", FULL_BOTTOM_ROW_8X7), ("48 to 56 plies left", "smaller board")),
     (("perft", "simplexity"), ("42 plies deep", "--depth")),
     (("perft", "tictactoe", "--size", "4x4"), ("16 plies deep", "--depth")),
 )
+
+
+OPENING_JOBS = (
+    ("analyze", "connect4", "444"),
+    ("solve", "connect4", "444", "--weak"),
+    ("tree", "connect4", "", "--depth", "3"),
+    ("history", "connect4", FULL_BOTTOM_ROW),
+)
+"""Jobs that ran for minutes before the 12-stone book: now answered from it."""
+
+
+@pytest.mark.parametrize("argv", OPENING_JOBS)
+def test_opening_jobs_on_7x6_end_from_the_deep_book(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == "" and out, err
 
 
 @pytest.mark.parametrize(("argv", "words"), UNBOUNDED)
@@ -209,21 +227,32 @@ def test_jobs_within_reach_or_bounded_still_run(
     assert json.loads(out) if "--json" in argv else "best line" in out
 
 
-def test_an_untimed_exact_line_stops_where_its_proof_would_take_minutes() -> None:
-    """The empty 7x6 board is solved from the book in milliseconds; proving its line below
-    the book would take minutes a move, so the line stops there, a true prefix."""
+def test_an_untimed_exact_line_on_6x6_is_proved_whole_from_its_book() -> None:
+    """The shipped 6x6 book of 8 stones answers the empty board, and its line (each step a
+    null-window proof on the warm table) reaches the end of the game."""
+    game, start = api.load("connect4", "", size="6x6")
+    result = api.solve(game, start)
+    assert result.score.exact and str(result.score) == "loss in 36"
+    position = start
+    for move in result.pv:
+        position = game.play(position, move)
+    outcome = game.outcome(position)
+    assert len(result.pv) == 36 and outcome is not None and outcome.winner is not None
+
+
+def test_the_7x6_line_is_proved_whole_from_the_deep_book() -> None:
     game, start = api.load("connect4", "")
     result = api.solve(game, start)
-    assert result.score.exact and result.best_move == 3
-    assert 1 <= len(result.pv) <= 4 and result.pv[0] == 3
+    assert result.score.exact and result.best_move == 3 and len(result.pv) == 41
 
 
-def test_reach_covers_the_exact_search_and_the_book() -> None:
+def test_reach_covers_the_exact_search_and_the_books() -> None:
     game, _ = api.load("connect4", "")
-    with_book = api.reach(game)
-    assert with_book.covers(42) and with_book.covers(40) and not with_book.covers(39)
-    assert with_book.covers(30) and not with_book.covers(31)
-    assert with_book.gap(20, 42) == (31, 39) and with_book.gap(40, 42) is None
+    with_book = api.reach(game)  # 12-stone book: 30 plies left or more, and 30 or fewer
+    assert all(with_book.covers(plies) for plies in range(43))
+    assert with_book.gap(0, 42) is None
+    six = api.load("connect4", "", size="6x6")[0]
+    assert api.reach(six).gap(0, 36) is None  # 8 stones: 28 plies left or more
     without = api.reach(game, api.kernel_options(book=False))
     assert not without.covers(42) and without.gap(0, 42) == (31, 42)
 

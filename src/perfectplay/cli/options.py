@@ -139,8 +139,8 @@ def add_solver(sub: argparse.ArgumentParser) -> None:
         "--table-bits",
         type=int,
         metavar="N",
-        help="2**N transposition-table slots, 10 to 30 (16 bytes a slot in connect4, whose "
-        "default 23 takes 128 MiB; 24 bytes in the others); refused beyond 75%% of the memory",
+        help="2**N transposition-table slots, 10 to 30 (8 bytes a slot in connect4, whose "
+        "default 24 takes 128 MiB; 24 bytes in the others); refused beyond 75%% of the memory",
     )
     books = sub.add_mutually_exclusive_group()
     books.add_argument("--book", metavar="FILE", help="consult an opening book built by 'book'")

@@ -86,6 +86,8 @@ class KernelTraits:
     * ``exact_line``: :meth:`Kernel.exact_line` gives the principal variation of an exact
       value (else the solver re-proves each step);
     * ``weak``: :meth:`Kernel.weak_value` answers win/draw/loss faster than an exact solve;
+    * ``timed_value``: :meth:`Kernel.timed_exact_value` gives a position's exact value by a
+      deadline, without looking for a move (an analysis of every move needs only values);
     * ``complete_table``: :meth:`Kernel.exact_values` lists the value of every position below
       a position of a small board.
     """
@@ -95,6 +97,7 @@ class KernelTraits:
     keeps_deadline: bool = False
     exact_line: bool = False
     weak: bool = False
+    timed_value: bool = False
     complete_table: bool = False
 
 
@@ -200,6 +203,11 @@ class Kernel(Protocol[P_in, M]):
         ``position``, keyed by ``game.key``."""
         ...
 
+    def timed_exact_value(self, position: P_in, table: Any, deadline: float) -> int | None:
+        """Trait ``timed_value``: the exact value of a running position for its side to move,
+        or ``None`` when the ``deadline`` (``time.perf_counter`` seconds) comes first."""
+        ...
+
 
 class KernelBase(Generic[P, M]):
     """Defaults for the optional methods: each fails loudly, since the search only calls a
@@ -254,6 +262,10 @@ class KernelBase(Generic[P, M]):
     ) -> tuple[int, int, bool]:
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare weak")
+
+    def timed_exact_value(self, position: P, table: Any, deadline: float) -> int | None:
+        """Not declared by this kernel."""
+        raise NotImplementedError(f"{type(self).__name__} does not declare timed_value")
 
     def exact_values(self, position: P) -> Mapping[Hashable, int]:
         """Not declared by this kernel."""

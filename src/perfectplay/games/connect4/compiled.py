@@ -38,9 +38,16 @@ The kernels share three arrays:
 word a position, sorted: ``code << 8 | score + 128`` (``code`` the position's 32-bit
 offset-binary Huffman code); empty without one.
 
-``table`` (uint64, two words a slot): ``key``, then ``epoch << 16 | kind << 8 | score + 128``
+``table`` (uint64, one word a slot, ``2**n`` slots): a position's key is hashed as
+``h = key * HASH_A`` (a bijection of 64-bit words); the high ``n`` bits of ``h`` pick the
+slot, and the slot keeps the other ``64 - n`` bits, so a match is exact::
+
+    bits 63 .. n          bits n-1 .. 10    9 .. 8    7 .. 0
+    h's low 64 - n bits   epoch             kind      score + 128
+
 with kind 1 an upper bound, 2 a lower bound. A slot counts only in the current epoch, so
-clearing the table is ``epoch += 1``.
+clearing the table is ``epoch += 1`` (the table is zeroed when the ``n - 10`` epoch bits
+wrap). One word a slot means a write is never torn and a slot costs 8 bytes.
 
 ``stats`` (int64, :data:`STATS_SIZE` long): ``[0]`` nodes, ``[1]`` node budget (past it the
 search unwinds returning 0; callers check ``stats[0] > stats[1]``), ``[2]`` horizon leaves of
@@ -275,9 +282,9 @@ def out_of_budget(stats):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _store(table, slot, key, epoch, kind, score):  # type: ignore[no-untyped-def]
-    table[2 * slot] = key
-    table[2 * slot + 1] = (epoch << np.uint64(16)) | np.uint64(kind << 8 | (score + 128))
+def _store(table, slot, hashed, index_bits, epoch, kind, score):  # type: ignore[no-untyped-def]
+    meta = (epoch << np.uint64(10)) | np.uint64(kind << 8 | (score + 128))
+    table[slot] = (hashed << index_bits) | meta
 
 
 @njit(NEGAMAX_SIGNATURE, cache=True, error_model="numpy")
@@ -295,6 +302,8 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
     width = np.int64(work[WIDTH])
     epoch = np.uint64(stats[EPOCH])
     shift = np.uint64(stats[HASH_SHIFT])
+    index_bits = np.uint64(64) - shift
+    epoch_mask = (U1 << (index_bits - np.uint64(10))) - U1
     book_depth = np.int64(work[BOOK_DEPTH])
     deep_depth = np.int64(work[DEEP_DEPTH])
     frames = cells - moves_played + 2
@@ -346,28 +355,28 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
                 if a >= b:
                     result = b
                     continue
-            key = cur + msk
-            slot = np.int64((key * HASH_A) >> shift)
-            if table[2 * slot] == key:
-                data = table[2 * slot + 1]
-                if data >> np.uint64(16) == epoch:
-                    value = int(data & np.uint64(0xFF)) - 128
-                    if (data >> np.uint64(8)) & np.uint64(3) == UPPER:
-                        if value < b:
-                            b = value
-                            if a >= b:
-                                result = b
-                                continue
-                    elif value > a:
-                        a = value
+            key = (cur + msk) * HASH_A
+            slot = np.int64(key >> shift)
+            data = table[slot]
+            same_key = (data ^ (key << index_bits)) >> index_bits == U0
+            if same_key and (data >> np.uint64(10)) & epoch_mask == epoch:
+                value = int(data & np.uint64(0xFF)) - 128
+                if (data >> np.uint64(8)) & np.uint64(3) == UPPER:
+                    if value < b:
+                        b = value
                         if a >= b:
-                            result = a
+                            result = b
                             continue
+                elif value > a:
+                    a = value
+                    if a >= b:
+                        result = a
+                        continue
             base = ORDER + 2 * width + played * 2 * width
             f_count[depth] = _sorted_moves(cur, msk, candidates, base, work)
             for i in range(f_count[depth]):  # the children's slots load while we go on
                 child = (cur ^ msk) + (msk | work[base + i])
-                prefetch(table, 2 * np.int64((child * HASH_A) >> shift))
+                prefetch(table, np.int64((child * HASH_A) >> shift))  # type: ignore[call-arg]
             f_key[depth], f_slot[depth], f_next[depth] = key, slot, 0
             f_alpha[depth], f_beta[depth] = a, b
             f_cur[depth + 1], f_mask[depth + 1] = cur ^ msk, msk | work[base]
@@ -382,7 +391,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
         score = -result
         a, b = f_alpha[depth], f_beta[depth]
         if score >= b:
-            _store(table, f_slot[depth], f_key[depth], epoch, LOWER, score)
+            _store(table, f_slot[depth], f_key[depth], index_bits, epoch, LOWER, score)
             result = score
             continue
         if score > a:
@@ -398,7 +407,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
             depth += 1
             entering = True
             continue
-        _store(table, f_slot[depth], f_key[depth], epoch, UPPER, a)
+        _store(table, f_slot[depth], f_key[depth], index_bits, epoch, UPPER, a)
         result = a
 
 

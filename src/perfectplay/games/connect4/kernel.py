@@ -47,30 +47,41 @@ if TYPE_CHECKING:
 
 NO_DEEP_BOOK = np.zeros(0, dtype=np.uint64)
 """The ``deep`` array of a kernel without the deep book (never written)."""
-DEFAULT_TABLE_BITS = 23
-"""2**23 slots of 16 bytes: 128 MiB, the default table of the exact solver."""
+DEFAULT_TABLE_BITS = 24
+"""2**24 slots of 8 bytes: 128 MiB, the default table of the exact solver."""
+SLOT_BYTES = 8
+"""One word a slot (layout in :mod:`perfectplay.games.connect4.compiled`)."""
+MIN_TABLE_BITS = 16
+"""Smaller tables are made this large: a slot keeps ``bits - 10`` bits of epoch."""
+EPOCH_BITS_CAP = 20
+"""At most this many epoch bits (a table is zeroed once every million clears at most)."""
 
 
 class Connect4Table:
-    """A transposition table (two uint64 words a slot) with the search counters.
+    """A transposition table (one uint64 word a slot, at least ``2**16`` slots) with the
+    search counters.
 
-    :meth:`clear` is O(1): it starts a new epoch, and slots of older epochs do not count.
+    :meth:`clear` is O(1): it starts a new epoch, and slots of older epochs do not count
+    (the table is zeroed when the epoch wraps).
     """
 
-    __slots__ = ("slots", "stats")
+    __slots__ = ("epochs", "slots", "stats")
 
     def __init__(self, entries: int) -> None:
         if entries < 2 or entries & (entries - 1):
             raise ParameterError(f"table entries={entries}: must be a power of two, at least 2")
-        check_table_memory(entries, 16)
-        self.slots = np.zeros(2 * entries, dtype=np.uint64)
+        entries = max(entries, 1 << MIN_TABLE_BITS)
+        check_table_memory(entries, SLOT_BYTES)
+        bits = entries.bit_length() - 1
+        self.epochs = 1 << min(bits - 10, EPOCH_BITS_CAP)
+        self.slots = np.zeros(entries, dtype=np.uint64)
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
-        self.stats[:6] = [0, UNLIMITED, 0, 1, 64 - entries.bit_length() + 1, int(NO_DEADLINE)]
+        self.stats[:6] = [0, UNLIMITED, 0, 1, 64 - bits, int(NO_DEADLINE)]
 
     @property
     def entries(self) -> int:
         """Number of slots."""
-        return int(self.slots.shape[0]) // 2
+        return int(self.slots.shape[0])
 
     @property
     def bytes(self) -> int:
@@ -78,8 +89,11 @@ class Connect4Table:
         return int(self.slots.nbytes)
 
     def clear(self) -> None:
-        """Forget every entry."""
+        """Forget every entry: a new epoch, or a zeroed table when the epochs wrap."""
         self.stats[3] += 1
+        if self.stats[3] >= self.epochs:
+            self.slots.fill(0)
+            self.stats[3] = 1
 
     def touch(self) -> None:
         """Write every page of the table once, so that later searches do not pay for the
@@ -107,7 +121,12 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     ask for (the one shipped for the board by default, a file, or none)."""
 
     traits = KernelTraits(
-        exact_first=True, full_depth_proofs=True, exact_line=True, weak=True, keeps_deadline=True
+        exact_first=True,
+        full_depth_proofs=True,
+        exact_line=True,
+        weak=True,
+        keeps_deadline=True,
+        timed_value=True,
     )
 
     def __init__(self, game: Connect4Game, options: KernelOptions) -> None:
@@ -157,11 +176,11 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     # -- tables ---------------------------------------------------------------------------
     @staticmethod
     def new_table(entries: int = 1 << DEFAULT_TABLE_BITS) -> Connect4Table:
-        """A fresh table (16 bytes a slot)."""
+        """A fresh table (8 bytes a slot, at least 2**16 slots)."""
         return Connect4Table(entries)
 
     def table_entries_hint(self) -> int:
-        """The table size of the options (2**23 slots, 128 MiB, by default)."""
+        """The table size of the options (2**24 slots, 128 MiB, by default)."""
         return table_entries(KernelOptions(table_bits=self.table_bits), DEFAULT_TABLE_BITS)
 
     def compiled_functions(self) -> tuple[Any, ...]:
@@ -202,6 +221,14 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     def exact_value(self, position: Connect4Position, table: Connect4Table) -> int:
         """The exact value of a running position: the solver's score on the value scale."""
         return self.to_value(position, self.solve(position, table).score)
+
+    def timed_exact_value(
+        self, position: Connect4Position, table: Connect4Table, deadline: float
+    ) -> int | None:
+        """The exact value of a running position, or ``None`` when the ``deadline``
+        (``time.perf_counter`` seconds) comes first: the solve alone, no move sought."""
+        solved = self.solve(position, table, deadline=deadline)
+        return None if solved.aborted else self.to_value(position, solved.score)
 
     def weak_value(
         self,
