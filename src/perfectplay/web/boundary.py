@@ -41,10 +41,6 @@ HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 MAX_CELLS = 64
 """Largest board (in cells) the web app plays and analyses."""
-MAX_CELLS_WHY = "its compiled engines hold a board in one 64-bit word"
-"""Why :data:`MAX_CELLS`: said by the refusal and by the pages (one text for both)."""
-ELSEWHERE = "larger boards, such as 15x15 Gomoku, are played with the command line"
-"""Where a board past :data:`MAX_CELLS` is played."""
 SMALL_BOARD = 16
 """A default board of at most this many cells is played perfectly by default on the pages."""
 BOARD = api.Capability.BOARD.value
@@ -130,8 +126,14 @@ def check_board(loaded: api.Loaded, size: str | None) -> None:
     shown = size if size is not None else api.kit_of(loaded.game).size_text(loaded.game)
     raise errors.ParameterError(
         f"size {errors.quote(shown)}: {view.rows * view.cols} cells; this server plays boards "
-        f"of at most {most} cells ({MAX_CELLS_WHY}); {ELSEWHERE}"
+        f"of at most {most} cells of this game; larger ones are played with the command line"
     )
+
+
+def web_cells(name: str) -> int:
+    """The most cells a board of game ``name`` has on this server (its kit's
+    ``Policy.web_cells``, see :func:`check_board`)."""
+    return api.kit(name).policy.web_cells
 
 
 def check_steps(body: StepsBody) -> None:
@@ -237,8 +239,7 @@ def check_settings(settings: dict[str, Any]) -> None:
 def page_context(request: Request, title: str, **extra: Any) -> dict[str, Any]:
     """What every page template gets: its ``title``, the server's ``cap``, every game's
     ``contract.game_json`` (``all_games``, also given to the scripts), the games the pages
-    can draw (``board_games``, for the navigation) and the largest board served with why
-    and where larger ones are played (``board_limit``); ``extra`` adds or overrides."""
+    can draw (``board_games``, for the navigation); ``extra`` adds or overrides."""
     every = games_json()
     context: dict[str, Any] = {
         "title": title,
@@ -246,7 +247,6 @@ def page_context(request: Request, title: str, **extra: Any) -> dict[str, Any]:
         "all_games": every,
         "board_games": [game for game in every if BOARD in game["capabilities"]],
         "small_board": SMALL_BOARD,
-        "board_limit": f"{MAX_CELLS} cells ({MAX_CELLS_WHY}); {ELSEWHERE}",
     }
     context.update(extra)
     return context

@@ -61,7 +61,14 @@ def play_page(request: Request, game: str) -> HTMLResponse:
     404 for an unknown game or one without a board view, naming the reason."""
     meta = _served(game)
     title = f"Play {meta['title']}"
-    return boundary.page(request, "play.html", title, game=meta, levels=boundary.levels())
+    return boundary.page(
+        request,
+        "play.html",
+        title,
+        game=meta,
+        levels=boundary.levels(),
+        web_cells=boundary.web_cells(meta["name"]),
+    )
 
 
 @router.get("/tools/analyze", response_class=HTMLResponse)
