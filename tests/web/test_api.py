@@ -582,6 +582,15 @@ def test_gomoku_boards_are_played_and_analysed_near_the_stones(client: TestClien
     assert cells == near - stones
 
 
+@pytest.mark.parametrize("path", ["state", "analyze", "move", "history", "tree", "steps"])
+def test_a_deeply_nested_json_board_is_a_400_not_a_500(client: TestClient, path: str) -> None:
+    """Issue 16, item 1: about 1,000 '[' answered 500 with a logged RecursionError."""
+    answer = client.post(f"/api/tictactoe/{path}", json={"position": "[" * 1000 + "]" * 1000})
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error["type"] == "NotationError" and "nested too deeply" in error["message"]
+
+
 @pytest.mark.parametrize("game_id", ["999999", "0", "-3"])
 def test_the_replay_page_of_a_game_not_saved_is_a_404(client: TestClient, game_id: str) -> None:
     """Issue 15, item 6: ``/games/999`` answered 200 and only then showed not-found."""
