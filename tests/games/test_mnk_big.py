@@ -19,6 +19,7 @@ from perfectplay.games.mnk.kernel import MNKKernel
 from perfectplay.games.mnk.notation import parse_mnk_move
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.minimax import minimax
+from perfectplay.values import MATE, UNLIMITED_NODES, WIN
 
 TACTICS = json.loads((Path(__file__).parent.parent / "data" / "mnk_tactics.json").read_text())
 SMALL_BOARDS = [(3, 3, 3), (4, 3, 3), (3, 4, 3), (4, 4, 4), (2, 5, 2), (5, 3, 3), (1, 6, 3)]
@@ -137,3 +138,46 @@ def test_the_exact_rule_solves_as_plain_minimax(rows: int, cols: int, k: int) ->
     for position in running_positions(g, 12, 8, seed=rows + cols + k):
         expected = minimax(g, position).score.value
         assert kernel.exact_value(position, kernel.new_table(1 << 12)) == expected, position
+
+
+THREATS = [  # x to move wins by threats of three, with no VCF: (name, x stones, o stones)
+    ("double three across and down", "f8 g8 h6 h7", "a1 o1 a15 o15"),
+    ("double three across and diagonal", "f8 g8 f6 g7", "a1 o1 a15 o15"),
+]
+
+
+@pytest.mark.parametrize(("name", "xs", "os_"), THREATS, ids=[t[0] for t in THREATS])
+def test_a_win_by_threes_is_proved_and_every_reply_loses_to_a_vcf(
+    name: str, xs: str, os_: str
+) -> None:
+    """The oracle checks the proof independently: no VCF at first, and after the engine's
+    move every reply of o (every empty cell) leaves x a VCF."""
+    g = game(15, 15, 5)
+    x = frozenset(tuple(parse_mnk_move(g, c)) for c in xs.split())
+    o = frozenset(tuple(parse_mnk_move(g, c)) for c in os_.split())
+    board = Board(15, 15, 5)
+    assert board.shortest_vcf(x, o, 5) is None
+    position = g.from_bits(sum(1 << g.index(c) for c in x), sum(1 << g.index(c) for c in o))
+    result = solve(g, position, limit(time=5.0))
+    assert result.score.exact and result.score.outcome == "win", name
+    after = x | {tuple(result.best_move)}
+    for reply in g.legal_moves(g.play(position, result.best_move)):
+        assert board.shortest_vcf(after, o | {tuple(reply)}, 3) is not None, reply
+
+
+@pytest.mark.parametrize(("rows", "cols", "k"), [(5, 6, 4), (6, 6, 4), (6, 6, 5)])
+def test_every_decisive_value_of_the_heuristic_search_is_true(rows: int, cols: int, k: int) -> None:
+    """Wins and losses the shallow search proves (VCF, VCT, forced replies) agree with the
+    one-word kernel's exact solve: the same side wins, no later than claimed."""
+    g = game(rows, cols, k)
+    big, small = BigMNKKernel(g, KernelOptions()), MNKKernel(g, KernelOptions())
+    claims = 0
+    for position in running_positions(g, 30, 24, seed=rows * cols * k):
+        found = big.search(position, 2, None, big.new_table(1 << 12), UNLIMITED_NODES).value
+        if abs(found) <= MATE:
+            continue
+        claims += 1
+        exact = small.exact_value(position, small.new_table(1 << 20))
+        assert abs(exact) > MATE and (exact > 0) == (found > 0), position
+        assert WIN - abs(exact) <= WIN - abs(found), position
+    assert claims

@@ -44,6 +44,7 @@ from perfectplay.games.mnk.board_compiled import (
     P_VCF_LEAF,
     P_VCF_NODES,
     P_VCF_ROOT,
+    P_VCT,
     P_WIDTH,
     STATE_TYPE,
     canonical,
@@ -54,7 +55,7 @@ from perfectplay.games.mnk.board_compiled import (
     unmake,
     win_cells,
 )
-from perfectplay.games.mnk.threat_compiled import shortest_vcf
+from perfectplay.games.mnk.threat_compiled import shortest_vcf, vct
 from perfectplay.values import FULL_DRAFT, HEURISTIC_LIMIT
 
 TABLE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
@@ -265,6 +266,24 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
 
 
 @njit(cache=True)
+def root_vct(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """The side to move's shortest win by threats (fours and threes, one threat deeper at a
+    time) at the root: ``(cell, plies)`` or ``(-1, 0)``; the move is kept in the table."""
+    params = ctx[10]
+    stats[5] = params[P_VCF_NODES]
+    for depth in range(1, params[P_VCT] + 1):
+        found = vct(side, depth, 0, ctx, st, stats)
+        if stats[3] or stats[5] <= 0:
+            return -1, 0
+        if found:
+            key, sym = canonical(st, ctx)
+            slot = np.int64(key % np.uint64(tt[0].shape[0]))
+            store(slot, key, sym, WIN - found, LOWER, FULL_DRAFT, st[10][0], 0, ctx, tt)
+            return st[10][0], found
+    return -1, 0
+
+
+@njit(cache=True)
 def root_vcf(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """The side to move's shortest VCF at the root, its line kept in the table (attacker's
     moves and forced replies) so that the principal variation follows it: ``(cell, plies)``
@@ -272,7 +291,7 @@ def root_vcf(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     params = ctx[10]
     found = shortest_vcf(side, params[P_VCF_ROOT], 0, params[P_VCF_NODES], ctx, st, stats)
     if not found:
-        return -1, 0
+        return root_vct(side, ctx, st, tt, stats)
     line = st[10]
     for i in range(found - 2):  # the attacker's fours and the forced replies between them
         mover = side if i % 2 == 0 else 1 - side

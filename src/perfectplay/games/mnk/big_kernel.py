@@ -56,7 +56,9 @@ ROOT_VCF_FOURS = 16
 LEAF_VCF_FOURS = 3
 """Longest VCF a horizon leaf looks for, in fours."""
 ROOT_VCF_NODES = 50_000
-"""VCF nodes the root may spend per search."""
+"""VCF nodes the root may spend per search (the VCT as much again)."""
+ROOT_VCT_THREATS = 3
+"""Deepest win by threats (fours and threes) the root looks for, in threats."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -201,6 +203,7 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
             ROOT_VCF_FOURS,
             LEAF_VCF_FOURS,
             ROOT_VCF_NODES,
+            ROOT_VCT_THREATS,
         ],
         dtype=np.int64,
     )

@@ -24,8 +24,9 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
     7 inv_perm   int64[s, cells]    image cell -> cell
     8 weights    int64[k + 1]       value of an open window holding n stones
     9 order      int64[cells]       cells, centre first
-    10 params    int64[9]           cells, k, exact rule (1/0), symmetries in use, lines,
-                                    beam width, root VCF depth, leaf VCF depth, VCF nodes
+    10 params    int64[10]          cells, k, exact rule (1/0), symmetries in use, lines,
+                                    beam width, root VCF depth, leaf VCF depth, VCF nodes,
+                                    root VCT depth (threats)
 
 State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
 
@@ -56,7 +57,9 @@ CTX_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
 STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
     (I2, I2, I2, I1, I1, I1, U1D, I1, I2, I2, I1)
 )
-P_CELLS, P_K, P_EXACT, P_NSYM, P_LINES, P_WIDTH, P_VCF_ROOT, P_VCF_LEAF, P_VCF_NODES = range(9)
+(P_CELLS, P_K, P_EXACT, P_NSYM, P_LINES, P_WIDTH, P_VCF_ROOT, P_VCF_LEAF, P_VCF_NODES, P_VCT) = (
+    range(10)
+)
 
 
 CLOCK_MASK = 255

@@ -40,6 +40,16 @@ from perfectplay.games.mnk.board_compiled import (
 VCF_SIGNATURE = types.int64(types.int64, types.int64, types.int64, CTX_TYPE, STATE_TYPE, I64_ARRAY)
 
 
+@njit(cache=True, inline="always")
+def add_once(cell, out, n):  # type: ignore[no-untyped-def]
+    """``cell`` appended to the first ``n`` of ``out`` unless there already: the new count."""
+    for i in range(n):
+        if out[i] == cell:
+            return n
+    out[n] = cell
+    return n + 1
+
+
 @njit(cache=True)
 def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four, once each, into ``st[8][ply]``; their number."""
@@ -49,16 +59,8 @@ def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
         w = st[2][side, line]
         while w:
             low = w & -w
-            cell = ctx[2][line, bit_index(low)]
             w ^= low
-            seen = False
-            for i in range(n):
-                if out[i] == cell:
-                    seen = True
-                    break
-            if not seen:
-                out[n] = cell
-                n += 1
+            n = add_once(ctx[2][line, bit_index(low)], out, n)
     return n
 
 
@@ -118,4 +120,141 @@ def shortest_vcf(side, max_depth, ply, nodes, ctx, st, stats):  # type: ignore[n
         found = vcf(side, depth, ply, ctx, st, stats)
         if found or stats[5] <= 0 or (stats[5] == before - 1 and depth > 1):
             return found
+    return 0
+
+
+VCT_SIGNATURE = types.int64(types.int64, types.int64, types.int64, CTX_TYPE, STATE_TYPE, I64_ARRAY)
+
+
+@njit(cache=True)
+def fours_within(side, max_depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """The shortest VCF of at most ``max_depth`` fours on the current allowance: its plies."""
+    for depth in range(1, max_depth + 1):
+        found = vcf(side, depth, ply, ctx, st, stats)
+        if found or stats[5] <= 0:
+            return found
+    return 0
+
+
+@njit(cache=True)
+def open_four_cells(side, ply, out, ctx, st):  # type: ignore[no-untyped-def]
+    """The cells where ``side`` would have two win cells at once (an open four, or two
+    fours), into ``out``; their number. ``st[8][ply]`` is scratch."""
+    n = four_cells(side, ply, ctx, st)
+    found = 0
+    for i in range(n):
+        cell = st[8][ply, i]
+        make(cell, side, ctx, st)
+        wins, _ = win_cells(side, ctx, st)
+        unmake(cell, side, ctx, st)
+        if wins >= 2:
+            out[found] = cell
+            found += 1
+    return found
+
+
+@njit(cache=True)
+def threat_stands(side, threats, count, ctx, st):  # type: ignore[no-untyped-def]
+    """True when one of the ``count`` cells of ``threats`` still gives ``side`` two win cells."""
+    for i in range(count):
+        cell = threats[i]
+        if st[4][cell] == 0:
+            make(cell, side, ctx, st)
+            wins, _ = win_cells(side, ctx, st)
+            unmake(cell, side, ctx, st)
+            if wins >= 2:
+                return True
+    return False
+
+
+@njit(cache=True)
+def replies(side, threats, count, out, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """The defender's moves that could answer a three: its own four-makers and the empty
+    cells on the lines through the threat's cells within ``k`` of them; into ``out``. Every
+    other move leaves a threat cell standing and no four of the defender's: it loses."""
+    opp = 1 - side
+    n = four_cells(opp, ply, ctx, st)
+    for i in range(n):
+        out[i] = st[8][ply, i]
+    k = ctx[10][1]
+    for i in range(count):
+        for d in range(4):
+            line = ctx[0][threats[i], d]
+            p = ctx[1][threats[i], d]
+            for bit in range(max(0, p - k), min(ctx[3][line], p + k + 1)):
+                cell = ctx[2][line, bit]
+                if st[4][cell] == 0:
+                    n = add_once(cell, out, n)
+    return n
+
+
+@njit(cache=True)
+def near_cells(ply, ctx, st):  # type: ignore[no-untyped-def]
+    """The empty cells near stones into ``st[8][ply]``; their number."""
+    moves = st[8][ply]
+    n = 0
+    for cell in range(ctx[10][0]):
+        if st[4][cell] == 0 and st[5][cell] > 0:
+            moves[n] = cell
+            n += 1
+    return n
+
+
+@njit(VCT_SIGNATURE, cache=True)
+def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """Plies of a forced win of ``side`` (to move, no win cell on the board for either side)
+    by threats, at most ``depth`` threats deep: a VCF first; else a move near the stones
+    after which
+
+    * the attacker has two win cells: a win in 3;
+    * it has one (a four): the defender's one reply, then a deeper VCT;
+    * it can make an open four next (a three): every defence of :func:`replies` is tried
+      (a defender's four counts as a defence that holds; a reply leaving a threat cell
+      standing loses in 5), each answered by a deeper VCT; any other reply loses in 5.
+
+    The plies are the longest line over the defences. 0 when none was found within
+    ``stats[5]`` nodes. The first move is left in ``st[10][ply]``."""
+    found = fours_within(side, ctx[10][6], ply, ctx, st, stats)
+    opp = 1 - side
+    if found or depth <= 0 or stats[5] <= 0 or stats[3] or win_cells(opp, ctx, st)[0] > 0:
+        return found
+    n = near_cells(ply, ctx, st)
+    for i in range(n):
+        cell = st[8][ply, i]
+        stats[5] -= 1
+        make(cell, side, ctx, st)
+        wins, block = win_cells(side, ctx, st)
+        result = 0
+        if wins >= 2:
+            result = 3
+        elif wins == 1:
+            make(block, opp, ctx, st)
+            deeper = vct(side, depth - 1, ply + 2, ctx, st, stats)
+            unmake(block, opp, ctx, st)
+            result = deeper + 2 if deeper else 0
+        else:
+            threats = st[9][ply + 1]
+            count = open_four_cells(side, ply + 1, threats, ctx, st)
+            answers = st[9][ply + 2]
+            m = replies(side, threats, count, answers, ply + 1, ctx, st) if count else 0
+            result = 5 if count else 0
+            for j in range(m):
+                reply = answers[j]
+                stats[5] -= 1
+                make(reply, opp, ctx, st)
+                if win_cells(opp, ctx, st)[0] > 0:
+                    result = 0  # the defender's four: counted as a defence that holds
+                elif not threat_stands(side, threats, count, ctx, st):
+                    deeper = vct(side, depth - 1, ply + 2, ctx, st, stats)
+                    result = max(result, deeper + 2) if deeper else 0
+                unmake(reply, opp, ctx, st)
+                if result == 0 or stats[5] <= 0 or stats[3]:
+                    result = 0
+                    break
+        unmake(cell, side, ctx, st)
+        if result:
+            st[10][ply] = cell
+            return result
+        if stats[5] <= 0 or stats[3]:
+            return 0
     return 0
