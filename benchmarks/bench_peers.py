@@ -5,7 +5,7 @@
     python benchmarks/bench_peers.py sets --limit 200       Pons' six sets, no book, strong
     python benchmarks/bench_peers.py sets --weak            the same, win/draw/loss only
     python benchmarks/bench_peers.py sets --pons DRIVER     and Pons' C++ solver (see PonsSolver)
-    python benchmarks/bench_peers.py verify --count 5000    book entries against our solver
+    python benchmarks/bench_peers.py verify --count 2000 --count8 300   books against our solver
 
 BitBully (``pip install bitbully``, C++ with pybind11) is AGPL: it is installed for this
 benchmark only and never imported by the package. Each position is given to both solvers one
@@ -239,9 +239,10 @@ def sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
-def verify_books(count: int, seed: int) -> None:
-    """``count`` entries of each of the three books (mirrored or not, at random) against our
-    solver without any book (weak for the win/draw/loss books, strong for the distances)."""
+def verify_books(count: int, count_eight: int, seed: int) -> None:
+    """``count`` entries of each 12-stone book and ``count_eight`` of the 8-stone one
+    (mirrored or not, at random) against our solver without any book (weak for the
+    win/draw/loss books, strong for the distances)."""
     game, _ = api.load("connect4", "")
     options = api.kernel_options(book=False)
     rng = random.Random(seed)
@@ -253,7 +254,8 @@ def verify_books(count: int, seed: int) -> None:
         assert book is not None, "pip install bitbully-databases"
         checked = mirrored = bad = 0
         start = time.perf_counter()
-        for index in rng.sample(range(len(book)), count):
+        drawn = count_eight if kind is DeepBookKind.EIGHT else count
+        for index in rng.sample(range(len(book)), drawn):
             first, mask = position_of_code(int(book.codes[index]), kind.stones)
             if rng.random() < 0.5:
                 first, mask = game.mirror(first), game.mirror(mask)
@@ -277,6 +279,7 @@ def main() -> None:
     )
     parser.add_argument("job", choices=["opening", "middle", "sets", "verify"])
     parser.add_argument("--count", type=int, default=300, help="positions or book entries")
+    parser.add_argument("--count8", type=int, default=100, help="8-stone entries to verify")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sets", nargs="*", default=list(SETS))
     parser.add_argument("--limit", type=int, default=None, help="positions per set")
@@ -290,7 +293,7 @@ def main() -> None:
     elif args.job == "sets":
         compare_sets(args.sets, args.limit, args.weak, args.pons)
     else:
-        verify_books(args.count, args.seed)
+        verify_books(args.count, args.count8, args.seed)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ SIGKILL) within half a second and keeps what was answered.
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
 import queue
@@ -34,13 +33,12 @@ from perfectplay.jobs.tasks import (
     WorkerLost,
     WorkerReady,
 )
+from perfectplay.processes import die_with_parent
 
 POLL_SECONDS = 0.2
 """How often the parent looks at its workers while it waits for an answer."""
 STOP_SECONDS = 0.3
 """How long a worker has to end after SIGTERM before it is killed."""
-PR_SET_PDEATHSIG = 1
-"""Linux's prctl option: the signal a process gets when its parent dies."""
 QUEUED_CHUNKS_PER_WORKER = 2
 """Chunks waiting in the queue per worker: enough that no worker idles between chunks."""
 
@@ -67,17 +65,6 @@ def serve(job: BatchJob, tasks: Any, answers: Any, parent: int) -> None:
             return
         for task in chunk:
             answers.put(worker.answer(task))
-
-
-def die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent dies (a parent killed with ``kill -9``
-    cannot stop its workers; without this they would finish their task first). Elsewhere,
-    :func:`serve`'s loop notices the parent's end between tasks."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
 
 
 def local_answers(
