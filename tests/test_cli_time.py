@@ -68,20 +68,22 @@ def test_best_says_up_front_when_it_will_think_for_the_default_time() -> None:
 def test_analyze_tries_every_move_within_reach_or_refuses(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """``44`` is in the opening book, its moves are not, and 39 plies is beyond the exact
-    search's reach: analyze gets a trial, which does not end exact, and is refused (it took
-    559 s before)."""
-    code, _, err = run(capsys, "analyze", "connect4", "44")
+    """The empty 8x7 board has no book, and 55 plies is beyond the exact search's reach:
+    analyze gets a trial, which does not end exact, and is refused (7x6 positions of the
+    opening, such as ``44``, which took 559 s before, are now answered from the books)."""
+    code, _, err = run(capsys, "analyze", "connect4", "", "--size", "8x7")
     assert code == 2
-    assert "the moves of a position 40 plies from the end (each leads to one 39" in err
+    assert "the moves of a position 56 plies from the end (each leads to one 55" in err
     assert "--time S" in err
+    code, out, _ = run(capsys, "analyze", "connect4", "44")
+    assert code == 0 and "W39" in out  # column 4 wins with the 20th stone
 
 
 def test_ctrl_c_stops_an_analysis_with_the_moves_valued_so_far() -> None:
     """Issue 15, item 3: SIGINT during ``analyze``: exit 130 within a second, with the moves
     valued so far on stderr (the analysis went on silently before)."""
     code, text, waited = interrupt(
-        [*COMMAND, "analyze", "connect4", "4453", "--time", "14"],
+        [*COMMAND, "analyze", "connect4", "", "--size", "8x7", "--time", "14"],
         after=4.5,  # loading, then about two of the seven moves
     )
     assert code == 130, text
