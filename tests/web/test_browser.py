@@ -164,8 +164,9 @@ def finished_record(page: Page) -> dict[str, Any]:
 # -- start page, not found ------------------------------------------------------------------------
 def test_index_lists_games_and_tools_and_unknown_pages_are_404(page: Page) -> None:
     page.goto("/")
-    expect(page.locator(".cards .card")).to_have_count(8)
-    for link in ("/play/tictactoe", "/play/connect4", "/play/simplexity", "/tools/analyze"):
+    expect(page.locator(".cards .card")).to_have_count(9)  # four games, five tools
+    links = ("/play/tictactoe", "/play/gomoku", "/play/connect4", "/play/simplexity")
+    for link in (*links, "/tools/analyze"):
         expect(page.locator(f'.site-nav a[href="{link}"]')).to_have_count(1)
     expect(page.locator('.site-nav a[href="/docs"]')).to_have_text("API docs")
     screenshot(page, "index")
