@@ -14,8 +14,9 @@ brain in lines of text; the brain answers each command that asks for it::
     END                                    the brain exits
 
 Coordinates are ``x,y`` from 0: the column, then the row from the top. Bad commands get
-``ERROR reason`` (a bad move, a size the engine does not play) or ``UNKNOWN command``, and
-the brain keeps going. The board is rebuilt from the stones for every move, so the brain
+``ERROR reason`` (the message of the :mod:`perfectplay.errors` exception that names the bad
+input: a bad move, a size the engine does not play) or ``UNKNOWN command``, and the brain
+keeps going. The board is rebuilt from the stones for every move, so the brain
 keeps no more than the stones and the clock between commands.
 """
 
@@ -29,6 +30,14 @@ from typing import TYPE_CHECKING, TextIO
 
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK
+from perfectplay.errors import (
+    GameOverError,
+    IllegalMoveError,
+    IllegalPositionError,
+    NotationError,
+    ParameterError,
+    PerfectplayError,
+)
 
 if TYPE_CHECKING:
     from perfectplay.api import RegisteredGame
@@ -65,7 +74,6 @@ def add(commands: object) -> None:
 def run(args: argparse.Namespace) -> int:
     """Answer the protocol's commands until ``END`` or the end of input."""
     from perfectplay import api
-    from perfectplay.errors import ParameterError
 
     name = api.kit(args.game).name
     if name not in (FREESTYLE, EXACT_RULE):
@@ -130,7 +138,7 @@ class Brain:
             return f"UNKNOWN {command}"
         try:
             return handler(rest)
-        except ValueError as error:
+        except PerfectplayError as error:
             return f"ERROR {error}"
 
     def start(self, rest: str) -> str:
@@ -146,7 +154,7 @@ class Brain:
     def new_board(self, cols: int, rows: int) -> str:
         """An empty board of the size, when the engine plays it; loads the engine."""
         if cols not in SIZES or rows not in SIZES:
-            raise ValueError(f"unsupported size {cols}x{rows}: 5 to 19 a side")
+            raise ParameterError(f"unsupported size {cols}x{rows}: 5 to 19 a side")
         self.cols, self.rows = cols, rows
         warm_up(self.game_name, rows, cols)
         return self.restart()
@@ -169,7 +177,7 @@ class Brain:
             if cell in stones:
                 stones.remove(cell)
                 return "OK"
-        raise ValueError(f"no stone at {cell[0]},{cell[1]}")
+        raise IllegalMoveError(f"no stone at {cell[0]},{cell[1]}")
 
     def info(self, rest: str) -> None:
         """``INFO key value``: the clock and the rule; other keys are ignored."""
@@ -196,22 +204,22 @@ class Brain:
                 cell, who = pair(",".join(parts[:2])), whole(parts[2], "who")
                 if who in (1, 2):
                     self.place(cell, self.own if who == 1 else self.theirs)
-            except ValueError as error:
+            except PerfectplayError as error:
                 return f"ERROR {error}"
         try:
             return self.move()
-        except ValueError as error:
+        except PerfectplayError as error:
             return f"ERROR {error}"
 
     def place(self, cell: tuple[int, int], stones: list[tuple[int, int]]) -> None:
         """Add a stone after checking the cell is on the board and empty."""
         x, y = cell
         if not self.cols:
-            raise ValueError("no board yet: START first")
+            raise ParameterError("no board yet: START first")
         if not (0 <= x < self.cols and 0 <= y < self.rows):
-            raise ValueError(f"{x},{y} is off the {self.cols}x{self.rows} board")
+            raise IllegalMoveError(f"{x},{y} is off the {self.cols}x{self.rows} board")
         if cell in self.own or cell in self.theirs:
-            raise ValueError(f"{x},{y} is taken")
+            raise IllegalMoveError(f"{x},{y} is taken")
         stones.append(cell)
 
     @property
@@ -224,14 +232,14 @@ class Brain:
         from perfectplay import api
 
         if not self.cols:
-            raise ValueError("no board yet: START first")
+            raise ParameterError("no board yet: START first")
         game, position = api.load(self.game_name, self.board_text(), k=K)
         if game.outcome(position) is not None:
-            raise ValueError("the game is over")
+            raise GameOverError("the game is over")
         result = api.best(game, position, api.limit(time=self.seconds()))
         cell = api.kit_of(game).move_cell(game, position, result.best_move)
         if cell is None:
-            raise ValueError(f"{self.game_name} has no board cells")
+            raise ParameterError(f"{self.game_name} has no board cells")
         row, col = cell
         self.own.append((col, row))
         return f"{col},{row}"
@@ -243,7 +251,7 @@ class Brain:
         elif len(self.theirs) == len(self.own) + 1:
             mine, other = "o", "x"
         else:
-            raise ValueError(
+            raise IllegalPositionError(
                 f"the brain has {len(self.own)} stones and the opponent {len(self.theirs)}: "
                 "not the brain's turn"
             )
@@ -282,16 +290,16 @@ def about() -> str:
 
 
 def whole(text: str, name: str) -> int:
-    """A whole number of the protocol; raises :class:`ValueError` naming it."""
+    """A whole number of the protocol; raises :class:`NotationError` naming it."""
     try:
         return int(text.strip())
     except ValueError:
-        raise ValueError(f"{name} {text.strip()!r}: expected a whole number") from None
+        raise NotationError(f"{name} {text.strip()!r}: expected a whole number") from None
 
 
 def pair(text: str) -> tuple[int, int]:
-    """``x,y``."""
+    """``x,y``; raises :class:`NotationError` for anything else."""
     parts = text.split(",")
     if len(parts) != 2:
-        raise ValueError(f"{text.strip()!r}: expected x,y")
+        raise NotationError(f"{text.strip()!r}: expected x,y")
     return whole(parts[0], "x"), whole(parts[1], "y")
