@@ -13,8 +13,11 @@ after the other, the order alternating, so that the machine's load falls on both
 figures are ratios (ours / BitBully: below 1 we are faster). ``opening`` and ``middle`` time
 what a user calls: ``perfectplay.analyze`` (every move's exact score, the opening books on)
 against ``BitBully().score_all_moves`` (its default book), after one warm-up call each.
-``sets`` times the bare solvers without books, the table cleared before each position (ours
-in O(1) inside the timing; BitBully's, which writes its whole table and so flushes the
+``sets`` also solves each set in one call of our compiled ``solve_many`` (column "in one
+batch": what ``solve connect4 -`` style batches cost without a trip to Python between
+positions, the table emptied before each). ``sets`` times the bare solvers without books,
+the table cleared before each position (ours in O(1) inside the timing; BitBully's, which
+writes its whole table and so flushes the
 caches, before both), each solver primed by a short solve just before its timed one:
 our compiled ``solve`` against BitBully's ``mtdf`` (strong) or ``negamax`` on the window
 [-1, 1] (weak). Every score is compared; mismatches are counted and listed.
@@ -179,16 +182,18 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
         table.clear()
         driver.solve(primer_position, table, weak)
 
+    driver.solve_many([primer_position], table, weak)  # load the batch solver's code
+
     def prime_theirs() -> None:
         theirs_engine.mtdf(primer_board)
 
     pons_solver = None if pons is None else PonsSolver(pons, weak)
     print(f"Machine: {machine()}\nmode: {'weak' if weak else 'strong'}, no books\n")
     print(
-        "| set | n | ours mean | BitBully mean | ratio | Pons mean | ratio | ours nodes "
-        "| mismatches |"
+        "| set | n | ours mean | BitBully mean | ratio | Pons mean | ratio | ours in one batch "
+        "| ratio to BitBully | ratio to Pons | ours nodes | mismatches |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         ours_times, theirs_times, pons_times, nodes, mismatches = [], [], [], 0, 0
         for index, (moves, expected) in enumerate(load_set(name, limit)):
@@ -218,6 +223,8 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
             want = (expected > 0) - (expected < 0) if weak else expected
             mismatches += int(answers["ours"][0] != want)
             mismatches += int(sign(answers["theirs"][0]) != sign(want) if weak else 0)
+        batch_mean, batch_mismatches = batch_time(driver, table, name, limit, weak)
+        mismatches += batch_mismatches
         ours_mean, theirs_mean = statistics.mean(ours_times), statistics.mean(theirs_times)
         pons_mean = statistics.mean(pons_times) if pons_times else None
         pons_cells = (
@@ -225,14 +232,33 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
             if pons_mean is None
             else (f"| {fmt(pons_mean)} | {ours_mean / pons_mean:.2f}x ")
         )
+        batch_to_pons = "-" if pons_mean is None else f"{batch_mean / pons_mean:.2f}x"
         print(
             f"| {name} | {len(ours_times)} | {fmt(ours_mean)} | {fmt(theirs_mean)} | "
-            f"{ours_mean / theirs_mean:.2f}x {pons_cells}| {nodes / len(ours_times):,.0f} "
-            f"| {mismatches} |",
+            f"{ours_mean / theirs_mean:.2f}x {pons_cells}| {fmt(batch_mean)} | "
+            f"{batch_mean / theirs_mean:.2f}x | {batch_to_pons} | "
+            f"{nodes / len(ours_times):,.0f} | {mismatches} |",
             flush=True,
         )
     if pons_solver is not None:
         pons_solver.close()
+
+
+def batch_time(
+    driver: Any, table: Any, name: str, limit: int | None, weak: bool
+) -> tuple[float, int]:
+    """Mean seconds a position when the whole set is solved in one compiled call (the
+    kernel's ``solve_many``: the table emptied before each position, no interpreter between
+    them), and the mismatches."""
+    entries = load_set(name, limit)
+    positions = [
+        api.load("connect4", "".join(str(int(m) + 1) for m in moves))[1] for moves, _ in entries
+    ]
+    start = time.perf_counter()
+    solved = driver.solve_many(positions, table, weak)
+    mean = (time.perf_counter() - start) / len(positions)
+    wanted = [sign(score) if weak else score for _, score in entries]
+    return mean, sum(s.score != w for s, w in zip(solved, wanted, strict=True))
 
 
 def sign(value: int) -> int:

@@ -128,3 +128,29 @@ def test_depth_limited_search_finds_a_forced_win() -> None:
     position, _ = parse_connect4_moves(C4, "4455")
     result = solve(C4, position, Limit(depth=5))
     assert result.score.outcome == "win" and result.exact and result.best_move in (2, 5)
+
+
+@pytest.mark.parametrize("path", SETS, ids=lambda p: p.stem)
+def test_a_batch_in_one_compiled_call_equals_one_solve_at_a_time(path: Path) -> None:
+    """``solve_many`` empties the table before each position, in runs that never let the
+    epochs wrap mid-run (a 2**16-slot table has 64 epochs: the set, repeated past 80
+    positions, crosses it)."""
+    entries = lines(path) * (1 + 80 // len(lines(path)))
+    positions = [parse_connect4_moves(C4, moves)[0] for moves, _ in entries]
+    table = KERNEL.new_table(1 << 16)
+    assert table.epochs < len(positions)
+    for weak in (False, True):
+        solved = KERNEL.solve_many(positions, table, weak)
+        expected = [score if not weak else (score > 0) - (score < 0) for _, score in entries]
+        assert [s.score for s in solved] == expected
+        assert all(s.nodes >= 1 and not s.aborted for s in solved)
+
+
+def test_a_batch_cut_by_its_deadline_says_which_positions_are_aborted() -> None:
+    import time
+
+    hard = [parse_connect4_moves(C4, moves)[0] for moves in ("13712", "3246313")]
+    options = api.kernel_options(book=False)
+    kernel = C4.kernel(options)
+    solved = kernel.solve_many(hard, kernel.new_table(1 << 16), deadline=time.perf_counter())
+    assert [s.aborted for s in solved] == [True, True]

@@ -465,6 +465,28 @@ def solve(current, mask, moves_played, weak, work, table, stats, deep):  # type:
 
 
 @njit(cache=True)
+def solve_many(boards, weak, work, table, stats, deep, answers):  # type: ignore[no-untyped-def]
+    """:func:`solve` of many positions in one call, the table emptied (a new epoch) before
+    each: ``boards`` holds ``current, mask, moves played`` per position (uint64 rows),
+    ``answers`` gets ``score, nodes`` per position (int64 rows). Without a trip to the
+    interpreter between positions, a batch of small positions costs what their searches do.
+    Stops at the first position the budget or the deadline cuts short and returns how many
+    were answered. The caller keeps the epochs from wrapping (``epochs`` of the table)."""
+    for index in range(boards.shape[0]):
+        stats[EPOCH] += 1
+        before = stats[NODES]
+        score = solve(
+            boards[index, 0], boards[index, 1], np.int64(boards[index, 2]), weak, work, table,
+            stats, deep,
+        )  # fmt: skip
+        if stats[NODES] > stats[BUDGET]:
+            return index
+        answers[index, 0] = score
+        answers[index, 1] = stats[NODES] - before
+    return boards.shape[0]
+
+
+@njit(cache=True)
 def evaluate(current, mask, work):  # type: ignore[no-untyped-def]
     """Heuristic value for the side to move: each side's winning cells (threats) and stones
     in the central columns."""

@@ -9,6 +9,7 @@ winner's ``s``-th stone is ``(cells + 1) // 2 + 1 - s``); the generic search lay
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -93,6 +94,10 @@ class Connect4Table:
     def bytes(self) -> int:
         """Memory used."""
         return int(self.slots.nbytes)
+
+    def epochs_left(self) -> int:
+        """Clears left before the epochs wrap (at least 1)."""
+        return max(1, self.epochs - 1 - int(self.stats[3]))
 
     def clear(self) -> None:
         """Forget every entry: a new epoch, or a zeroed table when the epochs wrap."""
@@ -349,6 +354,32 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
             progress(low, high, nodes, time.perf_counter() - started)
         score = ((low > 0) - (low < 0)) if weak else low
         return Solved(score, nodes, False)
+
+    def solve_many(
+        self,
+        positions: Sequence[Connect4Position],
+        table: Connect4Table,
+        weak: bool = False,
+        deadline: float | None = None,
+    ) -> list[Solved]:
+        """:meth:`solve` of each position, the table emptied before each, in one compiled
+        call per run of positions (no helpers): for batches of small positions, whose
+        searches take microseconds. A position the ``deadline`` cuts short and those after it
+        come back aborted. Running positions only."""
+        from perfectplay.games.connect4 import compiled as k
+
+        answers: list[Solved] = []
+        while len(answers) < len(positions):
+            run = positions[len(answers) : len(answers) + table.epochs_left()]
+            boards = np.array([self.boards(p) for p in run], dtype=np.uint64).reshape(-1, 3)
+            scores = np.zeros((len(run), 2), dtype=np.int64)
+            stats = table.start(UNLIMITED, deadline)
+            done = int(k.solve_many(boards, weak, self.work, table.slots, stats, self.deep, scores))
+            answers += [Solved(int(s), int(n), False) for s, n in scores[:done]]
+            table.clear()  # the epoch after the run's last (the table is zeroed when it wraps)
+            if done < len(run):
+                return answers + [Solved(0, 0, True)] * (len(positions) - len(answers))
+        return answers
 
     def move_scores(
         self, position: Connect4Position, table: Connect4Table, weak: bool = False
