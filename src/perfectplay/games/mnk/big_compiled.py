@@ -80,6 +80,11 @@ NEGAMAX_SIGNATURE = types.int64(
 )
 DEFENCE_BONUS = 1 << 40
 """Order score added to the cells of the opponent's VCF line: the defences go first."""
+ROOT_VCT_NODES = 6_000
+"""Nodes the root spends looking for its own win by threes (a first search has no deadline:
+this keeps it to about a tenth of a second)."""
+ROOT_THREAT_NODES = 3_000
+"""Nodes the root spends looking for the opponent's win by threes (to defend first)."""
 LEAF_VCF_NODES = 24
 """VCF nodes a horizon leaf may spend."""
 
@@ -270,7 +275,7 @@ def root_vct(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """The side to move's shortest win by threats (fours and threes, one threat deeper at a
     time) at the root: ``(cell, plies)`` or ``(-1, 0)``; the move is kept in the table."""
     params = ctx[10]
-    stats[5] = params[P_VCF_NODES]
+    stats[5] = ROOT_VCT_NODES
     for depth in range(1, params[P_VCT] + 1):
         found = vct(side, depth, 0, ctx, st, stats)
         if stats[3] or stats[5] <= 0:
@@ -308,6 +313,18 @@ def root_vcf(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def root_threat(opp, threes, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """The opponent's threat at the root, as if it moved: the plies of its VCF (the line in
+    ``st[10]``), else (``threes``) 2 when it has a win by threes (its first move in
+    ``st[10][0]``), else 0; the root tries those cells first."""
+    found = shortest_vcf(opp, ctx[10][P_VCF_LEAF], 0, LEAF_VCF_NODES, ctx, st, stats)
+    if found or stats[3] or not threes:
+        return found
+    stats[5] = ROOT_THREAT_NODES
+    return 2 if vct(opp, 2, 0, ctx, st, stats) else 0
+
+
+@njit(cache=True)
 def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """``(best_cell, value)`` of a running position for ``side``; ``first`` (a cell or -1) is
     tried first. ``stats[3]`` set on return means aborted (the value is the best so far)."""
@@ -324,7 +341,10 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
     if threats >= 2:
         return block, -(WIN - 2)
     exact = depth >= ctx[10][P_CELLS] - counts[2]
-    if not exact:
+    # The proofs do not depend on the depth: iterative deepening runs them once, on its first
+    # search (no move to try first); a one-shot search runs them too.
+    proofs = not exact and first < 0
+    if proofs:
         cell, plies = root_vcf(side, ctx, st, tt, stats)
         if stats[3]:
             return -1, -INF
@@ -334,9 +354,9 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
         st[8][0, 0] = block
         n, pruned = 1, False
     else:
-        threat = 0
-        if not exact:
-            threat = shortest_vcf(opp, ctx[10][P_VCF_LEAF], 0, LEAF_VCF_NODES, ctx, st, stats)
+        threat = 0 if exact else root_threat(opp, proofs, ctx, st, stats)
+        if stats[3]:
+            return -1, -INF
         n, pruned = candidates(side, 0, exact, threat, ctx, st)
         if first >= 0 and st[4][first] == 0:
             n = to_front(first, n, 0, st)

@@ -56,7 +56,7 @@ ROOT_VCF_FOURS = 16
 LEAF_VCF_FOURS = 3
 """Longest VCF a horizon leaf looks for, in fours."""
 ROOT_VCF_NODES = 50_000
-"""VCF nodes the root may spend per search (the VCT as much again)."""
+"""VCF nodes the root may spend (once per timed search: on its first iteration)."""
 ROOT_VCT_THREATS = 3
 """Deepest win by threats (fours and threes) the root looks for, in threats."""
 DEFAULT_TABLE_BITS = 20
