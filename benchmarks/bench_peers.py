@@ -2,6 +2,7 @@
 
     python benchmarks/bench_peers.py opening --count 300    every move of 0-12 stone positions
     python benchmarks/bench_peers.py middle --count 24      every move of 13-18 stone positions
+    python benchmarks/bench_peers.py middle --engine        ours through one Engine
     python benchmarks/bench_peers.py sets --limit 200       Pons' six sets, no book, strong
     python benchmarks/bench_peers.py sets --weak            the same, win/draw/loss only
     python benchmarks/bench_peers.py sets --pons DRIVER     and Pons' C++ solver (see PonsSolver)
@@ -75,11 +76,15 @@ def random_moves(rng: random.Random, low: int, high: int) -> str:
             return "".join(str(m) for m in moves)
 
 
-def ours_analyze(moves: str) -> dict[int, int]:
-    """Every move's standard score from ``perfectplay.analyze``."""
+def ours_analyze(moves: str, engine: Any = None) -> dict[int, int]:
+    """Every move's standard score from ``perfectplay.analyze``, or from ``engine`` (a
+    ``perfectplay.Engine`` keeping its table, emptied first)."""
     game, position = api.load("connect4", "".join(str(int(m) + 1) for m in moves))
     scores = {}
-    for entry in api.analyze(game, position):
+    if engine is not None:
+        engine.clear()
+    entries = api.analyze(game, position) if engine is None else engine.analyze(position)
+    for entry in entries:
         scores[int(entry.move)] = int(score_json(game, position, entry.score)["score"])
     return scores
 
@@ -90,18 +95,22 @@ def timed(function: Callable[[], Any]) -> tuple[Any, float]:
     return value, time.perf_counter() - start
 
 
-def compare_analysis(count: int, low: int, high: int, seed: int) -> None:
-    """Every move's score of ``count`` random positions by both, interleaved."""
+def compare_analysis(count: int, low: int, high: int, seed: int, engine: bool) -> None:
+    """Every move's score of ``count`` random positions by both, interleaved: ours by
+    ``perfectplay.analyze`` (a fresh table per call), or with ``engine`` by one
+    ``perfectplay.Engine`` (its table kept and emptied per position, as BitBully's instance
+    keeps its own)."""
     from bitbully import BitBully, Board
 
     rng = random.Random(seed)
     positions = [random_moves(rng, low, high) for _ in range(count)]
     theirs_engine = BitBully()
-    ours_analyze(positions[0])  # load, compile, read the books
+    ours_engine = api.Engine(api.load("connect4", "")[0]) if engine else None
+    ours_analyze(positions[0], ours_engine)  # load, compile, read the books
     theirs_engine.score_all_moves(Board(positions[0]))
     ours_times, theirs_times, mismatches = [], [], []
     for index, moves in enumerate(positions):
-        runs = [("ours", lambda m=moves: ours_analyze(m))]
+        runs = [("ours", lambda m=moves: ours_analyze(m, ours_engine))]
         runs.append(("theirs", lambda m=moves: theirs_engine.score_all_moves(Board(m))))
         if index % 2:
             runs.reverse()
@@ -110,11 +119,16 @@ def compare_analysis(count: int, low: int, high: int, seed: int) -> None:
         theirs_times.append(answers["theirs"][1])
         if answers["ours"][0] != dict(answers["theirs"][0]):
             mismatches.append(moves)
-    report_analysis(low, high, ours_times, theirs_times, mismatches)
+    report_analysis(low, high, ours_times, theirs_times, mismatches, engine)
 
 
 def report_analysis(
-    low: int, high: int, ours: list[float], theirs: list[float], mismatches: list[str]
+    low: int,
+    high: int,
+    ours: list[float],
+    theirs: list[float],
+    mismatches: list[str],
+    engine: bool,
 ) -> None:
     def p95(times: list[float]) -> float:
         return sorted(times)[max(0, round(0.95 * len(times)) - 1)]
@@ -123,7 +137,8 @@ def report_analysis(
     print(f"every move of {len(ours)} random positions of {low}-{high} stones\n")
     print("| solver | total | mean | median | p95 | max |")
     print("|---|---|---|---|---|---|")
-    for name, times in (("perfectplay.analyze", ours), ("BitBully score_all_moves", theirs)):
+    mine = "perfectplay.Engine.analyze" if engine else "perfectplay.analyze"
+    for name, times in ((mine, ours), ("BitBully score_all_moves", theirs)):
         print(
             f"| {name} | {fmt(sum(times))} | {fmt(statistics.mean(times))} | "
             f"{fmt(statistics.median(times))} | {fmt(p95(times))} | {fmt(max(times))} |"
@@ -310,12 +325,15 @@ def main() -> None:
     parser.add_argument("--sets", nargs="*", default=list(SETS))
     parser.add_argument("--limit", type=int, default=None, help="positions per set")
     parser.add_argument("--weak", action="store_true")
+    parser.add_argument(
+        "--engine", action="store_true", help="ours through one Engine (its table kept)"
+    )
     parser.add_argument("--pons", type=Path, help="a build of Pons' solver behind a driver")
     args = parser.parse_args()
     if args.job == "opening":
-        compare_analysis(args.count, 0, 12, args.seed)
+        compare_analysis(args.count, 0, 12, args.seed, args.engine)
     elif args.job == "middle":
-        compare_analysis(args.count, 13, 18, args.seed)
+        compare_analysis(args.count, 13, 18, args.seed, args.engine)
     elif args.job == "sets":
         compare_sets(args.sets, args.limit, args.weak, args.pons)
     else:

@@ -114,7 +114,13 @@ from perfectplay.search.levels import LEVELS, Level, LevelMove, level_named
 from perfectplay.search.levels import level_move as choose_level_move
 from perfectplay.search.limits import EXACT, Limit, make_limit
 from perfectplay.search.result import MoveValue, Score, SearchResult
-from perfectplay.search.solver import IterationCallback, MoveCallback, Searcher, SearchOptions
+from perfectplay.search.solver import (
+    IterationCallback,
+    MoveCallback,
+    Searcher,
+    SearchOptions,
+    analyze_with,
+)
 from perfectplay.search.solver import analyze as search_analyze
 from perfectplay.search.solver import best_move as search_best
 from perfectplay.search.solver import solve as search_solve
@@ -534,6 +540,20 @@ class Engine(Generic[P, M]):
             require(self.game, Capability.WEAK, "--weak")
             return self._searcher.weak(position, search_limit, on_progress)
         return self._searcher.run(position, search_limit, None, on_progress=on_progress)
+
+    def analyze(
+        self,
+        position: P,
+        search_limit: Limit = EXACT,
+        *,
+        weak: bool = False,
+        on_move: MoveCallback | None = None,
+    ) -> list[MoveValue[M]]:
+        """As :func:`analyze`, on this engine's table (no fresh table's memory to fault in:
+        what keeps the value of every move of a quick position at its search's cost)."""
+        if weak:
+            require(self.game, Capability.WEAK, "--weak")
+        return analyze_with(self._searcher, position, search_limit, weak=weak, on_move=on_move)
 
     def clear(self) -> None:
         """Empty the table."""

@@ -208,3 +208,24 @@ def test_every_move_of_opening_positions_equals_the_solver_without_books() -> No
         with_books = api.analyze(STANDARD, position)
         without = api.analyze(STANDARD, position, options=NO_BOOK)
         assert [(e.move, e.score) for e in with_books] == [(e.move, e.score) for e in without]
+
+
+def test_an_engine_keeps_its_table_and_analyses_as_the_function_does() -> None:
+    """``Engine.analyze`` values every move as ``analyze`` does, on one table kept across
+    calls (emptied between positions), in every game with a kernel."""
+    engine = api.Engine(STANDARD)
+    rng = random.Random(3)
+    for stones in (4, 11, 13):
+        position = STANDARD.initial()
+        while position.plies < stones:
+            moves = [
+                m for m in STANDARD.legal_moves(position) if not STANDARD.play(position, m).win_mask
+            ]
+            position = STANDARD.play(position, rng.choice(moves))
+        engine.clear()
+        kept = [(e.move, e.score) for e in engine.analyze(position)]
+        assert kept == [(e.move, e.score) for e in api.analyze(STANDARD, position)]
+    game, board = api.load("tictactoe", "xox/oox/___")
+    assert [str(e.score) for e in api.Engine(game).analyze(board)] == [
+        str(e.score) for e in api.analyze(game, board)
+    ]
