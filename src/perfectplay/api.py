@@ -75,7 +75,6 @@ from perfectplay.analysis.tree import (
 from perfectplay.errors import ParameterError, PerfectplayError, plain, quote
 from perfectplay.games.kernel import (
     DEFAULT_KERNEL_OPTIONS,
-    MAX_HELPERS,
     MAX_TABLE_BITS,
     MIN_TABLE_BITS,
     ExactProgress,
@@ -384,15 +383,9 @@ def kernel_options(
     book: bool = True,
     book_path: str | None = None,
     table_bits: int | None = None,
-    helpers: int = 0,
 ) -> KernelOptions:
     """Checked kernel options: ``book`` consults the book shipped for the board,
-    ``book_path`` a book file instead, ``table_bits`` sizes the table (2**N slots),
-    ``helpers`` processes join a long exact solve on a shared table (Connect Four)."""
-    if isinstance(helpers, bool) or not isinstance(helpers, int) or not 0 <= helpers <= MAX_HELPERS:
-        raise ParameterError(
-            f"--helpers {quote(helpers)}: must be a whole number from 0 to {MAX_HELPERS}"
-        )
+    ``book_path`` a book file instead, ``table_bits`` sizes the table (2**N slots)."""
     if table_bits is not None and (
         isinstance(table_bits, bool)
         or not isinstance(table_bits, int)
@@ -405,7 +398,7 @@ def kernel_options(
     if book_path is not None and not book:
         raise ParameterError("--book: cannot be given with --no-book")
     path = None if book_path is None else Path(book_path)
-    return KernelOptions(book=book, book_path=path, table_bits=table_bits, helpers=helpers)
+    return KernelOptions(book=book, book_path=path, table_bits=table_bits)
 
 
 # -- search -----------------------------------------------------------------------------------

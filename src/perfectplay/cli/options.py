@@ -38,7 +38,6 @@ UNSET: tuple[tuple[str, object], ...] = (
     ("no_book", False),
     ("eval", None),
     ("table_bits", None),
-    ("helpers", 0),
 )
 """The options some verbs take, with their value in a verb that does not take them."""
 
@@ -142,14 +141,6 @@ def add_solver(sub: argparse.ArgumentParser) -> None:
         metavar="N",
         help="2**N transposition-table slots, 10 to 30 (8 bytes a slot in connect4, whose "
         "default 24 takes 128 MiB; 24 bytes in the others); refused beyond 75%% of the memory",
-    )
-    sub.add_argument(
-        "--helpers",
-        type=int,
-        default=0,
-        metavar="N",
-        help="N more processes join an exact solve still running after a second, searching "
-        "beside it on one shared table (connect4; on a machine with N spare cores)",
     )
     books = sub.add_mutually_exclusive_group()
     books.add_argument("--book", metavar="FILE", help="consult an opening book built by 'book'")
@@ -329,12 +320,11 @@ def timed_or_exact(args: argparse.Namespace, game: RegisteredGame, position: obj
 
 
 def kernel_options(args: argparse.Namespace) -> KernelOptions:
-    """The kernel options of ``--book``, ``--no-book``, ``--table-bits`` and ``--helpers``."""
+    """The kernel options of ``--book``, ``--no-book`` and ``--table-bits``."""
     from perfectplay import api
 
     return api.kernel_options(
         book=not args.no_book,
         book_path=args.book,
         table_bits=args.table_bits,
-        helpers=args.helpers,
     )

@@ -35,8 +35,7 @@ ExactProgress = Callable[[int, int, int, float], None]
 """Called by an exact solve as it narrows the value: ``(low, high, nodes, seconds)``, the
 bounds on the game's conventional score scale (Connect Four's standard score)."""
 MIN_TABLE_BITS, MAX_TABLE_BITS = 10, 30
-MAX_HELPERS = 63
-"""The most helper processes a solve may start (``KernelOptions.helpers``)."""
+
 WARM_UP_NODES = 1_000
 """Nodes of the search that loads a kernel's compiled code before any clock starts."""
 """The range of ``KernelOptions.table_bits`` (2**N table slots)."""
@@ -48,15 +47,13 @@ class KernelOptions:
 
     ``book``: consult the opening book shipped for the board (games with books only);
     ``book_path``: consult this book file instead; ``table_bits``: a transposition table of
-    ``2**table_bits`` slots instead of the kernel's default; ``helpers``: processes that join
-    a long exact solve on a shared table (kernels that can share one; others ignore it).
-    Checked by :func:`perfectplay.api.kernel_options`.
+    ``2**table_bits`` slots instead of the kernel's default. Checked by
+    :func:`perfectplay.api.kernel_options`.
     """
 
     book: bool = True
     book_path: Path | None = None
     table_bits: int | None = None
-    helpers: int = 0
 
 
 DEFAULT_KERNEL_OPTIONS = KernelOptions()

@@ -29,7 +29,6 @@ from perfectplay.games.connect4.compiled import (
     work_size,
 )
 from perfectplay.games.connect4.deep_book import DEEP_BOARD, DeepBookKind, installed_kernel_words
-from perfectplay.games.connect4.parallel import HELPER_DELAY, SharedWords, helping
 from perfectplay.games.kernel import (
     DEFAULT_CONTROLS,
     ExactProgress,
@@ -67,21 +66,17 @@ class Connect4Table:
     (the table is zeroed when the epoch wraps).
     """
 
-    __slots__ = ("epochs", "shared", "slots", "stats")
+    __slots__ = ("epochs", "slots", "stats")
 
-    def __init__(self, entries: int, shared: bool = False) -> None:
-        """A table of ``entries`` slots (a power of two), in shared memory when ``shared``
-        (helper processes then search on it too, see :mod:`.parallel`)."""
+    def __init__(self, entries: int) -> None:
+        """A table of ``entries`` slots (a power of two)."""
         if entries < 2 or entries & (entries - 1):
             raise ParameterError(f"table entries={entries}: must be a power of two, at least 2")
         entries = max(entries, 1 << MIN_TABLE_BITS)
         check_table_memory(entries, SLOT_BYTES)
         bits = entries.bit_length() - 1
         self.epochs = 1 << min(bits - 10, EPOCH_BITS_CAP)
-        self.shared = SharedWords(entries) if shared else None
-        self.slots = (
-            np.zeros(entries, dtype=np.uint64) if self.shared is None else self.shared.words
-        )
+        self.slots = np.zeros(entries, dtype=np.uint64)
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self.stats[:6] = [0, UNLIMITED, 0, 1, 64 - bits, int(NO_DEADLINE)]
 
@@ -144,9 +139,6 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         spec = game.spec
         self.game = game
         self.table_bits = DEFAULT_TABLE_BITS if options.table_bits is None else options.table_bits
-        self.helpers = options.helpers
-        self.book_path = options.book_path
-        self.book_on = options.book
         self.book: OpeningBook | None = None
         self.deep = NO_DEEP_BOOK
         if options.book_path is not None:
@@ -188,10 +180,10 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         return self.game.spec.cells - max(depths) if depths else None
 
     # -- tables ---------------------------------------------------------------------------
-    def new_table(self, entries: int = 1 << DEFAULT_TABLE_BITS) -> Connect4Table:
-        """A fresh table (8 bytes a slot, at least 2**16 slots), shared with helper processes
-        when the options ask for helpers."""
-        return Connect4Table(entries, shared=self.helpers > 0)
+    @staticmethod
+    def new_table(entries: int = 1 << DEFAULT_TABLE_BITS) -> Connect4Table:
+        """A fresh table (8 bytes a slot, at least 2**16 slots)."""
+        return Connect4Table(entries)
 
     def table_entries_hint(self) -> int:
         """The table size of the options (2**24 slots, 128 MiB, by default)."""
@@ -278,52 +270,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
 
         ``progress(low, high, nodes, seconds)`` is called after every null-window probe; the
         score range narrows until ``low == high``. Without it the whole bisection runs compiled.
-        With helpers in the options and a shared ``table``, a solve still running after
-        :data:`~.parallel.HELPER_DELAY` seconds goes on with the helpers searching beside it.
         """
-        if not self.helpers or table.shared is None:
-            return self._solve(position, table, weak, node_budget, progress, deadline)
-        alone = time.perf_counter() + HELPER_DELAY
-        first = self._solve(
-            position,
-            table,
-            weak,
-            node_budget,
-            progress,
-            alone if deadline is None else min(deadline, alone),
-        )
-        out_of_time = deadline is not None and time.perf_counter() >= deadline
-        if not first.aborted or out_of_time or first.nodes >= node_budget:
-            return first
-        with helping(self.helpers, self.helper_task(position, table, weak), table.stats):
-            rest = self._solve(position, table, weak, node_budget - first.nodes, progress, deadline)
-        return Solved(rest.score, first.nodes + rest.nodes, rest.aborted)
-
-    def helper_task(
-        self, position: Connect4Position, table: Connect4Table, weak: bool
-    ) -> dict[str, Any]:
-        """The fields of a :class:`~.parallel.HelperTask` for solving ``position`` on the
-        shared ``table``, but the stats block and the column order."""
-        assert table.shared is not None
-        spec = self.game.spec
-        current, mask, played = self.boards(position)
-        return {
-            "width": spec.width, "height": spec.height, "k": spec.k, "book": self.book_on,
-            "book_path": None if self.book_path is None else str(self.book_path),
-            "table_name": table.shared.name, "table_entries": table.entries,
-            "current": int(current), "mask": int(mask), "played": played, "weak": weak,
-        }  # fmt: skip
-
-    def _solve(
-        self,
-        position: Connect4Position,
-        table: Connect4Table,
-        weak: bool,
-        node_budget: int,
-        progress: ExactProgress | None,
-        deadline: float | None,
-    ) -> Solved:
-        """:meth:`solve` in this process alone."""
         from perfectplay.games.connect4 import compiled as k
 
         current, mask, played = self.boards(position)
