@@ -78,10 +78,10 @@ def test_best_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 # -- solve -----------------------------------------------------------------------------------
 def test_solve_small_board_exactly(capsys: pytest.CaptureFixture[str]) -> None:
-    data = run_json(capsys, "solve", "simplexity", "", "--size", "2x6")
+    data = run_json(capsys, "solve", "simplexity", "", "--size", "6x2")
     assert data["exact"] is True and data["outcome"] == "draw" and data["score"] == 0
     assert len(data["pv"]) == 12 and data["finished"] is False and data["to_move"] == "1"
-    code, out, _ = run(capsys, "solve", "simplexity", "3O 3X", "--size", "2x6")
+    code, out, _ = run(capsys, "solve", "simplexity", "3O 3X", "--size", "6x2")
     assert code == 0 and "principal variation: " in out and "exact" in out
 
 
@@ -109,10 +109,10 @@ def test_analyze_every_column_and_shape(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_analyze_exact_on_a_small_board(capsys: pytest.CaptureFixture[str]) -> None:
-    data = run_json(capsys, "analyze", "simplexity", "3O 3X 4O", "--size", "2x6")
+    data = run_json(capsys, "analyze", "simplexity", "3O 3X 4O", "--size", "6x2")
     assert all(item["exact"] for item in data["moves"])
     assert {item["outcome"] for item in data["moves"]} <= {"win", "draw", "loss"}
-    code, out, _ = run(capsys, "analyze", "simplexity", "3O 3X 4O", "--size", "2x6")
+    code, out, _ = run(capsys, "analyze", "simplexity", "3O 3X 4O", "--size", "6x2")
     assert code == 0 and "best" in out and "4X" in out
 
 
@@ -130,9 +130,9 @@ def test_analyze_finished_board(capsys: pytest.CaptureFixture[str]) -> None:
         (["best", "sc", "9O"], "moves '9O': move 1 (9O): no such column, the board has columns"),
         (["best", "sc", "4O 4Z"], "move 2 (4Z): the shape is O or X"),
         (["best", "sc", "1O 1X 1O 1X 1O 1X 1O"], "move 7 (1O): column 1 is full"),
-        (["best", "sc", "1X 1O 2X", "--size", "2x3"], "move 3 (2X): player 1 (red) has no X"),
+        (["best", "sc", "1X 1O 2X", "--size", "3x2"], "move 3 (2X): player 1 (red) has no X"),
         (["best", "sc", WON_BY_2 + " 5O"], "move 8 (5O): the game is already over"),
-        (["best", "sc", "", "--size", "3x3"], "size 3x3: rows x columns must be even"),
+        (["best", "sc", "", "--size", "3x3"], "size 3x3: columns x rows must be even"),
         (["best", "sc", "", "--size", "axb"], "size 'axb'"),
         (["best", "sc", "", "--k", "3"], "--k 3: simplexity takes no k"),
         (["solve", "sc", "", "--weak"], "--weak: simplexity does not offer it"),
@@ -175,8 +175,8 @@ def test_play_person_with_illegal_input_hint_and_quit(
 def test_play_exhausted_shape_is_re_asked(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stdin = "1X\n2X\nq\n"  # 2x3: player 1 has a single X
-    argv = ("play", "simplexity", "--size", "2x3", "--depth", "1")
+    stdin = "1X\n2X\nq\n"  # 3x2: player 1 has a single X
+    argv = ("play", "simplexity", "--size", "3x2", "--depth", "1")
     code, out, _ = with_stdin(capsys, monkeypatch, stdin, *argv)
     assert code == 0
     assert "illegal: move 2X: player 1 (red) has no X pieces left (quota 1); try again" in out
@@ -196,7 +196,7 @@ def test_play_self_finishes(
 def test_play_engine_first_and_end_of_input(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    argv = ("play", "sc", "--engine-first", "--size", "4x5", "--depth", "2")
+    argv = ("play", "sc", "--engine-first", "--size", "5x4", "--depth", "2")
     code, out, _ = with_stdin(capsys, monkeypatch, "", *argv)
     assert code == 0
     assert "you are player 2 (blue, X), the engine is player 1 (red, O)" in out
@@ -206,8 +206,8 @@ def test_play_engine_first_and_end_of_input(
 # -- arena -----------------------------------------------------------------------------------
 def test_arena_json(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["arena", "simplexity", "--p1", "engine:time=0.03", "--p2", "random:seed=5"]
-    data = run_json(capsys, *argv, "--games", "4", "--size", "4x5", "--opening-plies", "2")
-    assert data["game"] == "simplexity" and data["size"] == "4x5" and data["games"] == 4
+    data = run_json(capsys, *argv, "--games", "4", "--size", "5x4", "--opening-plies", "2")
+    assert data["game"] == "simplexity" and data["size"] == "5x4" and data["games"] == 4
     assert [g["first"] for g in data["results"]] == ["p1", "p2", "p1", "p2"]
     p1, p2 = data["players"]["p1"], data["players"]["p2"]
     assert p1["spec"] == "engine:time=0.03" and p2["spec"] == "random:seed=5"

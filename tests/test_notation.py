@@ -103,11 +103,11 @@ def test_non_text_and_overlong_text() -> None:
 @pytest.mark.parametrize(
     ("text", "size"),
     [
-        ("x" + "_" * 19, "1x20"),
-        ("/".join(["_"] * 20), "20x1"),
+        ("x" + "_" * 19, "20x1"),  # width x height
+        ("/".join(["_"] * 20), "1x20"),
         ("/".join(["_" * 20] * 20), "20x20"),
-        ("/".join(["_" * 19] * 20), "20x19"),
-        (json.dumps([[0] * 20]), "1x20"),
+        ("/".join(["_" * 19] * 20), "19x20"),
+        (json.dumps([[0] * 20]), "20x1"),
     ],
 )
 def test_boards_too_large(text: str, size: str) -> None:

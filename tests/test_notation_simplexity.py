@@ -204,11 +204,11 @@ def test_quota_line() -> None:
 
 # -- loading through the API -----------------------------------------------------------------
 def test_api_load_and_new_game() -> None:
-    g, position = api.load("simplexity", "4O 4X 3O", size="6x7")
+    g, position = api.load("simplexity", "4O 4X 3O", size="7x6")
     assert g == SC and position.plies == 3
-    g, position = api.load("sc", "4O4X", size="4x5")
+    g, position = api.load("sc", "4O4X", size="5x4")
     assert (g.spec.rows, g.spec.cols) == (4, 5) and position.plies == 2
-    g, start = api.new_game("shapecolor", size="4x6")
+    g, start = api.new_game("shapecolor", size="6x4")
     assert (g.spec.rows, g.spec.cols) == (4, 6) and start == g.initial()
     g, start = api.new_game("simplexity")
     assert g == SC

@@ -245,8 +245,8 @@ def kit(game_name: str) -> GameKit:
 
 
 def params(game_name: str, size: str | None = None, k: int | None = None) -> GameParams:
-    """Checked parameters for ``game_name``: ``size`` is ``AxB`` in the game's own order
-    (``ROWSxCOLS`` for tic-tac-toe, ``WIDTHxHEIGHT`` for Connect Four). Raises
+    """Checked parameters for ``game_name``: ``size`` is ``WIDTHxHEIGHT`` (columns x rows)
+    in every game, ``7x6`` or one number for a square board. Raises
     :class:`ParameterError` for a game that takes no size or no ``k``."""
     game_kit = get_kit(game_name)
     if size is not None and game_kit.size is None:

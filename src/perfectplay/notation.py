@@ -6,8 +6,9 @@ Each game's own notation (its boards, move lists and moves) lives in its package
 :mod:`perfectplay.errors` exception whose message quotes the input and gives the reason.
 
 Sizes
-    ``AxB`` such as ``4x4`` (rows x columns for tic-tac-toe, width x height for Connect Four),
-    or a single number for a square board.
+    ``WIDTHxHEIGHT`` (columns x rows) in every game: ``7x6`` is 7 columns wide and 6 rows
+    high in Connect Four, the shape-and-color game and tic-tac-toe alike; a single number
+    for a square board.
 """
 
 from __future__ import annotations

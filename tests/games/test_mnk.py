@@ -292,7 +292,7 @@ def test_play_rejects_occupied_and_off_board_cells() -> None:
     assert type(occupied.value) is IllegalMoveError
     assert "row 2, column 3" in str(occupied.value)
     for move in [(-1, 0), (0, -1), (3, 0), (0, 4), (3, 4), (10, 10)]:
-        with pytest.raises(IllegalMoveError, match="off the 3x4 board") as off:
+        with pytest.raises(IllegalMoveError, match="off the 4x3 board") as off:
             g.play(position, move)
         assert type(off.value) is IllegalMoveError
         assert f"row {move[0] + 1}, column {move[1] + 1}" in str(off.value)
@@ -472,7 +472,7 @@ def test_make_spec_defaults() -> None:
     assert make_spec(1) == MNKSpec(1, 1, 1)
     spec = make_spec(4, 5, 3)
     assert spec.cells == 20
-    assert spec.label == "4x5, k=3"
+    assert spec.label == "5x4, k=3"  # width x height: 5 columns, 4 rows
     with pytest.raises(dataclasses.FrozenInstanceError):
         spec.k = 4  # type: ignore[misc]
 
@@ -513,7 +513,7 @@ def test_registry_builds_tictactoe() -> None:
     assert four.spec == MNKSpec(4, 4, 4)
     assert four == game(4, 4, 4) and hash(four) == hash(game(4, 4, 4))
     assert get_game("tictactoe").spec == MNKSpec(3, 3, 3)
-    assert get_game("tictactoe", (3, 5)).spec == MNKSpec(3, 5, 3)
+    assert get_game("tictactoe", (5, 3)).spec == MNKSpec(3, 5, 3)  # width x height
     for alias in ["mnk", "ttt", "tic-tac-toe", "TicTacToe", "  TTT ", "MNK"]:
         assert get_game(alias, (4, 4), k=4) == four
     assert "tictactoe" in game_names()

@@ -127,7 +127,7 @@ def test_the_exact_rule_refuses_overlines() -> None:
             position = g.play(position, cell)
         after = g.play(position, (0, 2))  # x: a1 b1 c1 d1, four in a row
         assert (g.outcome(after) is not None) == (g is free)
-    assert exact.spec.label == "2x7, k=3, exactly" and exact.name == "gomoku"
+    assert exact.spec.label == "7x2, k=3, exactly" and exact.name == "gomoku"
 
 
 @pytest.mark.parametrize(("rows", "cols", "k"), [(1, 7, 3), (2, 6, 3), (3, 4, 2), (4, 4, 3)])

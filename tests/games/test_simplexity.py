@@ -608,7 +608,7 @@ def test_from_bits_handed_over_win() -> None:
 
 # -- protocol facts --------------------------------------------------------------------------
 def test_registry_spec_and_moves() -> None:
-    g = get_game("simplexity", (4, 5))
+    g = get_game("simplexity", (5, 4))  # width x height
     assert isinstance(g, SimplexityGame) and g.spec == SimplexitySpec(4, 5)
     for alias in ("shapecolor", "shape-color", "sc"):
         assert get_game(alias) == game()

@@ -145,7 +145,7 @@ def read_state(state: Any) -> CourseView:
     board = state.board
     rows, cols = int(board.row), int(board.col)
     if rows < 1 or cols < 1:
-        raise CourseStateError(f"board {rows}x{cols}: the size must be positive")
+        raise CourseStateError(f"board {cols}x{rows}: the size must be positive")
     stride = rows + 1
     red = blue = circles = 0
     open_columns = []

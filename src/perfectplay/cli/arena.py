@@ -38,7 +38,7 @@ def add(commands: Any) -> None:
     sub.add_argument("--p2", required=True, metavar="SPEC", help="player 2 (see below)")
     sub.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
     sub.add_argument("--time", type=float, metavar="S", help="seconds per engine move")
-    sub.add_argument("--size", metavar="AxB", help=options.SIZE_HELP)
+    sub.add_argument("--size", metavar="WxH", help=options.SIZE_HELP)
     sub.add_argument("--seed", type=int, default=0, help="seed of random players and openings")
     sub.add_argument(
         "--opening-plies", type=int, default=0, metavar="K", help="random plies opening each pair"

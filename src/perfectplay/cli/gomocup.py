@@ -274,7 +274,7 @@ def warm_up(game_name: str, rows: int, cols: int) -> None:
     from perfectplay import api
 
     game: RegisteredGame
-    game, start = api.new_game(game_name, size=f"{rows}x{cols}", k=K)
+    game, start = api.new_game(game_name, size=f"{cols}x{rows}", k=K)
     api.best(game, start, api.limit(depth=1))
 
 

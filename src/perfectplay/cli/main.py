@@ -66,7 +66,8 @@ connect4 positions are the 1-based columns played from the empty board ('4453';
 '10,3,4' on boards wider than 9; '' for the empty board) on a --size WIDTHxHEIGHT
 board (default 7x6), or a picture of rows from the top: '......./......./...x...'.
 simplexity positions are the moves played, 1-based column and shape ('4O 4X 3O' or
-'4O4X3O'; '' for the empty board) on a --size ROWSxCOLS board (default 6x7).
+'4O4X3O'; '' for the empty board) on a --size WIDTHxHEIGHT board (default 7x6).
+--size is WIDTHxHEIGHT (columns x rows) in every game: 7x6 is 7 wide and 6 high.
 exit status: 0 ok, 2 bad input, 130 interrupted, 1 internal error."""
 
 

@@ -22,7 +22,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from perfectplay.api import GameKit, KernelOptions, Limit, Loaded, RegisteredGame
 
-SIZE_HELP = "board size AxB in the game's order (tictactoe ROWSxCOLS, connect4 WIDTHxHEIGHT)"
+SIZE_HELP = (
+    "board size WIDTHxHEIGHT, columns x rows, in every game (7x6: 7 wide, 6 high); "
+    "one number for a square board"
+)
 GAME_HELP = "the game: tictactoe (ttt, mnk), connect4 (c4), simplexity (sc) or a plug-in game"
 
 Offered = Callable[["GameKit"], bool]
@@ -113,7 +116,7 @@ def add_verb(
 def add_size(sub: argparse.ArgumentParser, board: bool = False) -> None:
     """``--size`` and ``--k`` (with ``board``: they must agree with a board given)."""
     sub.add_argument(
-        "--size", metavar="AxB", help=SIZE_HELP + ("; must agree with a board" if board else "")
+        "--size", metavar="WxH", help=SIZE_HELP + ("; must agree with a board" if board else "")
     )
     sub.add_argument(
         "--k",

@@ -57,16 +57,28 @@ class Capability(Enum):
     """Engine matches (``perfectplay arena``): the game has a tuned time-limited engine."""
 
 
+SIZE_NAMES = ("width", "height")
+"""What the two numbers of every size are, in order: ``--size 7x6`` is 7 columns wide and
+6 rows high in every game (Connect Four's convention)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SizeRule:
-    """How ``--size AxB`` is read: the game's parameter names in that order, the default."""
+    """How a game takes ``--size WIDTHxHEIGHT``: the fields of the game's spec that hold
+    its width (columns) and height (rows), ``("cols", "rows")`` or ``("width", "height")``,
+    and the default size as ``(width, height)``. The order is the same in every game."""
 
-    names: tuple[str, str]
+    fields: tuple[str, str]
     default: tuple[int, int]
 
     @property
+    def names(self) -> tuple[str, str]:
+        """``("width", "height")``: what the two numbers are, in every game."""
+        return SIZE_NAMES
+
+    @property
     def text(self) -> str:
-        """``ROWSxCOLS`` or ``WIDTHxHEIGHT``."""
+        """``WIDTHxHEIGHT``, in every game."""
         return "x".join(name.upper() for name in self.names)
 
 
@@ -90,8 +102,9 @@ class Policy:
 
 @dataclass(frozen=True, slots=True)
 class GameParams:
-    """The parameters a front door gathered for a game: ``size`` as two numbers in the
-    order of the game's :class:`SizeRule`, ``k``; ``None`` for the game's default."""
+    """The parameters a front door gathered for a game: ``size`` as ``(width, height)``
+    (columns, rows: the order of every game's :class:`SizeRule`), ``k``; ``None`` for the
+    game's default."""
 
     size: tuple[int, int] | None = None
     k: int | None = None
@@ -236,19 +249,28 @@ class GameKit(ABC):
         checked (legality is ``game.play``'s). Raises :class:`NotationError` naming it."""
 
     def size_of(self, game: Game[Any, Any]) -> tuple[int, int] | None:
-        """The game's size in its :class:`SizeRule` order, read from the fields of the
-        game's spec that the rule names (``None``: no size)."""
+        """The game's size as ``(width, height)``, read from the fields of the game's spec
+        that its :class:`SizeRule` names (``None``: no size)."""
         if self.size is None:
             return None
-        first, second = (int(getattr(game.spec, name)) for name in self.size.names)
-        return first, second
+        width, height = (int(getattr(game.spec, name)) for name in self.size.fields)
+        return width, height
+
+    def check_size(self, params: GameParams, game: Game[Any, Any]) -> None:
+        """Raise :class:`ParameterError` when ``params`` asks for a size other than that of
+        ``game`` (read from a board picture, which carries its own size)."""
+        if params.size is not None and params.size != self.size_of(game):
+            raise ParameterError(
+                f"size {params.size[0]}x{params.size[1]}: the board given is "
+                f"{self.size_text(game)} (width x height)"
+            )
 
     def k_of(self, game: Game[Any, Any]) -> int | None:
         """The game's ``k``, its spec's ``k`` field (``None``: the game takes no k)."""
         return int(game.spec.k) if self.takes_k else None
 
     def size_text(self, game: Game[Any, Any]) -> str | None:
-        """``AxB`` in the game's ``--size`` order, or ``None``."""
+        """``WIDTHxHEIGHT`` as ``--size`` reads it (``7x6``), or ``None``."""
         size = self.size_of(game)
         return None if size is None else f"{size[0]}x{size[1]}"
 

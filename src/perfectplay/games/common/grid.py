@@ -4,7 +4,7 @@ A grid of ``rows`` x ``cols`` cells is stored densely, row-major, one bit per ce
 
     bit index = row * cols + col          (row 0 is the top row)
 
-    3x3 example:           4x5 example:
+    3x3 example:           5x4 example (5 wide, 4 high):
         0  1  2                0  1  2  3  4
         3  4  5                5  6  7  8  9
         6  7  8               10 11 12 13 14

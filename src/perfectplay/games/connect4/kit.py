@@ -15,7 +15,7 @@ from math import prod
 from pathlib import Path
 from typing import Any, cast
 
-from perfectplay.errors import NotationError, ParameterError, quote
+from perfectplay.errors import NotationError, quote
 from perfectplay.games import kit as base
 from perfectplay.games.common.moves import column_from_json
 from perfectplay.games.connect4.notation import (
@@ -105,12 +105,7 @@ class Connect4Kit(base.GameKit):
             parsed, position = parse_connect4_picture(
                 text, DEFAULT_K if params.k is None else params.k
             )
-            actual = (parsed.spec.width, parsed.spec.height)
-            if params.size is not None and params.size != actual:
-                raise ParameterError(
-                    f"size {params.size[0]}x{params.size[1]}: the board given is "
-                    f"{actual[0]}x{actual[1]} (width x height)"
-                )
+            self.check_size(params, parsed)
             return base.Loaded(parsed, position, None)
         made = self.make(params)
         position, columns = parse_connect4_moves(made, text)

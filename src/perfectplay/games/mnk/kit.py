@@ -9,7 +9,6 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
-from perfectplay.errors import ParameterError
 from perfectplay.games import kit as base
 from perfectplay.games.mnk.notation import (
     format_mnk_move,
@@ -28,11 +27,12 @@ from perfectplay.games.mnk.text import render_mnk_board as render_board
 
 DEFAULT_SIZE = (3, 3)
 GOMOKU_SIZE = (15, 15)
+"""Default sizes as ``(width, height)``."""
 EXACT_PLIES = 24
-"""An unbounded exact solve needs at most this many empty cells: from the empty board 5x4
-(k=4) takes 0.2 s, 6x4 13 s, 5x5 46 s (k=4) to minutes (k=5)."""
+"""An unbounded exact solve needs at most this many empty cells: from the empty board 4x5
+(width x height, k=4) takes 0.2 s, 4x6 13 s, 5x5 46 s (k=4) to minutes (k=5)."""
 WHOLE_TREE_CELLS = 12
-"""Whole game trees are counted on boards up to this many cells (4x3: 2.5 s)."""
+"""Whole game trees are counted on boards up to this many cells (3x4: 2.5 s)."""
 """The board matrix's values as marks."""
 
 
@@ -76,16 +76,16 @@ class MNKRetraction(base.Retraction):
 
 
 class TicTacToeKit(base.GameKit):
-    """Tic-tac-toe on ROWSxCOLS boards, k in a row."""
+    """Tic-tac-toe on WIDTHxHEIGHT boards (columns x rows), k in a row."""
 
     name = "tictactoe"
     title = "Tic-tac-toe (m,n,k-games)"
     aliases: tuple[str, ...] = ("mnk", "ttt", "tic-tac-toe")
     summary = (
-        "x and o take turns on a ROWSxCOLS board (1x1 to 19x19); k in a row wins. "
+        "x and o take turns on a WIDTHxHEIGHT board (1x1 to 19x19); k in a row wins. "
         "Positions are boards such as xox/oox/___; moves are cells such as b3."
     )
-    size = base.SizeRule(("rows", "cols"), DEFAULT_SIZE)
+    size = base.SizeRule(("cols", "rows"), DEFAULT_SIZE)
     takes_k = True
     board_notation = True
     capabilities = frozenset(
@@ -100,8 +100,9 @@ class TicTacToeKit(base.GameKit):
     """The rule: ``k`` or more in a row wins (freestyle), or exactly ``k`` (the Gomoku kit)."""
 
     def make(self, params: base.GameParams) -> MNKGame:
-        """``game(rows, cols, k)``; ``k`` defaults to the shorter side, 5 from 15 columns on."""
-        rows, cols = params.size or self.size.default
+        """``game(rows, cols, k)`` of a ``(width, height)`` size; ``k`` defaults to the
+        shorter side, 5 from 15 columns on."""
+        cols, rows = params.size or self.size.default
         return game(rows, cols, params.k, self.exactly)
 
     def load(self, text: str, params: base.GameParams) -> base.Loaded:
@@ -110,12 +111,7 @@ class TicTacToeKit(base.GameKit):
         if not text.strip():
             return self.start(self.make(params))
         parsed, position = parse_mnk_board(text, params.k, self.exactly)
-        actual = (parsed.spec.rows, parsed.spec.cols)
-        if params.size is not None and params.size != actual:
-            raise ParameterError(
-                f"size {params.size[0]}x{params.size[1]}: the board given is "
-                f"{actual[0]}x{actual[1]} (rows x cols)"
-            )
+        self.check_size(params, parsed)
         return base.Loaded(parsed, position, None)
 
     def position_text(self, loaded: base.Loaded) -> str:
@@ -200,11 +196,11 @@ class GomokuKit(TicTacToeKit):
     title = "Gomoku (exactly k in a row)"
     aliases: tuple[str, ...] = ("standard-gomoku",)
     summary = (
-        "x and o take turns on a ROWSxCOLS board (15x15 by default, up to 19x19); exactly k "
+        "x and o take turns on a WIDTHxHEIGHT board (15x15 by default, up to 19x19); exactly k "
         "in a row wins (5 from 15 columns on): an overline does not. Moves are cells such as "
         "h8 (column letter, row from the top)."
     )
-    size = base.SizeRule(("rows", "cols"), GOMOKU_SIZE)
+    size = base.SizeRule(("cols", "rows"), GOMOKU_SIZE)
     exactly = True
 
 

@@ -86,7 +86,7 @@ def parse_mnk_board(
     rows, cols = len(grid), len(grid[0])
     if rows > MAX_SIZE or cols > MAX_SIZE:
         raise ParameterError(
-            f"board {quote(text)}: {rows}x{cols} is too large; at most {MAX_SIZE}x{MAX_SIZE}"
+            f"board {quote(text)}: {cols}x{rows} is too large; at most {MAX_SIZE}x{MAX_SIZE}"
         )
     game = MNKGame(make_spec(rows, cols, k, exactly))
     x = o = 0
@@ -123,7 +123,7 @@ def parse_mnk_move(game: MNKGame, text: str) -> Cell:
         )
     if not (1 <= row <= spec.rows and 1 <= col <= spec.cols):
         raise IllegalMoveError(
-            f"move {quote(text)}: off the {spec.rows}x{spec.cols} board "
+            f"move {quote(text)}: off the {spec.size} board "
             f"(rows 1-{spec.rows}, columns a-{column_letters(spec.cols)[-1]})"
         )
     return Cell(row - 1, col - 1)
@@ -144,7 +144,7 @@ def parse_json_cell(game: MNKGame, data: Any) -> Cell:
         raise NotationError(f"move {quote(data)}: row and col must be whole numbers")
     if not (1 <= row <= game.spec.rows and 1 <= col <= game.spec.cols):
         raise IllegalMoveError(
-            f"move {quote(data)}: off the {game.spec.rows}x{game.spec.cols} board (row 1-"
+            f"move {quote(data)}: off the {game.spec.size} board (row 1-"
             f"{game.spec.rows}, col 1-{game.spec.cols})"
         )
     return Cell(row - 1, col - 1)

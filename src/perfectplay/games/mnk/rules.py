@@ -82,9 +82,15 @@ class MNKSpec:
 
     @property
     def label(self) -> str:
-        """Human label such as ``3x3, k=3`` (``15x15, k=5, exactly`` under the exact rule)."""
+        """Human label such as ``3x3, k=3`` (``15x15, k=5, exactly`` under the exact rule);
+        the size is width x height, ``7x4`` for 7 columns and 4 rows."""
         rule = ", exactly" if self.exactly else ""
-        return f"{self.rows}x{self.cols}, k={self.k}{rule}"
+        return f"{self.size}, k={self.k}{rule}"
+
+    @property
+    def size(self) -> str:
+        """``WIDTHxHEIGHT`` (columns x rows) as ``--size`` reads it: ``7x4``."""
+        return f"{self.cols}x{self.rows}"
 
 
 GOMOKU_K = 5
@@ -113,13 +119,13 @@ def make_spec(
     for name, value in (("rows", rows), ("cols", cols)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIZE:
             raise ParameterError(
-                f"size {quote(rows)}x{quote(cols)}: {name}={quote(value)} must be a whole "
+                f"size {quote(cols)}x{quote(rows)}: {name}={quote(value)} must be a whole "
                 f"number from 1 to {MAX_SIZE}"
             )
     k = default_k(rows, cols) if k is None else k
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= max(rows, cols):
         raise ParameterError(
-            f"k={quote(k)}: must be a whole number from 1 to {max(rows, cols)} on a {rows}x{cols} "
+            f"k={quote(k)}: must be a whole number from 1 to {max(rows, cols)} on a {cols}x{rows} "
             "board"
         )
     return MNKSpec(rows, cols, k, exactly)
@@ -167,7 +173,7 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         self._cells = tuple(Cell(*divmod(i, spec.cols)) for i in range(spec.cells))
 
     def __repr__(self) -> str:
-        return f"MNKGame({self._spec.rows}x{self._spec.cols}, k={self._spec.k})"
+        return f"MNKGame({self._spec.size}, k={self._spec.k})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MNKGame) and other._spec == self._spec
@@ -191,7 +197,7 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         if not (0 <= row < self._spec.rows and 0 <= col < self._spec.cols):
             raise IllegalMoveError(
                 f"move (row {quote(row + 1)}, column {quote(col + 1)}): off the "
-                f"{self._spec.rows}x{self._spec.cols} board"
+                f"{self._spec.size} board"
             )
         return row * self._spec.cols + col
 

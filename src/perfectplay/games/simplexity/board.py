@@ -62,8 +62,8 @@ class SimplexitySpec:
 
     @property
     def label(self) -> str:
-        """``RxC`` (rows x columns)."""
-        return f"{self.rows}x{self.cols}"
+        """``WIDTHxHEIGHT`` (columns x rows) as ``--size`` reads it: ``7x6``."""
+        return f"{self.cols}x{self.rows}"
 
     def quota(self, player: Player, shape: str) -> int:
         """The pieces of ``shape`` that ``player`` starts with."""
@@ -83,11 +83,11 @@ def make_spec(rows: int = 6, cols: int = 7) -> SimplexitySpec:
             raise ParameterError(f"{name}={value}: must be at least 1")
     if (rows * cols) % 2:
         raise ParameterError(
-            f"size {rows}x{cols}: rows x columns must be even (each player gets half the pieces)"
+            f"size {cols}x{rows}: columns x rows must be even (each player gets half the pieces)"
         )
     if cols * (rows + 1) > MAX_BITS:
         raise ParameterError(
-            f"size {rows}x{cols}: too large, columns * (rows + 1) = {cols * (rows + 1)} must "
+            f"size {cols}x{rows}: too large, columns * (rows + 1) = {cols * (rows + 1)} must "
             f"be at most {MAX_BITS}"
         )
     return SimplexitySpec(rows, cols)

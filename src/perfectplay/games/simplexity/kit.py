@@ -25,16 +25,18 @@ from perfectplay.games.simplexity.text import (
     simplexity_quotas,
 )
 
-DEFAULT_SIZE = (6, 7)
+DEFAULT_SIZE = (7, 6)
+"""The course's board as ``(width, height)``: 7 columns, 6 rows."""
 EXACT_PLIES = 20
 """An unbounded exact search is refused with more than this many empty cells."""
 WHOLE_TREE_CELLS = 10
-"""Whole game trees are counted on boards up to this many cells (2x4: 0.7 s; 4x3: 41 s)."""
+"""Whole game trees are counted on boards up to this many cells (4x2: 0.7 s; 3x4: 41 s,
+width x height)."""
 MOVE_KEYS = frozenset({"column", "shape"})
 
 
 class SimplexityKit(base.GameKit):
-    """The course's shape-and-color game, 6x7 by default."""
+    """The course's shape-and-color game, 7x6 (width x height) by default."""
 
     name = "simplexity"
     title = "Shape-and-color Connect Four (Simplexity)"
@@ -43,7 +45,7 @@ class SimplexityKit(base.GameKit):
         "Connect Four where each piece has a shape (O, X) and a color: four of one shape win "
         "for that shape's owner, four of one color for its owner. Positions are moves: 4O 4X."
     )
-    size = base.SizeRule(("rows", "cols"), DEFAULT_SIZE)
+    size = base.SizeRule(("cols", "rows"), DEFAULT_SIZE)
     capabilities = frozenset(
         {
             base.Capability.SYMMETRY,
@@ -57,12 +59,13 @@ class SimplexityKit(base.GameKit):
     examples = ("4O 4X 3O", "4O4X")
 
     def make(self, params: base.GameParams) -> SimplexityGame:
-        """``game(rows, cols)``; the game always plays four in a row (refuses ``k``)."""
+        """``game(rows, cols)`` of a ``(width, height)`` size; the game always plays four
+        in a row (refuses ``k``)."""
         if params.k is not None:
             raise ParameterError(
                 f"k={params.k}: the shape-and-color game always plays four in a row"
             )
-        rows, cols = params.size or DEFAULT_SIZE
+        cols, rows = params.size or DEFAULT_SIZE
         return game(rows, cols)
 
     def load(self, text: str, params: base.GameParams) -> base.Loaded:
