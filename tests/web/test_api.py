@@ -418,12 +418,15 @@ def test_meta_lists_every_registered_game_from_its_kit(client: TestClient) -> No
         assert game["capabilities"] == sorted(c.value for c in game_kit.capabilities)
         assert (game["title"], game["takes_k"]) == (game_kit.title, game_kit.takes_k)
     ttt = next(game for game in games if game["name"] == "tictactoe")
-    assert ttt["size"] == {"text": "ROWSxCOLS", "names": ["rows", "cols"], "default": "3x3"}
+    assert ttt["size"] == {"text": "WIDTHxHEIGHT", "names": ["width", "height"], "default": "3x3"}
     assert ttt["board"] == {"rows": 3, "cols": 3, "gravity": False}
     assert ttt["players"] == {"1": "x", "2": "o"}
     assert ttt["pieces"]["1"] == {"player": 1, "mark": "x"}
     c4 = next(game for game in games if game["name"] == "connect4")
     assert c4["size"]["default"] == "7x6" and c4["board"]["gravity"] is True
+    sc = next(game for game in games if game["name"] == "simplexity")
+    assert sc["size"] == {"text": "WIDTHxHEIGHT", "names": ["width", "height"], "default": "7x6"}
+    assert sc["board"] == {"rows": 6, "cols": 7, "gravity": True}
     saved = client.get("/api/games").json()  # the saved games keep their own address
     assert set(saved) == {"games", "total", "limit", "offset"}
 
@@ -626,6 +629,49 @@ def test_a_version_1_export_imports_with_its_cells_counted_from_1(client: TestCl
     stored = client.get(f"/api/games/{answer['ids'][0]}").json()
     assert stored["moves"] == [{"row": 2, "col": 2}, {"row": 1, "col": 1}]
     assert stored["position"] == "o__/_x_/___"
+
+
+@pytest.mark.parametrize("game", ["connect4", "simplexity", "tictactoe", "gomoku"])
+def test_a_size_is_width_x_height_in_every_game(client: TestClient, game: str) -> None:
+    """Issue 15, item 5: ``7x6`` is 7 columns wide and 6 rows high in every game, and every
+    game writes its size back the same way."""
+    state = client.post(f"/api/{game}/state", json={"position": "", "size": "7x6"}).json()
+    assert (state["cols"], state["rows"], state["size"]) == (7, 6, "7x6")
+    assert len(state["cells"]) == 6 and {len(row) for row in state["cells"]} == {7}
+    info = next(g for g in client.get("/api/meta/games").json()["games"] if g["name"] == game)
+    assert (info["size"]["text"], info["size"]["names"]) == ("WIDTHxHEIGHT", ["width", "height"])
+
+
+def test_a_version_2_export_imports_with_its_sizes_width_first(client: TestClient) -> None:
+    """Issue 15, item 5: version 2 exports gave tic-tac-toe and shape-and-color sizes as rows
+    x columns; they import as width x height (Connect Four's were width x height already)."""
+    games = [
+        ("simplexity", "4x5", [{"column": 5, "shape": "O"}], "5x4"),  # 4 rows of 5 columns
+        ("tictactoe", "2x3", [{"row": 1, "col": 3}], "3x2"),  # 2 rows of 3 columns
+        ("connect4", "6x5", [{"column": 6}], "6x5"),
+    ]
+    document = {
+        "format": "perfectplay-games",
+        "version": 2,
+        "games": [
+            {
+                "game": game,
+                "size": size,
+                "moves": moves,
+                "position": "",
+                "players": {"1": "human", "2": "engine"},
+                "status": "abandoned",
+                "created_at": f"2024-04-0{number}T00:00:00.000Z",
+            }
+            for number, (game, size, moves, _) in enumerate(games, start=1)
+        ],
+    }
+    answer = client.post("/api/games/import", json=document)
+    assert answer.status_code == 201, answer.text
+    sizes = [client.get(f"/api/games/{i}").json()["size"] for i in answer.json()["ids"]]
+    assert sizes == [now for *_, now in games]
+    exported = client.get("/api/games/export", params={"game": "simplexity"})
+    assert exported.json()["version"] == 3, exported.text
 
 
 def test_the_engine_moves_at_a_level_a_person_can_beat(client: TestClient) -> None:

@@ -67,7 +67,7 @@ def make_record(game: str = "tictactoe", **changes: Any) -> GameRecord:
             "settings": {"strength": "depth", "depth": 4},
         },
         "simplexity": {
-            "size": "6x7",
+            "size": "7x6",
             "k": None,
             "moves": ({"column": 4, "shape": "O"}, {"column": 4, "shape": "X"}),
             "position": "4O 4X",
@@ -569,7 +569,7 @@ def make_v1_file(path: Path, *extra_sql: str) -> None:
 
 def test_new_file_has_current_schema_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    assert GameStore(path).schema_version() == SCHEMA_VERSION == 3
+    assert GameStore(path).schema_version() == SCHEMA_VERSION == 4
     with raw(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert conn.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
@@ -581,7 +581,7 @@ def test_v1_file_is_migrated_in_place(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     make_v1_file(path)
     store = GameStore(path, clock=lambda: START)
-    assert store.schema_version() == 3
+    assert store.schema_version() == 4
     playing, ended = store.get(1), store.get(2)
     assert playing is not None and ended is not None
     assert playing.moves == ({"column": 4}, {"column": 4})
@@ -597,6 +597,29 @@ def test_v1_file_is_migrated_in_place(tmp_path: Path) -> None:
     with raw(path) as conn:
         indexes = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     assert {"games_recent", "games_game", "games_status"} <= indexes
+
+
+def test_sizes_given_rows_first_are_migrated_to_width_x_height(tmp_path: Path) -> None:
+    """Issue 15, item 5: step 4 writes the sizes of tic-tac-toe, Gomoku and the
+    shape-and-color game, stored rows x columns before, as width x height (columns x
+    rows), as Connect Four's always were; a game without a size keeps none."""
+    path = tmp_path / "old.db"
+    insert = (
+        "INSERT INTO games VALUES (NULL, ?, ?, NULL, '[]', '', ?, '{}', 'playing', NULL, NULL, "
+        "?, ?)"
+    )
+    players, moment = '{"1": "human", "2": "engine"}', "2025-05-03T10:00:00.000Z"
+    stored = [("simplexity", "6x7"), ("tictactoe", "3x4"), ("gomoku", "15x17")]
+    stored += [("connect4", "6x5"), ("pairs", "")]
+    make_v1_file(path)
+    with raw(path) as conn:
+        for game, size in stored:
+            conn.execute(insert, (game, size, players, moment, moment))
+    store = GameStore(path)
+    assert store.schema_version() == 4
+    with raw(path) as conn:
+        sizes = [row[0] for row in conn.execute("SELECT size FROM games ORDER BY id")]
+    assert sizes == ["7x6", "3x3", "7x6", "4x3", "17x15", "6x5", ""]
 
 
 def test_failed_migration_step_leaves_previous_version(tmp_path: Path) -> None:
@@ -619,7 +642,7 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
         GameStore(path)
     message = str(caught.value)
     assert str(path) in message
-    assert "schema version 7 is newer than this perfectplay supports (3)" in message
+    assert "schema version 7 is newer than this perfectplay supports (4)" in message
 
 
 def test_non_database_file_is_refused_untouched(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from perfectplay.web.schemas import (
     TreeBody,
     error_responses,
 )
-from perfectplay.web.store import GameRecord, GameStore
+from perfectplay.web.store import ROWS_FIRST_GAMES, GameRecord, GameStore
 
 GameId = Annotated[int, FastAPIPath(ge=1, le=MAX_ID)]
 """A saved game's id in a URL: SQLite's signed 64-bit integers (422 beyond). Its routes take
@@ -60,8 +60,11 @@ UPDATED: dict[int | str, dict[str, Any]] = {
 
 router = APIRouter(prefix="/api")
 EXPORT_FORMAT = "perfectplay-games"
-EXPORT_VERSION = 2
-"""2: tic-tac-toe moves count rows and columns from 1 (version 1 documents still import)."""
+EXPORT_VERSION = 3
+"""2: tic-tac-toe moves count rows and columns from 1; 3: sizes are width x height in every
+game (version 1 and 2 documents still import, converted)."""
+EXPORT_VERSIONS = range(1, EXPORT_VERSION + 1)
+"""The export versions an import reads."""
 
 
 def _pool(request: Request) -> Any:
@@ -258,12 +261,12 @@ def import_games(body: ImportBody, request: Request) -> dict[str, Any]:
     and stores all of them in one transaction, or none (400 naming the first bad game);
     games already stored (the same game, moves, players and creation time) are skipped, so
     importing a backup twice adds nothing the second time."""
-    if body.format not in (None, EXPORT_FORMAT) or body.version not in (None, 1, EXPORT_VERSION):
+    if body.format not in (None, EXPORT_FORMAT) or body.version not in (None, *EXPORT_VERSIONS):
         raise errors.ParameterError(
             f"format {errors.quote(body.format)} version {errors.quote(body.version)}: expected "
-            f"{errors.quote(EXPORT_FORMAT)} version 1 or {EXPORT_VERSION}"
+            f"{errors.quote(EXPORT_FORMAT)} version 1 to {EXPORT_VERSION}"
         )
-    games = body.games if body.version != 1 else [_cells_from_one(data) for data in body.games]
+    games = [_as_current(body.version, data) for data in body.games]
     records = [_imported(number, data) for number, data in enumerate(games, start=1)]
     done = _store(request).import_records(records)
     return {
@@ -272,6 +275,27 @@ def import_games(body: ImportBody, request: Request) -> dict[str, Any]:
         "skipped": len(done.skipped),
         "skipped_ids": done.skipped,
     }
+
+
+def _as_current(version: int | None, data: dict[str, Any]) -> dict[str, Any]:
+    """An exported game of ``version`` (``None``: the current one) as the current version
+    writes it."""
+    if version == 1:
+        data = _cells_from_one(data)
+    if version in (1, 2):
+        data = _size_width_first(data)
+    return data
+
+
+def _size_width_first(data: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 or 2 export's game as version 3 writes it: the size of a game that gave
+    rows first (:data:`ROWS_FIRST_GAMES`) as width x height; anything malformed is left for
+    the checks."""
+    size = data.get("size")
+    if data.get("game") not in ROWS_FIRST_GAMES or not isinstance(size, str) or "x" not in size:
+        return data
+    rows, _, cols = size.partition("x")
+    return {**data, "size": f"{cols}x{rows}"}
 
 
 def _cells_from_one(data: dict[str, Any]) -> dict[str, Any]:

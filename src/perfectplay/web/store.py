@@ -5,13 +5,14 @@ abandoned; the list page, replay and JSON export/import read and write through
 :class:`GameStore`. Only the standard library's :mod:`sqlite3` is used, and nothing is
 written outside the database file (SQLite's own ``-wal``/``-shm`` companions aside).
 
-Schema, version 2::
+Schema, version 4::
 
     games                    one row per saved game
     ├── id           INTEGER PRIMARY KEY AUTOINCREMENT   ids are never reused
     ├── game         TEXT NOT NULL   a registered game's name ("connect4", ...)
-    ├── size         TEXT NOT NULL   "3x3", "7x6", ... in the game's own order; "" for a
-    │                                game that takes no size (``None`` in a record)
+    ├── size         TEXT NOT NULL   "3x3", "7x6", ... width x height (columns x rows) in
+    │                                every game (v4); "" for a game that takes no size
+    │                                (``None`` in a record)
     ├── k            INTEGER         in-a-row length; NULL for the game's default
     ├── moves        TEXT NOT NULL   JSON array of move objects, [{"column": 4}, ...]
     ├── position     TEXT NOT NULL   final position in the CLI notation
@@ -33,7 +34,9 @@ takes a version ``n - 1`` file to version ``n`` and runs in one transaction toge
 the version bump, so an interrupted upgrade leaves the file at the previous version.
 Step 1 creates the ``games`` table; step 2 adds ``finished_at`` (filled from
 ``updated_at`` for games that had already ended) and the indexes; step 3 counts tic-tac-toe
-moves' rows and columns from 1, as every door now does.
+moves' rows and columns from 1, as every door now does; step 4 writes the sizes of the games
+that gave them as rows x columns (tic-tac-toe, Gomoku, the shape-and-color game) as width x
+height, as every game now does (``3x4``, 3 rows of 4, becomes ``4x3``).
 
 Contracts:
 
@@ -124,10 +127,23 @@ _V3_CELLS_FROM_ONE = (
     WHERE game = 'tictactoe'""",
 )
 
+ROWS_FIRST_GAMES = ("tictactoe", "gomoku", "simplexity")
+"""The games whose sizes were rows x columns before schema version 4 (and export version 3);
+every game's size is width x height (columns x rows) since."""
+
+_V4_SIZES_WIDTH_FIRST = (
+    # "ROWSxCOLS" -> "COLSxROWS" for the games that wrote rows first; "" (no size) stays
+    f"""UPDATE games SET size =
+        substr(size, instr(size, 'x') + 1) || 'x' || substr(size, 1, instr(size, 'x') - 1)
+    WHERE game IN ({", ".join(f"'{name}'" for name in ROWS_FIRST_GAMES)})
+        AND instr(size, 'x') > 0""",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _V1_CREATE_GAMES,
     _V2_FINISHED_AT_AND_INDEXES,
     _V3_CELLS_FROM_ONE,
+    _V4_SIZES_WIDTH_FIRST,
 )
 """Migration steps in order; step ``n`` (1-based) upgrades a version ``n - 1`` file."""
 

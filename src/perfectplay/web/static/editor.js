@@ -160,7 +160,7 @@ export class PositionEditor {
     const sizeHelp = $("#size-help");
     if (sizeHelp) {
       sizeHelp.textContent = info.size
-        ? `Size: ${info.size.names.join(" × ")} (${info.size.default} by default).`
+        ? `Size: ${info.size.names.join(" × ")}, columns × rows in every game (${info.size.default} by default).`
         : "";
     }
     this.fields.position.placeholder = (info.examples || []).join(" · ");

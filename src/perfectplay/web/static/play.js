@@ -507,7 +507,7 @@ function presetValue(size, k) {
 function sizeLabel(size, k) {
   const rule = INFO.size;
   const kText = k ? `, k=${k}` : "";
-  if (!rule || !size) return INFO.board ? `${INFO.board.rows} × ${INFO.board.cols}${kText}` : `its board${kText}`;
+  if (!rule || !size) return INFO.board ? `${INFO.board.cols} × ${INFO.board.rows}${kText}` : `its board${kText}`;
   return `${size.replace("x", " × ")} (${rule.names.join(" × ")})${kText}`;
 }
 
