@@ -1004,7 +1004,7 @@ def arena_lines(draw: st.DrawFn, hostile: bool) -> CommandLine:
     argv += ["--games", one_of(draw, ("1", "2"), ("0", "-1", "100001", "9" * 30, "x", ""), hostile)]
     argv += ["--time", one_of(draw, TIMES, BAD_TIMES, hostile)]
     if draw(st.booleans()):
-        argv += ["--size", one_of(draw, ("4x4", "6x7", "2x2", "4x2"), BAD_SIZES, hostile)]
+        argv += ["--size", one_of(draw, ("4x4", "7x6", "2x2", "4x2"), BAD_SIZES, hostile)]
     if draw(st.integers(0, 2)) == 0:
         argv += [
             "--opening-plies",

@@ -55,7 +55,7 @@ SMALL_PLIES = 16
 SOLVED_PLIES = SMALL_PLIES - 2
 """Positions sharing a canonical key are solved when at most this many plies are left."""
 SMALL_SIZES = ((4, 4), (3, 4), (4, 3), (3, 3), (2, 2))
-"""Sizes tried, in this order, when a game's default board is larger than that."""
+"""Sizes (width, height) tried, in this order, when a game's default board is larger than that."""
 PLAYOUTS = 24
 """Random games played per game."""
 MINIMAX_NODES = 3_000
@@ -136,7 +136,7 @@ class Case:
 
 def small_params(kit: GameKit) -> GameParams:
     """The kit's defaults when a game with them lasts at most :data:`SMALL_PLIES` plies;
-    else the first of :data:`SMALL_SIZES` (in the kit's size order; ``k`` its default) that
+    else the first of :data:`SMALL_SIZES` (width x height; ``k`` its default) that
     the kit accepts and that lasts that long."""
     candidates = [GameParams()]
     if kit.size is not None:
@@ -302,6 +302,11 @@ def test_size_and_k_are_declared_as_taken(case: Case) -> None:
         raises(ParameterError, lambda: api.params(case.name, size="3x3"))
     else:
         assert kit.size_of(game) == (case.params.size or kit.size.default)
+        assert (kit.size.names, kit.size.text) == (("width", "height"), "WIDTHxHEIGHT")
+        view = kit.board(game, game.initial())
+        if view is not None:  # the size is width x height: columns x rows
+            assert (view.cols, view.rows) == kit.size_of(game)
+            assert kit.size_text(game) == f"{view.cols}x{view.rows}"
     if kit.takes_k:
         assert isinstance(kit.k_of(game), int)
     else:

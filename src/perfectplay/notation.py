@@ -45,9 +45,9 @@ def parse_size(text: str) -> tuple[int, int]:
     match = re.fullmatch(pattern, text, flags=re.IGNORECASE)
     if not match:
         raise ParameterError(f"size {quote(text)}: expected a size such as 4x4, or one number")
-    rows = int(match.group(1))
-    cols = int(match.group(2)) if match.group(2) else rows
-    return rows, cols
+    width = int(match.group(1))
+    height = int(match.group(2)) if match.group(2) else width
+    return width, height
 
 
 def player_from_text(text: str) -> Player:
