@@ -29,7 +29,7 @@ CASES = (
     ("tictactoe 15x15 k=5, empty (generic)", "tictactoe", "", "15x15", 5),
     ("connect4 7x6 '44'", "connect4", "44", None, None),
     ("connect4 7x6 '4453'", "connect4", "4453", None, None),
-    ("simplexity 6x7 mid-game", "simplexity", "4O 4X 3O 5X 4O 3X", None, None),
+    ("simplexity 7x6 mid-game", "simplexity", "4O 4X 3O 5X 4O 3X", None, None),
 )
 LIMITS = (0.01, 0.2, 1.0, 3.0)
 

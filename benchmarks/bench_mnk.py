@@ -117,7 +117,7 @@ def rows_larger(long: bool) -> list[tuple[str, str, str, str]]:
     for rows_, cols, k in boards:
         g = game(rows_, cols, k)
         seconds, r = timed(lambda g=g: solve(g, g.initial()), 3 if rows_ * cols <= 20 else 1)
-        label = f"{rows_}x{cols} k={k} solve (kernel)"
+        label = f"{cols}x{rows_} k={k} solve (kernel)"  # width x height
         rows.append((label, fmt(seconds), f"{r.nodes:,}", f"{r.score}, first move {r.best_move}"))
     if long:
         g = game(4, 4, 4)

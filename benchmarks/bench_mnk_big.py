@@ -28,7 +28,7 @@ LONG = [(4, 7, 4, "draw")]
 
 def solved(rows: int, cols: int, k: int, expected: str) -> tuple[str, str, str, str]:
     """One exact solve from the empty board: (game, expected, value found, time)."""
-    g, start = new_game("tictactoe", size=f"{rows}x{cols}", k=k)
+    g, start = new_game("tictactoe", size=f"{cols}x{rows}", k=k)  # width x height
     began = time.perf_counter()
     result = solve(g, start)
     seconds = time.perf_counter() - began

@@ -1,6 +1,6 @@
 """Shape-and-color engine benchmark: search speed and depth under a time limit, exact solves.
 
-    python benchmarks/bench_simplexity.py                 # nodes/s and depth in 3 s, 6x7
+    python benchmarks/bench_simplexity.py                 # nodes/s and depth in 3 s, 7x6
     python benchmarks/bench_simplexity.py --time 1        # the same with 1 s a position
     python benchmarks/bench_simplexity.py --exact 4x4 5x4 4x5 --cap 1800
 
@@ -35,7 +35,7 @@ POSITIONS = {
     "after 12 plies": "2O 5X 6O 6X 6O 7X 6O 6X 7O 2X 4O 4X",
     "after 16 plies": "2O 5X 6O 6X 6O 7X 6O 6X 7O 2X 4O 4X 4O 4X 1O 3X",
 }
-"""Positions of the timed searches (6x7): two random plies, then the engine against itself
+"""Positions of the timed searches (7x6): two random plies, then the engine against itself
 at 0.15 s a move."""
 
 

@@ -183,12 +183,12 @@ def with_sample(
 
 # -- perfectplay.notation -------------------------------------------------------------------------
 def check_size(text: str) -> None:
-    """``parse_size``: ``AxB`` back to the same pair; one number is a square."""
+    """``parse_size``: ``WIDTHxHEIGHT`` back to the same pair; one number is a square."""
     with refusal():
-        rows, cols = parse_size(text)
-    assert 0 <= rows <= 999 and 0 <= cols <= 999
-    assert parse_size(f"{rows}x{cols}") == (rows, cols)
-    assert parse_size(str(rows)) == (rows, rows)
+        width, height = parse_size(text)
+    assert 0 <= width <= 999 and 0 <= height <= 999
+    assert parse_size(f"{width}x{height}") == (width, height)
+    assert parse_size(str(width)) == (width, width)
 
 
 def check_whole(case: WholeInput) -> None:

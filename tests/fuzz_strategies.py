@@ -268,10 +268,11 @@ ALIASES = ("ttt", "mnk", "tic-tac-toe", "c4", "connect-four", "connectfour", "sc
 SIZES: dict[str, tuple[tuple[int, int] | None, ...]] = {
     "tictactoe": ((3, 3), (1, 1), (1, 4), (2, 3), (3, 4), (4, 4), (5, 5), (7, 3), (15, 15)),
     "connect4": ((7, 6), (4, 4), (5, 4), (4, 5), (8, 7), (10, 5), (12, 4), (4, 12)),
-    "simplexity": ((6, 7), (4, 4), (2, 2), (1, 2), (4, 5), (5, 4), (7, 8)),
+    "simplexity": ((7, 6), (4, 4), (2, 2), (1, 2), (4, 5), (5, 4), (8, 7)),
     "nim": (None,),
 }
-"""Board sizes (in each game's ``--size`` order) the valid positions are drawn on."""
+"""Board sizes (width, height, as ``--size`` reads them in every game) the valid positions
+are drawn on."""
 SMALL_SIZES: dict[str, tuple[tuple[int, int] | None, ...]] = {
     "tictactoe": ((3, 3), (1, 1), (2, 2), (2, 3), (3, 2)),
     "connect4": ((4, 4), (5, 4)),

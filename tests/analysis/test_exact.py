@@ -30,7 +30,7 @@ def random_positions(g: Any, count: int, min_stones: int, seed: int) -> list[Any
 @pytest.mark.parametrize(
     ("rows", "cols", "k", "engine"),
     [(3, 3, 3, "auto"), (3, 3, 3, "python"), (3, 4, 3, "auto"), (4, 4, 4, "auto")],
-    ids=["3x3-table", "3x3-python", "3x4-kernel", "4x4-kernel"],
+    ids=["3x3-table", "3x3-python", "4x3-kernel", "4x4-kernel"],
 )
 def test_values_are_minimax_values(rows: int, cols: int, k: int, engine: str) -> None:
     g = game(rows, cols, k)

@@ -121,7 +121,7 @@ def test_tictactoe_has_the_well_known_counts() -> None:
     assert entry["terminal_positions"] == 958
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e['rows']}x{e['cols']}k{e['k']}")
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e['cols']}x{e['rows']}k{e['k']}")
 def test_perft_matches_data_file(entry: dict[str, Any]) -> None:
     counts = perft(game(entry["rows"], entry["cols"], entry["k"]))
     assert counts.complete
@@ -131,7 +131,7 @@ def test_perft_matches_data_file(entry: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     "entry",
     [e for e in ENTRIES if e["rows"] * e["cols"] <= 9],
-    ids=lambda e: f"{e['rows']}x{e['cols']}k{e['k']}",
+    ids=lambda e: f"{e['cols']}x{e['rows']}k{e['k']}",
 )
 def test_data_file_matches_reference_brute_force(entry: dict[str, Any]) -> None:
     board = ref.new_board(entry["rows"], entry["cols"], entry["k"])

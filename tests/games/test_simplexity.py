@@ -261,8 +261,8 @@ DRAWN_6X7 = (
     "6O 3X 5X 5X 6X 4O 5O 5X 2O 7X 4O 2X 2X 4X 4X 5X 2O 2O 3O 3O 1O 5O 4O 2O 6X 1O 4X 7O 7X "
     "6O 3O 3X 3O 7O 7X 1X 7O 1O 1X 6X 1X 6X"
 )
-"""A 6x7 game that fills the board without a four (found by a local search; random play
-almost never draws on 6x7)."""
+"""A 7x6 game that fills the board without a four (found by a local search; random play
+almost never draws on 7x6)."""
 
 
 def assert_drawn(g: SimplexityGame, moves: list[SimplexityMove]) -> None:
@@ -279,7 +279,7 @@ def assert_drawn(g: SimplexityGame, moves: list[SimplexityMove]) -> None:
     assert rebuilt == position and g.outcome(rebuilt) == outcome
 
 
-def test_full_6x7_board_without_four_is_a_draw() -> None:
+def test_full_7x6_board_without_four_is_a_draw() -> None:
     assert_drawn(game(), moves_of(DRAWN_6X7))
     assert reference_after(6, 7, DRAWN_6X7).winner is None
 
@@ -429,7 +429,7 @@ def test_random_games_with_illegal_proposals_match_reference(
 
 
 def test_random_games_cover_shape_beats_color() -> None:
-    """In random 6x7 games, moves completing an opponent-shape four and an own-color four at
+    """In random 7x6 games, moves completing an opponent-shape four and an own-color four at
     once do happen; each is decided for the opponent, as the reference says."""
     rng = random.Random(2024)
     g = game()

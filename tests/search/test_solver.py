@@ -34,7 +34,7 @@ def random_position(g: MNKGame, stones: int, rng: random.Random) -> MNKPosition:
 @pytest.mark.parametrize(
     "entry",
     [pytest.param(e, marks=pytest.mark.slow) if e.get("slow") else e for e in KNOWN],
-    ids=lambda e: f"{e['rows']}x{e['cols']}k{e['k']}",
+    ids=lambda e: f"{e['cols']}x{e['rows']}k{e['k']}",
 )
 def test_known_values(entry: dict[str, object]) -> None:
     g = game(entry["rows"], entry["cols"], entry["k"])  # type: ignore[arg-type]
