@@ -696,3 +696,23 @@ def test_the_engine_moves_at_a_level_a_person_can_beat(client: TestClient) -> No
     assert stored.status_code == 201 and stored.json()["settings"]["level"] == "club"
     bad = client.post("/api/games", json={**body, "settings": {"strength": "level", "level": 3}})
     assert "level is a name" in error_of(bad, 400, "ParameterError")
+
+
+def test_games_of_a_plugin_no_longer_installed_still_list_and_export(
+    client: TestClient, plugin_games: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A backup must hold every saved game: one saved with a plug-in that is gone since
+    lists and exports as it was stored (importing it back needs the plug-in again)."""
+    moves = [{"row": 1, "col": 1}, {"row": 2, "col": 2}, {"row": 2, "col": 1}]
+    answer = client.post("/api/games", json={"game": "pairs", "moves": moves})
+    assert answer.status_code == 201, answer.text
+    saved = answer.json()
+    monkeypatch.undo()  # the plug-in is uninstalled
+    listed = client.get("/api/games").json()["games"]
+    assert saved["id"] in [game["id"] for game in listed]
+    exported = client.get("/api/games/export")
+    assert exported.status_code == 200, exported.text
+    assert saved in exported.json()["games"]
+    document = {"format": "perfectplay-games", "games": [saved]}
+    refused = client.post("/api/games/import", json=document)
+    assert refused.status_code == 404 and "pairs" in refused.text  # an unknown game

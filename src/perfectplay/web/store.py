@@ -48,9 +48,10 @@ Contracts:
   being killed; a write interrupted before that leaves no trace.
 * Each operation opens its own connection, so one store may be shared by threads;
   concurrent writers wait for each other up to :data:`BUSY_TIMEOUT_S` seconds.
-* Records are shape-checked (types, allowed values, field names; ``game`` is a name the
-  game registry knows, see :func:`game_names`) when built; whether the moves are legal and
-  the result matches them is the caller's business.
+* Records are shape-checked (types, allowed values, field names; ``game`` is a game's name,
+  known or not: a game saved with a plug-in that is no longer installed still lists and
+  exports) when built; whether the game is installed, the moves are legal and the result
+  matches them is the caller's business (the web replays every saved or imported game).
 * :meth:`GameStore.save` sets the timestamps from the store's clock and ignores the
   caller's; :meth:`GameStore.import_records` keeps those of the imported records.
 * Database failures other than refusal at opening (disk full, I/O error, a lock held
@@ -89,6 +90,8 @@ MAX_LIMIT = 500
 MAX_MOVES = 10_000
 MAX_TEXT = 10_000
 """Upper bounds on a page of results, on a game's moves and on any text field."""
+GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+"""What a stored game's name looks like (registry names are lower case)."""
 
 _V1_CREATE_GAMES = (
     f"PRAGMA application_id = {APPLICATION_ID}",
@@ -200,6 +203,11 @@ def _check_choice(field: str, value: Any, choices: Sequence[str], *, subject: st
     if not isinstance(value, str) or value not in choices:
         expected = f"one of {', '.join(choices)}"
         raise ParameterError(f"{subject} '{field}': expected {expected}, got {_show(value)}")
+
+
+def _check_game_name(value: Any) -> None:
+    if not isinstance(value, str) or not GAME_NAME.fullmatch(value):
+        raise _field_error("game", "a game's name (letters, digits, '_' or '-')", value)
 
 
 def _check_text(field: str, value: Any, *, optional: bool = False) -> None:
@@ -324,7 +332,9 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         subject = "game record field"
-        _check_choice("game", self.game, game_names(), subject=subject)
+        # Any game's name: a game saved with a plug-in that is gone since still lists and
+        # exports (saving and importing replay the moves, which needs the game installed).
+        _check_game_name(self.game)
         _check_size(self.size)
         _check_positive_int("k", self.k)
         _check_text("position", self.position)
