@@ -40,9 +40,27 @@ from perfectplay.notation import (
 )
 
 # -- m,n,k boards ----------------------------------------------------------------------------
+NESTING_LIMIT = 32
+"""JSON nested deeper than this is refused before parsing (a board nests two lists deep; a
+little deeper gets the value's own error, far deeper would reach the interpreter's recursion
+limit at a depth that depends on the caller's stack)."""
+
+
+def _nesting(text: str) -> int:
+    """How deeply the lists of a JSON text nest (brackets counted: a board has no strings)."""
+    depth = deepest = 0
+    for char in text:
+        if char == "[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "]":
+            depth -= 1
+    return deepest
 
 
 def _grid_from_json(text: str) -> list[list[int]]:
+    if _nesting(text) > NESTING_LIMIT:  # refused before parsing, whatever the stack depth
+        raise NotationError(f"board {quote(text)}: nested too deeply for a board")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
