@@ -95,7 +95,11 @@ def test_the_example_notebook_runs_and_shows_every_picture() -> None:
         if cell.cell_type == "code":
             cell.outputs = []  # what is stored is not what is checked
     kernel = KernelManager(kernel_name="python3", transport="ipc")
-    nbclient.NotebookClient(notebook, timeout=180, km=kernel).execute()
+    try:
+        nbclient.NotebookClient(notebook, timeout=180, km=kernel).execute()
+    finally:  # nbclient leaves a kernel it was given running (seen left behind on CI)
+        if kernel.has_kernel:
+            kernel.shutdown_kernel(now=True)
     shown = [
         sorted(output.get("data", {}))
         for cell in notebook.cells
