@@ -35,10 +35,9 @@ ExactProgress = Callable[[int, int, int, float], None]
 """Called by an exact solve as it narrows the value: ``(low, high, nodes, seconds)``, the
 bounds on the game's conventional score scale (Connect Four's standard score)."""
 MIN_TABLE_BITS, MAX_TABLE_BITS = 10, 30
-
+"""The range of ``KernelOptions.table_bits`` (2**N table slots)."""
 WARM_UP_NODES = 1_000
 """Nodes of the search that loads a kernel's compiled code before any clock starts."""
-"""The range of ``KernelOptions.table_bits`` (2**N table slots)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -439,14 +439,18 @@ class Searcher:
 
     def _timed_value(self, position: Any, limit: Limit) -> Score | None:
         """The exact score from a kernel declaring ``timed_value``, on half of a time limit
-        (the other half is left for a search that finds a move), or ``None``."""
+        counted from ``limit.started`` (the other half is left for a search that finds a
+        move), or ``None``."""
         kernel = self.kernel
         if kernel is None or not kernel.traits.timed_value:
             return None
-        if limit.time is None or limit.depth is not None or limit.nodes is not None:
+        if (
+            limit.time is None
+            or limit.started is None
+            or (limit.depth, limit.nodes) != (None, None)
+        ):
             return None
-        started = time.perf_counter() if limit.started is None else limit.started
-        deadline = started + limit.time * EXACT_VALUE_SHARE  # a move search gets the rest
+        deadline = limit.started + limit.time * EXACT_VALUE_SHARE  # a move search: the rest
         with interrupt.guard():
             value = kernel.timed_exact_value(position, self.table, deadline)
         return None if value is None else Score(value, True)

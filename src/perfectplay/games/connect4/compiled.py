@@ -136,22 +136,36 @@ def mirror(bits, work):  # type: ignore[no-untyped-def]
     return out
 
 
+@njit(cache=True, inline="always")
+def canonical(key, work):  # type: ignore[no-untyped-def]
+    """The smaller of a key and its mirror image's: the key mirror twins share."""
+    mirrored = mirror(key, work)
+    return key if key < mirrored else mirrored
+
+
+@njit(cache=True, inline="always")
+def lower_bound(values, low, high, wanted, shift):  # type: ignore[no-untyped-def]
+    """The first index in ``[low, high)`` of sorted ``values`` whose value shifted right by
+    ``shift`` is at least ``wanted`` (``high`` when none is)."""
+    while low < high:
+        middle = (low + high) >> 1
+        if (values[middle] >> shift) < wanted:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 @njit(cache=True)
 def book_score(key, work):  # type: ignore[no-untyped-def]
     """The book's score of a position key (mirror images share an entry), or ``NO_BOOK``."""
     count = np.int64(work[BOOK_COUNT])
     if count == 0:
         return NO_BOOK
-    mirrored = mirror(key, work)
-    wanted = key if key < mirrored else mirrored
-    low, high = np.int64(work[BOOK_START]), np.int64(work[BOOK_START]) + count
-    while low < high:
-        middle = (low + high) >> 1
-        if work[middle] < wanted:
-            low = middle + 1
-        else:
-            high = middle
-    if low < np.int64(work[BOOK_START]) + count and work[low] == wanted:
+    wanted = canonical(key, work)
+    start = np.int64(work[BOOK_START])
+    low = lower_bound(work, start, start + count, wanted, U0)
+    if low < start + count and work[low] == wanted:
         return np.int64(work[low + count]) - 128
     return NO_BOOK
 
@@ -181,13 +195,7 @@ def deep_score(current, mask, moves_played, work, deep):  # type: ignore[no-unty
     """The deep book's score of a position, tried as it is and mirrored, or ``NO_BOOK``."""
     for mirrored in (False, True):
         wanted = position_code(current, mask, moves_played, mirrored, work)
-        low, high = 0, len(deep)
-        while low < high:
-            middle = (low + high) >> 1
-            if (deep[middle] >> np.uint64(8)) < wanted:
-                low = middle + 1
-            else:
-                high = middle
+        low = lower_bound(deep, 0, len(deep), wanted, np.uint64(8))
         if low < len(deep) and (deep[low] >> np.uint64(8)) == wanted:
             return np.int64(deep[low] & np.uint64(0xFF)) - 128
     return NO_BOOK
@@ -364,9 +372,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
                     continue
             key = cur + msk
             if played < MIRROR_PLIES:  # a position and its mirror image share one slot
-                mirrored = mirror(key, work)
-                if mirrored < key:
-                    key = mirrored
+                key = canonical(key, work)
             key = key * HASH_A
             slot = np.int64(key >> shift)
             data = table[slot]

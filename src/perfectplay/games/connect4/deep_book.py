@@ -119,7 +119,7 @@ class DeepBook:
         it is and mirrored. ``None`` when an exact book lacks it; a win/draw/loss book answers
         1 for a position it lacks (its convention). Raises :class:`ParameterError` when the
         position has not the book's number of stones."""
-        stones = bin(mask).count("1")
+        stones = mask.bit_count()
         if stones != self.kind.stones:
             raise ParameterError(
                 f"position of {stones} stones: the {self.kind.stones}-stone book holds no such"
@@ -258,5 +258,6 @@ def kernel_words(book: DeepBook) -> np.ndarray[Any, Any]:
 def installed_kernel_words() -> np.ndarray[Any, Any] | None:
     """:func:`kernel_words` of the installed 12-stone distance book, built once per process
     and shared by every kernel (never written), or ``None`` without the package."""
-    book = installed_deep_book(DeepBookKind.TWELVE_DISTANCES)
-    return None if book is None else kernel_words(book)
+    kind = DeepBookKind.TWELVE_DISTANCES
+    path = database_path(kind)  # read here, not through the cache: the words are all kept
+    return None if path is None else kernel_words(read_deep_book(kind, path))

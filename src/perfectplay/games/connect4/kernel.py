@@ -310,7 +310,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         deadline: float | None = None,
     ) -> list[Solved]:
         """:meth:`solve` of each position, the table emptied before each, in one compiled
-        call per run of positions (no helpers): for batches of small positions, whose
+        call per run of positions: for batches of small positions, whose
         searches take microseconds. A position the ``deadline`` cuts short and those after it
         come back aborted. Running positions only."""
         from perfectplay.games.connect4 import compiled as k
