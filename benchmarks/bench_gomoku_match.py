@@ -19,6 +19,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import common
@@ -30,23 +31,24 @@ SIZE = 15
 OPENINGS = 10
 SEED = 17
 Player = Callable[[MNKGame, MNKPosition], Cell]
+DEFAULT_OPTIONS = api.KernelOptions()
 
 
-def ours(seconds: float) -> Player:
-    """The engine under a time limit."""
-
-    def play(game: MNKGame, position: MNKPosition) -> Cell:
-        move: Cell = api.best(game, position, api.limit(time=seconds)).best_move
-        return move
-
-    return play
+def ours(seconds: float, options: api.KernelOptions = DEFAULT_OPTIONS) -> Player:
+    """The engine under a time limit (``options``: its evaluation weights, say)."""
+    return ours_under(api.limit(time=seconds), options)
 
 
-def ours_at_depth(depth: int) -> Player:
+def ours_at_depth(depth: int, options: api.KernelOptions = DEFAULT_OPTIONS) -> Player:
     """The engine searching a fixed number of plies (1: the evaluation alone picks)."""
+    return ours_under(api.limit(depth=depth), options)
+
+
+def ours_under(limit: api.Limit, options: api.KernelOptions = DEFAULT_OPTIONS) -> Player:
+    """The engine under ``limit`` with the kernel ``options``."""
 
     def play(game: MNKGame, position: MNKPosition) -> Cell:
-        move: Cell = api.best(game, position, api.limit(depth=depth)).best_move
+        move: Cell = api.best(game, position, limit, options=options).best_move
         return move
 
     return play
@@ -76,12 +78,13 @@ def gomoku_terminal() -> Player:
     return play
 
 
-def openings(game: MNKGame) -> list[MNKPosition]:
-    """Ten openings: x in the centre, o next to it, x within two cells (seeded)."""
-    rng = random.Random(SEED)
+def openings(game: MNKGame, count: int = OPENINGS, seed: int = SEED) -> list[MNKPosition]:
+    """``count`` openings: x in the centre, o next to it, x within two cells (seeded; at most
+    the 5x5 - 1 - ... distinct ones there are, about 170)."""
+    rng = random.Random(seed)
     found: list[MNKPosition] = []
     centre = SIZE // 2
-    while len(found) < OPENINGS:
+    while len(found) < count:
         o = (centre + rng.randint(-1, 1), centre + rng.randint(-1, 1))
         x = (centre + rng.randint(-2, 2), centre + rng.randint(-2, 2))
         if len({o, x, (centre, centre)}) < 3:
@@ -109,6 +112,82 @@ def play_game(
     return winner, game.ply(position)
 
 
+@dataclass
+class Tally:
+    """What a match found, from the first engine's side: results and the games' plies (in
+    the order played: each start with x, then with o), and each engine's seconds per move."""
+
+    score: dict[str, int] = field(default_factory=lambda: {"win": 0, "loss": 0, "draw": 0})
+    results: list[str] = field(default_factory=list)
+    plies: list[int] = field(default_factory=list)
+    our_times: list[float] = field(default_factory=list)
+    their_times: list[float] = field(default_factory=list)
+
+    @property
+    def points(self) -> float:
+        """Wins minus losses: from -games to games."""
+        return self.score["win"] - self.score["loss"] + 0.0
+
+    @property
+    def games(self) -> int:
+        """The games played."""
+        return sum(self.score.values())
+
+
+def match(
+    game: MNKGame,
+    starts: list[MNKPosition],
+    us: Player,
+    them: Player,
+    report: Callable[[int, str, str, int], None] | None = None,
+) -> Tally:
+    """Every start played twice, ``us`` with x and then with o; ``report`` hears of each game
+    (the start's number from 1, our side, the result, the plies)."""
+    tally = Tally()
+    for number, start in enumerate(starts, 1):
+        for we_play in ("x", "o"):
+            clocks: dict[str, list[float]] = {"x": [], "o": []}
+            x, o = (us, them) if we_play == "x" else (them, us)
+            winner, plies = play_game(game, start, x, o, clocks)
+            tally.our_times += clocks[we_play]
+            tally.their_times += clocks["o" if we_play == "x" else "x"]
+            tally.plies.append(plies)
+            result = (
+                "draw" if winner is None else "win" if (winner == 1) == (we_play == "x") else "loss"
+            )
+            tally.score[result] += 1
+            tally.results.append(result)
+            if report is not None:
+                report(number, we_play, result, plies)
+    return tally
+
+
+def print_game(number: int, we_play: str, result: str, plies: int) -> None:
+    """One line per game."""
+    print(f"opening {number}, perfectplay {we_play}: {result} in {plies} plies", flush=True)
+
+
+def summary(name: str, tally: Tally) -> str:
+    """The Markdown table of a match: header, rule, one row."""
+    return "\n".join(
+        [
+            "| opponent | games | wins | losses | draws | plies (median) | our s/move "
+            "| their s/move |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+            f"| {name} | {tally.games} | {tally.score['win']} | {tally.score['loss']} | "
+            f"{tally.score['draw']} | {statistics.median(tally.plies):.0f} | "
+            f"{statistics.mean(tally.our_times):.2f} | {statistics.mean(tally.their_times):.2f} |",
+        ]
+    )
+
+
+def gomoku_game() -> MNKGame:
+    """15x15, five or more in a row, its kernel loaded."""
+    game: Any = api.new_game("tictactoe", size=f"{SIZE}x{SIZE}", k=5)[0]
+    api.best(game, game.initial(), api.limit(depth=1))
+    return game  # type: ignore[no-any-return]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--opponent", choices=("terminal", "depth2", "pattern"), default="terminal")
@@ -120,38 +199,12 @@ def main() -> None:
         "pattern": lambda: ours_at_depth(1),
     }
     them = opponents[args.opponent]()
-    us = ours(args.time)
-    game: Any = api.new_game("tictactoe", size=f"{SIZE}x{SIZE}", k=5)[0]
-    api.best(game, game.initial(), api.limit(depth=1))  # load the engine
-    score = {"win": 0, "loss": 0, "draw": 0}
-    our_times: list[float] = []
-    their_times: list[float] = []
-    plies_all: list[int] = []
-    for number, start in enumerate(openings(game), 1):
-        for we_play in ("x", "o"):
-            clocks: dict[str, list[float]] = {"x": [], "o": []}
-            x, o = (us, them) if we_play == "x" else (them, us)
-            winner, plies = play_game(game, start, x, o, clocks)
-            our_times += clocks[we_play]
-            their_times += clocks["o" if we_play == "x" else "x"]
-            plies_all.append(plies)
-            result = (
-                "draw" if winner is None else "win" if (winner == 1) == (we_play == "x") else "loss"
-            )
-            score[result] += 1
-            print(f"opening {number}, perfectplay {we_play}: {result} in {plies} plies", flush=True)
+    game = gomoku_game()
+    tally = match(game, openings(game), ours(args.time), them, print_game)
     print()
     print(common.machine())
     print()
-    print(
-        "| opponent | games | wins | losses | draws | plies (median) | our s/move | their s/move |"
-    )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    print(
-        f"| {args.opponent} | {sum(score.values())} | {score['win']} | {score['loss']} | "
-        f"{score['draw']} | {statistics.median(plies_all):.0f} | "
-        f"{statistics.mean(our_times):.2f} | {statistics.mean(their_times):.2f} |"
-    )
+    print(summary(args.opponent, tally))
 
 
 if __name__ == "__main__":

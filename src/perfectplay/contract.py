@@ -24,7 +24,10 @@ finished board, where ``outcome`` is ``loss`` for the side that would move, or `
 ``10 - (plies - 1)``, its negative for a loss; Connect Four: ``(cells + 1) // 2 + 1 - s``
 with ``s`` the winner's stones at the end). Heuristic results have ``outcome`` and ``plies``
 ``null`` and the heuristic value, a whole number, as ``score``; a weak solve has ``weak``
-true, ``score`` 1, 0 or -1, ``plies`` and ``best_move`` ``null``.
+true, ``score`` 1, 0 or -1, ``plies`` and ``best_move`` ``null``. A proved win or loss that
+is not ``exact`` (a threat-space proof on a big board) has ``plies`` as an upper bound: the
+game ends within that many plies, ``value`` says ``win in at most 7``, and ``score`` is the
+conventional score of that many plies.
 
 ``analyze``: ``{"to_move", "to_move_number", "finished", "moves": [move object + outcome,
 plies, score, value, exact, weak]}``.

@@ -13,12 +13,16 @@ from game_support import random_position
 from reference.vcf_reference import Board
 
 from perfectplay import limit, solve
+from perfectplay.cli.output import search_line, value_text
+from perfectplay.contract import result_json
 from perfectplay.games.kernel import KernelOptions
+from perfectplay.games.mnk.big_compiled import EXACT_PROOF_PLIES
 from perfectplay.games.mnk.big_kernel import BigMNKKernel
 from perfectplay.games.mnk.kernel import MNKKernel
 from perfectplay.games.mnk.notation import parse_mnk_move
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.minimax import minimax
+from perfectplay.search.result import score_after_move, score_of_move
 from perfectplay.values import MATE, UNLIMITED_NODES, WIN
 
 TACTICS = json.loads((Path(__file__).parent.parent / "data" / "mnk_tactics.json").read_text())
@@ -78,8 +82,11 @@ def test_tactical_wins_are_proved_as_the_oracle_finds_them(entry: dict[str, Any]
     g, position, board, mine, theirs = tactic(entry)
     assert board.shortest_vcf(mine, theirs, 5) == entry["vcf_plies"]  # the data is right
     result = solve(g, position, limit(time=5.0))
-    assert result.score.exact and result.score.outcome == "win"
+    assert result.score.outcome == "win"
     assert result.score.plies == entry["vcf_plies"]
+    # A win in 3 or 5 is exact (none sooner: the root rules out wins in 1 and 3); a longer
+    # line is the shortest VCF, and a double three might win sooner: a bound.
+    assert result.score.exact == (entry["vcf_plies"] <= EXACT_PROOF_PLIES)
     attacker, defender = set(mine), set(theirs)
     for i, move in enumerate(result.pv):  # the line: fours, each answered by the forced block
         if i % 2 == 0:
@@ -108,7 +115,7 @@ def test_a_threatened_vcf_is_defended(entry: dict[str, Any]) -> None:
     x, o = (attacker, defender) if len(attacker) > len(defender) else (defender, attacker)
     position = g.from_bits(sum(1 << g.index(c) for c in x), sum(1 << g.index(c) for c in o))
     result = solve(g, position, limit(depth=4))
-    if result.score.exact and result.score.outcome == "win":
+    if result.score.outcome == "win":
         return
     safe = [
         tuple(move)
@@ -159,7 +166,7 @@ def test_a_win_by_threes_is_proved_and_every_reply_loses_to_a_vcf(
     assert board.shortest_vcf(x, o, 5) is None
     position = g.from_bits(sum(1 << g.index(c) for c in x), sum(1 << g.index(c) for c in o))
     result = solve(g, position, limit(time=5.0))
-    assert result.score.exact and result.score.outcome == "win", name
+    assert result.score.outcome == "win", name
     after = x | {tuple(result.best_move)}
     for reply in g.legal_moves(g.play(position, result.best_move)):
         assert board.shortest_vcf(after, o | {tuple(reply)}, 3) is not None, reply
@@ -181,3 +188,28 @@ def test_every_decisive_value_of_the_heuristic_search_is_true(rows: int, cols: i
         assert abs(exact) > MATE and (exact > 0) == (found > 0), position
         assert WIN - abs(exact) <= WIN - abs(found), position
     assert claims
+
+
+def test_a_proof_longer_than_five_plies_is_a_win_within_its_plies_through_every_door() -> None:
+    """A VCF of 7 plies proves the win, not that none comes sooner: the score, the JSON of
+    the one contract and the command line's words say ``at most``; the rest stays exact."""
+    entry = next(e for e in TACTICS if e["vcf_plies"] == 7)
+    g, position, *_ = tactic(entry)
+    result = solve(g, position, limit(time=5.0))
+    assert result.score.bounded and not result.exact
+    assert str(result.score) == "win in at most 7"
+    data = result_json(g, position, result)
+    assert (data["outcome"], data["plies"], data["exact"]) == ("win", 7, False)
+    assert data["value"] == "win in at most 7"
+    assert value_text(g, data).startswith("win in at most 7 (score ")
+    assert search_line(result).endswith("proved, distance a bound")
+    lost = score_after_move(score_of_move(result.score))  # bounds stay bounds across a ply
+    assert str(score_of_move(result.score)) == "loss in at most 8" and lost.bounded
+
+
+def test_a_four_three_stays_exact() -> None:
+    g, position, *_ = tactic(TACTICS[0])
+    result = solve(g, position, limit(time=1.0))
+    assert result.exact and str(result.score) == "win in 5"
+    assert search_line(result).endswith("exact")
+    assert value_text(g, result_json(g, position, result)).startswith("win in 5 (score ")

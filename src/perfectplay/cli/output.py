@@ -104,17 +104,28 @@ def mean_time(seconds: float) -> str:
 
 def search_line(result: SearchResult[Any]) -> str:
     """``searched 9 nodes in 0.4 ms, depth 3, exact``."""
-    kind = "weak" if result.score.weak else "exact" if result.exact else "heuristic"
     plural = "" if result.nodes == 1 else "s"
     return (
         f"searched {result.nodes:,} node{plural} in {duration(result.time)}, "
-        f"depth {result.depth}, {kind}"
+        f"depth {result.depth}, {score_kind(result)}"
     )
+
+
+def score_kind(result: SearchResult[Any]) -> str:
+    """``weak``, ``exact``, ``proved, distance a bound`` (a win or loss proved by threats on a
+    big board: it comes within the plies said) or ``heuristic``."""
+    score = result.score
+    if score.weak:
+        return "weak"
+    if score.exact:
+        return "exact"
+    return "proved, distance a bound" if score.bounded else "heuristic"
 
 
 def value_text(game: RegisteredGame, data: JSONObject) -> str:
     """A value in words from its JSON fields: ``win in 1 (score 10)``, ``loss in 4 (score
-    -15; the opponent wins with its 7th stone)``, ``draw (score 0)``, ``win (weak solve)`` or
+    -15; the opponent wins with its 7th stone)``, ``draw (score 0)``, ``win (weak solve)``,
+    ``win in at most 7 (score 4)`` (proved, not exact: the distance is a bound) or
     ``heuristic score +12 (not proven)``."""
     from perfectplay import api
 
@@ -123,6 +134,8 @@ def value_text(game: RegisteredGame, data: JSONObject) -> str:
         return f"{outcome} (weak solve, score {score})"
     if outcome in ("win", "loss"):
         assert isinstance(score, int)
+        if data.get("exact") is False:  # proved, the distance an upper bound
+            return f"{outcome} in at most {data['plies']} (score {score})"
         ending = api.kit_of(game).ending(game, outcome == "win", score)
         return f"{outcome} in {data['plies']} (score {score}" + (f"; {ending})" if ending else ")")
     if outcome == "draw":

@@ -47,12 +47,16 @@ class KernelOptions:
     ``book``: consult the opening book shipped for the board (games with books only);
     ``book_path``: consult this book file instead; ``table_bits``: a transposition table of
     ``2**table_bits`` slots instead of the kernel's default. Checked by
-    :func:`perfectplay.api.kernel_options`.
+    :func:`perfectplay.api.kernel_options`. ``evaluation``: the weights of the kernel's
+    evaluation instead of its defaults (kernels with a tunable evaluation only, the big m,n,k
+    boards', which check them; others ignore it): what a tuner plays one set against another
+    with, in one process.
     """
 
     book: bool = True
     book_path: Path | None = None
     table_bits: int | None = None
+    evaluation: tuple[int, ...] | None = None
 
 
 DEFAULT_KERNEL_OPTIONS = KernelOptions()
@@ -89,7 +93,11 @@ class KernelTraits:
     * ``timed_value``: :meth:`Kernel.timed_exact_value` gives a position's exact value by a
       deadline, without looking for a move (an analysis of every move needs only values);
     * ``complete_table``: :meth:`Kernel.exact_values` lists the value of every position below
-      a position of a small board.
+      a position of a small board;
+    * ``bounded_distances``: a decisive value of a search that reached a horizon (a
+      threat-space proof, a beam of moves) proves the outcome, its distance only as an upper
+      bound: it is reported as proved, not exact (``win in at most N``). Without it such a
+      value is exact (a full-width search finds the soonest win within its depth).
     """
 
     exact_first: bool = False
@@ -99,6 +107,7 @@ class KernelTraits:
     weak: bool = False
     timed_value: bool = False
     complete_table: bool = False
+    bounded_distances: bool = False
 
 
 @dataclass(frozen=True, slots=True)

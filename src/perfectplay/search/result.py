@@ -78,7 +78,9 @@ class Score:
     ``exact`` scores are game-theoretic: ``outcome`` is ``win``/``draw``/``loss`` and ``plies``
     the number of plies until the game ends with perfect play (counting the next move).
     Heuristic scores have ``outcome`` ``None``. A ``weak`` score is exact about the outcome
-    only: its value is 1 (win), 0 (draw) or -1 (loss) and ``plies`` is ``None``.
+    only: its value is 1 (win), 0 (draw) or -1 (loss) and ``plies`` is ``None``. A decisive
+    value that is not ``exact`` (``bounded``) is a proved win or loss whose ``plies`` is an
+    upper bound: the game ends within that many plies (a threat-space proof on a big board).
     """
 
     value: float
@@ -98,17 +100,23 @@ class Score:
 
     @property
     def plies(self) -> int | None:
-        """Plies to the end of a decisive game, ``None`` when not decisive."""
+        """Plies to the end of a decisive game (at most that many when ``bounded``), ``None``
+        when not decisive."""
         if is_decisive(self.value):
             return int(WIN - abs(self.value))
         return None
+
+    @property
+    def bounded(self) -> bool:
+        """A proved win or loss whose distance is an upper bound (decisive, not exact)."""
+        return not self.exact and not self.weak and is_decisive(self.value)
 
     def __str__(self) -> str:
         outcome = self.outcome
         if self.weak:
             return f"{outcome} (weak solve)"
         if outcome in ("win", "loss"):
-            return f"{outcome} in {self.plies}"
+            return f"{outcome} in {'at most ' if self.bounded else ''}{self.plies}"
         if outcome == "draw":
             return "draw"
         return f"{self.value + 0.0:+g} (heuristic)"  # + 0.0: -0.0 reads as +0

@@ -199,7 +199,8 @@ class Searcher:
             controls = SearchControls(self.options.symmetry, self.options.ordering, end, progress)
             with interrupt.guard():
                 result = self.kernel.search(position, depth, first, self.table, nodes, controls)
-            exact = result.horizon == 0 or is_decisive(result.value)
+            decisive = is_decisive(result.value) and not self.kernel.traits.bounded_distances
+            exact = result.horizon == 0 or decisive
             return _Iteration(result.move, result.value, result.nodes, exact, result.aborted)
         try:
             move, value, used, exact = generic.search_root(
@@ -373,7 +374,7 @@ class Searcher:
                 on_iteration(
                     depth, Score(it.value, it.exact), it.move, total_nodes, deadline.elapsed()
                 )
-            if it.exact:
+            if it.exact or is_decisive(it.value):  # proved (its distance maybe a bound): done
                 break
         if best is None:  # not even depth 1 finished: take the game's favourite move
             move = self.game.ordered_moves(position)[0]

@@ -18,8 +18,15 @@ In both, a cell completing k wins at once, two opponent win cells lose, one must
 Table tuple ``tt``: ``key`` (uint64 smallest Zobrist hash over the symmetries), ``value``
 (int64, position-relative), ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32,
 FULL_DRAFT when no horizon below), ``move`` (int16, in the canonical frame; negative: empty).
-``stats`` (int64[6]): nodes, horizon leaves, node budget, aborted flag, deadline
-(``time.perf_counter_ns`` units), VCF nodes left.
+``stats`` (int64[7]): nodes, horizon leaves, node budget, aborted flag, deadline
+(``time.perf_counter_ns`` units), VCF nodes left, bounded wins (see below).
+
+A decisive value is always proved, but its distance is exact only where every move was tried
+down to the end. ``stats[6]`` counts the places where a win was decided otherwise: by a
+threat-space proof (a VCF or a VCT: the shortest such line, not necessarily the shortest win;
+a double three can win sooner than any VCF) or by a move among a beam (a shorter win may lie
+outside it). Such a distance is an upper bound: the game is won within it. The root's proofs
+of at most :data:`EXACT_PROOF_PLIES` plies are the exception (exact).
 """
 
 from __future__ import annotations
@@ -87,6 +94,11 @@ ROOT_THREAT_NODES = 3_000
 """Nodes the root spends looking for the opponent's win by threes (to defend first)."""
 LEAF_VCF_NODES = 24
 """VCF nodes a horizon leaf may spend."""
+EXACT_PROOF_PLIES = 5
+"""The root's proofs of at most this many plies are exact: a mover's win takes an odd number
+of plies, the root has no win in 1 (checked first), and none in 3 when its VCF search, one
+four deeper at a time, found nothing of one four (a win in 3 is a move leaving two win cells
+and the opponent none: exactly a VCF of one four)."""
 
 
 @njit(cache=True)
@@ -177,6 +189,7 @@ def leaf(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """A horizon leaf: the side to move's short VCF, else the evaluation."""
     found = shortest_vcf(side, ctx[10][P_VCF_LEAF], ply, LEAF_VCF_NODES, ctx, st, stats)
     if found and not stats[3]:
+        stats[6] += 1
         return WIN - (ply + found)
     stats[1] += 1
     return evaluate(side, ctx, st)
@@ -242,6 +255,7 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
             if stats[3]:
                 return 0
             if found:
+                stats[6] += 1
                 return WIN - (ply + found)
         n, pruned = candidates(side, ply, exact, threat, ctx, st)
         if table_move >= 0 and st[4][table_move] == 0:
@@ -264,6 +278,8 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         stats[1] += 1
         if best < -MATE:
             best = -HEURISTIC_LIMIT
+    elif pruned:
+        stats[6] += 1  # a win among the beam: a sooner one may lie outside it
     kind = UPPER if best <= alpha_start else LOWER if best >= beta else EXACT
     draft = FULL_DRAFT if stats[1] == horizon_before else depth
     store(slot, key, sym, best, kind, draft, best_cell, ply, ctx, tt)
@@ -349,6 +365,8 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
         if stats[3]:
             return -1, -INF
         if plies:
+            if plies > EXACT_PROOF_PLIES:
+                stats[6] += 1
             return cell, WIN - plies
     if threats == 1:
         st[8][0, 0] = block
@@ -374,6 +392,8 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
         stats[1] += 1
         if alpha < -MATE:
             alpha = -HEURISTIC_LIMIT
+    elif pruned:
+        stats[6] += 1
     return best_cell, alpha
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from perfectplay.errors import ParameterError
 from perfectplay.games.common.compiled_bits import deadline_ns
 from perfectplay.games.common.grid import bit_indices
 from perfectplay.games.kernel import (
@@ -35,10 +36,10 @@ from perfectplay.games.kernel import (
 )
 from perfectplay.games.mnk.lines import (
     centre_order,
+    evaluation_weights,
     line_layout,
     neighbourhoods,
     permutations,
-    window_weights,
     zobrist_keys,
 )
 from perfectplay.values import UNLIMITED_NODES
@@ -59,6 +60,9 @@ ROOT_VCF_NODES = 50_000
 """VCF nodes the root may spend (once per timed search: on its first iteration)."""
 ROOT_VCT_THREATS = 3
 """Deepest win by threats (fours and threes) the root looks for, in threats."""
+MAX_WEIGHT = 1 << 24
+"""The largest evaluation weight: its sum over every window of a 19x19 board stays far inside
+64 bits (the evaluation is clamped to the heuristic range afterwards)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -70,19 +74,22 @@ EXTRA_PLIES = 2 * ROOT_VCF_FOURS + 8
 class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
     """Compiled search on the line-indexed board. Stateless apart from constant tables."""
 
-    traits = KernelTraits(keeps_deadline=True)
+    traits = KernelTraits(keeps_deadline=True, bounded_distances=True)
 
     def __init__(self, game: MNKGame, options: KernelOptions) -> None:
+        """A kernel for ``game``'s board with the options' table size and evaluation weights
+        (:func:`checked_weights`; raises :class:`~perfectplay.errors.ParameterError`)."""
         self.game = game
         self.table_bits = options.table_bits
+        self.weights = checked_weights(game.spec.k, options.evaluation)
 
     def context(self, symmetry: bool) -> tuple[Any, ...]:
-        """The compiled context, symmetries in use or not."""
+        """The compiled context, symmetries in use or not, with this kernel's weights."""
         ctx = static_context(self.game.spec)
         params = ctx[10].copy()
         if not symmetry:
             params[3] = 1
-        return (*ctx[:10], params)
+        return (*ctx[:8], self.weights, ctx[9], params)
 
     def table_entries_hint(self) -> int:
         """``2**table_bits`` slots, by default 2**20 (24 MiB)."""
@@ -142,7 +149,9 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
 
         if table is None:
             table = self.new_table(1 << 12)
-        stats = np.array([0, 0, node_budget, 0, deadline_ns(controls.deadline), 0], dtype=np.int64)
+        stats = np.array(
+            [0, 0, node_budget, 0, deadline_ns(controls.deadline), 0, 0], dtype=np.int64
+        )
         ctx = self.context(controls.symmetry)
         st = self.state(position, ctx)
         first_cell = -1 if first is None else self.game.index(first)
@@ -150,7 +159,9 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
             self.side(position), depth, first_cell, ctx, st, table, stats
         )
         move = None if cell < 0 else self.game.cell(int(cell))
-        return KernelResult(move, int(value), int(stats[0]), int(stats[1]), bool(stats[3]))
+        # A win decided by a proof or among a beam counts as a horizon: its distance is a bound.
+        horizon = int(stats[1] + stats[6])
+        return KernelResult(move, int(value), int(stats[0]), horizon, bool(stats[3]))
 
     def exact_value(self, position: MNKPosition, table: Any) -> int:
         """The exact value of a running position: a search as deep as the empty cells."""
@@ -216,10 +227,24 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
         neighbourhoods(spec.rows, spec.cols),
         perm,
         inv_perm,
-        window_weights(spec.k),
+        np.array(evaluation_weights(spec.k), dtype=np.int64),
         centre_order(spec.rows, spec.cols),
         params,
     )
+
+
+def checked_weights(k: int, weights: tuple[int, ...] | None) -> np.ndarray[Any, Any]:
+    """The evaluation weights of ``k`` in a row as the compiled context holds them: ``weights``
+    (``k + 2`` whole numbers, the layout of :func:`~.lines.evaluation_weights`, each from 0 to
+    :data:`MAX_WEIGHT`) or the defaults when ``None``; raises
+    :class:`~perfectplay.errors.ParameterError` otherwise."""
+    if weights is None:
+        weights = evaluation_weights(k)
+    if len(weights) != k + 2 or any(not 0 <= w <= MAX_WEIGHT for w in weights):
+        raise ParameterError(
+            f"evaluation weights {weights!r}: give {k + 2} whole numbers from 0 to {MAX_WEIGHT:,}"
+        )
+    return np.array(weights, dtype=np.int64)
 
 
 def new_state(

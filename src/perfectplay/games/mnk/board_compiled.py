@@ -22,7 +22,8 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
     5 near       int64[cells, 24]   cells within two rows and columns (-1 padded)
     6 perm       int64[s, cells]    cell -> image cell
     7 inv_perm   int64[s, cells]    image cell -> cell
-    8 weights    int64[k + 1]       value of an open window holding n stones
+    8 weights    int64[k + 2]       value of an open window holding n stones (n = 0..k),
+                                    then the tempo bonus (see ``lines.evaluation_weights``)
     9 order      int64[cells]       cells, centre first
     10 params    int64[10]          cells, k, exact rule (1/0), symmetries in use, lines,
                                     beam width, root VCF depth, leaf VCF depth, VCF nodes,
@@ -231,8 +232,9 @@ def makes_four(cell, side, ctx, st):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
-    """The windows' evaluation for the side to move, plus a tempo bonus for each of its
-    lines holding a four-maker (it moves first), clamped to the heuristic range."""
+    """The windows' evaluation for the side to move, plus the tempo bonus (the last weight)
+    for each of its lines holding a four-maker (it moves first), clamped to the heuristic
+    range."""
     value = st[3][3]
     if side == 1:
         value = -value
@@ -240,7 +242,7 @@ def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
     if k >= 2:
         for line in range(ctx[10][P_LINES]):
             if st[2][side, line]:
-                value += ctx[8][k - 1]
+                value += ctx[8][k + 1]
     return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
 
 

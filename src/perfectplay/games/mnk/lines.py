@@ -34,8 +34,14 @@ NEIGHBOURHOOD = 2
 ZOBRIST_SEED = 0x6D6E6B
 """Seed of the Zobrist keys: constant, so that keys are the same in every process."""
 WEIGHT_BASE = 6
-"""An open window holding ``n`` stones is worth ``WEIGHT_BASE ** (n - 1)`` (capped)."""
+"""The hand-set evaluation: an open window holding ``n`` stones is worth
+``WEIGHT_BASE ** (n - 1)`` (capped), the tempo bonus is a ``k - 1`` window's worth."""
 WEIGHT_CAP = 20_000
+TUNED_WEIGHTS: dict[int, tuple[int, ...]] = {
+    5: (0, 1, 6, 36, 216, 1296, 216),
+}
+"""Evaluation weights tuned by self-play (``benchmarks/tune_gomoku.py``), per ``k``; other
+values of ``k`` take the hand-set :func:`geometric_weights`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,12 +124,19 @@ def zobrist_keys(rows: int, cols: int) -> np.ndarray[Any, Any]:
     return keys
 
 
-def window_weights(k: int) -> np.ndarray[Any, Any]:
-    """``weights[n]``: the value of a window of ``k`` cells holding ``n`` stones of one side
-    and none of the other."""
-    return np.array(
-        [0] + [min(WEIGHT_BASE ** (n - 1), WEIGHT_CAP) for n in range(1, k + 1)], dtype=np.int64
-    )
+def geometric_weights(k: int) -> tuple[int, ...]:
+    """The hand-set evaluation weights of ``k`` in a row (the layout of
+    :func:`evaluation_weights`): windows worth ``WEIGHT_BASE ** (n - 1)``, capped."""
+    windows = [0] + [min(WEIGHT_BASE ** (n - 1), WEIGHT_CAP) for n in range(1, k + 1)]
+    return (*windows, windows[max(0, k - 1)])
+
+
+def evaluation_weights(k: int) -> tuple[int, ...]:
+    """The default evaluation weights of ``k`` in a row, ``k + 2`` whole numbers:
+    ``weights[n]`` (``n`` = 0..k) is the value of a window of ``k`` cells holding ``n`` stones
+    of one side and none of the other (``weights[0]`` is 0), and ``weights[k + 1]`` the tempo
+    bonus of each line where the side to move can make a four. Tuned for ``k`` = 5."""
+    return TUNED_WEIGHTS.get(k, geometric_weights(k))
 
 
 def permutations(rows: int, cols: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:

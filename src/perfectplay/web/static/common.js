@@ -269,11 +269,17 @@ export function valueClass(item) {
   return { win: "val-win", draw: "val-draw", loss: "val-loss" }[item && item.outcome] || "val-heur";
 }
 
-/** "win in 3", "draw", "loss in 4"; a heuristic score as "≈+12" or "≈0": an estimate,
-    never mistaken for a proven draw (never "-0"). */
+/** A proved win or loss whose distance is an upper bound: "win in at most 7" (a threat-space
+    proof on a big board; see the JSON contract). */
+function bounded(item) {
+  return !item.exact && !item.weak && (item.outcome === "win" || item.outcome === "loss");
+}
+
+/** "win in 3", "draw", "loss in 4", "win in at most 7"; a heuristic score as "≈+12" or "≈0":
+    an estimate, never mistaken for a proven draw (never "-0"). */
 export function valueText(item) {
   if (!item) return "";
-  if (item.exact && item.outcome) return item.value;
+  if ((item.exact && item.outcome) || bounded(item)) return item.value;
   const score = Number(item.score);
   if (!Number.isFinite(score) || score === 0) return "≈0";
   return score > 0 ? `≈+${score}` : `≈${score}`;
@@ -283,6 +289,7 @@ export function valueText(item) {
     estimate, not proven (above 0 favours the side to move)". */
 export function valueTitle(item) {
   if (item.exact && item.outcome) return `${item.value} (exact)`;
+  if (bounded(item)) return `${item.value}: proved, the game ends within that many plies`;
   return `${valueText(item)}: the engine's estimate, not proven (above 0 favours the side to move)`;
 }
 
