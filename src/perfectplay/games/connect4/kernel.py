@@ -23,6 +23,7 @@ from perfectplay.games.connect4.compiled import (
     BUDGET,
     DEADLINE,
     HORIZON,
+    META_BITS,
     NO_BOOK,
     NODES,
     STATS_SIZE,
@@ -53,7 +54,7 @@ DEFAULT_TABLE_BITS = 24
 SLOT_BYTES = 8
 """One word a slot (layout in :mod:`perfectplay.games.connect4.compiled`)."""
 MIN_TABLE_BITS = 16
-"""Smaller tables are made this large: a slot keeps ``bits - 10`` bits of epoch."""
+"""Smaller tables are made this large: a slot keeps ``bits - META_BITS`` bits of epoch."""
 EPOCH_BITS_CAP = 20
 """At most this many epoch bits (a table is zeroed once every million clears at most)."""
 
@@ -75,7 +76,7 @@ class Connect4Table:
         entries = max(entries, 1 << MIN_TABLE_BITS)
         check_table_memory(entries, SLOT_BYTES)
         bits = entries.bit_length() - 1
-        self.epochs = 1 << min(bits - 10, EPOCH_BITS_CAP)
+        self.epochs = 1 << min(bits - META_BITS, EPOCH_BITS_CAP)
         self.slots = np.zeros(entries, dtype=np.uint64)
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self.stats[:6] = [0, UNLIMITED, 0, 1, 64 - bits, int(NO_DEADLINE)]
