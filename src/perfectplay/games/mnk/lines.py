@@ -38,10 +38,12 @@ WEIGHT_BASE = 6
 ``WEIGHT_BASE ** (n - 1)`` (capped), the tempo bonus is a ``k - 1`` window's worth."""
 WEIGHT_CAP = 20_000
 TUNED_WEIGHTS: dict[int, tuple[int, ...]] = {
-    5: (0, 1, 6, 36, 216, 1296, 216),
+    5: (0, 3, 20, 56, 63, 1574, 152),
 }
-"""Evaluation weights tuned by self-play (``benchmarks/tune_gomoku.py``), per ``k``; other
-values of ``k`` take the hand-set :func:`geometric_weights`."""
+"""Evaluation weights tuned by self-play, per ``k`` (``python benchmarks/tune_gomoku.py
+--iterations 90 --seed 2026 --depth 4 --pairs 4``: SPSA from the hand-set ones, 720 games at
+4 plies, 35 minutes; BENCHMARKS.md); other values of ``k`` take the hand-set
+:func:`geometric_weights`."""
 
 
 @dataclass(frozen=True, slots=True)
