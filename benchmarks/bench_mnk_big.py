@@ -2,6 +2,7 @@
 
     python benchmarks/bench_mnk_big.py            # (5,5,4), (6,5,4), 15x15 figures (about 30 s)
     python benchmarks/bench_mnk_big.py --long     # adds (7,4,4)
+    python benchmarks/bench_mnk_big.py --inner-vct  # A/B: VCT inside the search, on and off
 
 Prints a Markdown table for BENCHMARKS.md. Each exact solve is timed once through the public
 call (an empty table every time) after a warm-up that loads the compiled kernel; timed searches
@@ -18,6 +19,7 @@ from pathlib import Path
 import common
 
 from perfectplay import limit, new_game, solve
+from perfectplay.games.mnk import big_kernel
 from perfectplay.games.mnk.notation import parse_mnk_move
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 
@@ -61,10 +63,41 @@ def rows_15x15() -> list[tuple[str, str, str, str]]:
     return found
 
 
+def inner_vct_ab(g: MNKGame) -> None:
+    """Depth and nodes in 1 s from the empty board and the ten openings of the Gomoku match,
+    and the tactics' values, with the inner nodes' VCT on (the default) and off, interleaved
+    position by position in this process (the kernel's context rebuilt for each)."""
+    from bench_gomoku_match import openings
+
+    on = big_kernel.INNER_VCT_DEPTH
+    starts = [("empty board", g.initial())]
+    starts += [(f"opening {i}", p) for i, p in enumerate(openings(g), 1)]
+    starts += [(e["name"][:20], position(g, e)) for e in json.loads(TACTICS.read_text())]
+    print("| position | on: value, depth, nodes | off: value, depth, nodes |")
+    print("| --- | --- | --- |")
+    for name, start in starts:
+        found = []
+        for depth in (on, 1 << 30):
+            big_kernel.INNER_VCT_DEPTH = depth
+            big_kernel.static_context.cache_clear()
+            result = solve(g, start, limit(time=1.0))
+            found.append(f"{result.score}, {result.depth}, {result.nodes:,}")
+        print(f"| {name} | {found[0]} | {found[1]} |", flush=True)
+    big_kernel.INNER_VCT_DEPTH = on
+    big_kernel.static_context.cache_clear()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--long", action="store_true", help="also (7,4,4)")
+    parser.add_argument("--inner-vct", action="store_true", help="only the inner VCT's A/B")
     args = parser.parse_args()
+    if args.inner_vct:
+        g = game(15, 15, 5)
+        solve(g, g.initial(), limit(depth=1))
+        print(common.machine())
+        inner_vct_ab(g)
+        return
     solve(*new_game("tictactoe", size="3x3"))  # load the kernels
     g = game(15, 15, 5)
     solve(g, g.initial(), limit(depth=1))

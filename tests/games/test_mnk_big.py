@@ -17,7 +17,7 @@ from perfectplay.cli.output import search_line, value_text
 from perfectplay.contract import result_json
 from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk.big_compiled import EXACT_PROOF_PLIES
-from perfectplay.games.mnk.big_kernel import BigMNKKernel
+from perfectplay.games.mnk.big_kernel import INNER_VCT_DEPTH, BigMNKKernel
 from perfectplay.games.mnk.kernel import MNKKernel
 from perfectplay.games.mnk.notation import parse_mnk_move
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
@@ -174,19 +174,22 @@ def test_a_win_by_threes_is_proved_and_every_reply_loses_to_a_vcf(
 
 @pytest.mark.parametrize(("rows", "cols", "k"), [(5, 6, 4), (6, 6, 4), (6, 6, 5)])
 def test_every_decisive_value_of_the_heuristic_search_is_true(rows: int, cols: int, k: int) -> None:
-    """Wins and losses the shallow search proves (VCF, VCT, forced replies) agree with the
-    one-word kernel's exact solve: the same side wins, no later than claimed."""
+    """Wins and losses the shallow search proves (VCF, VCT at the root and, searching
+    :data:`INNER_VCT_DEPTH` plies or more, inside; forced replies) agree with the one-word
+    kernel's exact solve: the same side wins, no later than claimed."""
     g = game(rows, cols, k)
     big, small = BigMNKKernel(g, KernelOptions()), MNKKernel(g, KernelOptions())
     claims = 0
     for position in running_positions(g, 30, 24, seed=rows * cols * k):
-        found = big.search(position, 2, None, big.new_table(1 << 12), UNLIMITED_NODES).value
-        if abs(found) <= MATE:
-            continue
-        claims += 1
-        exact = small.exact_value(position, small.new_table(1 << 20))
-        assert abs(exact) > MATE and (exact > 0) == (found > 0), position
-        assert WIN - abs(exact) <= WIN - abs(found), position
+        for depth in (2, INNER_VCT_DEPTH + 1):
+            table = big.new_table(1 << 12)
+            found = big.search(position, depth, None, table, UNLIMITED_NODES).value
+            if abs(found) <= MATE:
+                continue
+            claims += 1
+            exact = small.exact_value(position, small.new_table(1 << 20))
+            assert abs(exact) > MATE and (exact > 0) == (found > 0), position
+            assert WIN - abs(exact) <= WIN - abs(found), position
     assert claims
 
 

@@ -1,5 +1,5 @@
 """Numba: negamax alpha-beta of the big-board m,n,k engine, over :mod:`.board_compiled`'s
-incremental board, with :mod:`.threat_compiled`'s VCF as a proof layer.
+incremental board, with :mod:`.threat_compiled`'s VCF and VCT as a proof layer.
 
 Import lazily (numba). Two regimes, chosen per node by the depth asked:
 
@@ -7,8 +7,10 @@ Import lazily (numba). Two regimes, chosen per node by the depth asked:
   :func:`~.board_compiled.gain`; values are game-theoretic, with exact distances (this is the
   regime the tests hold against plain minimax on small boards);
 * **heuristic** (shallower): only cells near stones, the ``width`` best by gain; the side to
-  move's VCF is tried at the root (the shortest first) and at every horizon leaf (a few
-  fours), so forced wins are proved and forced losses seen. Pruned nodes count as horizon
+  move's VCF is tried at the root (the shortest first) and at every node and horizon leaf (a
+  few fours), its win by threats (VCT) at the root and at the inner nodes with enough plies
+  left to search (a small budget each), so forced wins are proved and forced losses seen
+  below the root too. Pruned nodes count as horizon
   leaves, and a pruned node whose best is a loss reports the lowest heuristic value instead:
   a loss is only claimed where every defence was tried (forced replies and double threats are
   exact), a win wherever one line proves it.
@@ -52,6 +54,8 @@ from perfectplay.games.mnk.board_compiled import (
     P_VCF_NODES,
     P_VCF_ROOT,
     P_VCT,
+    P_VCT_INNER_DEPTH,
+    P_VCT_INNER_NODES,
     P_WIDTH,
     STATE_TYPE,
     canonical,
@@ -94,6 +98,8 @@ ROOT_THREAT_NODES = 3_000
 """Nodes the root spends looking for the opponent's win by threes (to defend first)."""
 LEAF_VCF_NODES = 24
 """VCF nodes a horizon leaf may spend."""
+INNER_VCT_THREATS = 2
+"""Deepest win by threats an inner node looks for, in threats (a three, then a VCF)."""
 EXACT_PROOF_PLIES = 5
 """The root's proofs of at most this many plies are exact: a mover's win takes an odd number
 of plies, the root has no win in 1 (checked first), and none in 3 when its VCF search, one
@@ -196,14 +202,24 @@ def leaf(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def threat_scan(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
-    """``(win, threat)``: plies of a short VCF of the side to move (0: none), and of the
-    opponent's, as if it moved (its line left in ``st[10][ply:]``)."""
-    depth = ctx[10][P_VCF_LEAF]
-    found = shortest_vcf(side, depth, ply, LEAF_VCF_NODES, ctx, st, stats)
+def threat_scan(side, ply, depth, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """``(win, threat)``: plies of a short VCF of the side to move (0: none), or with
+    ``depth`` plies left of at least the context's inner-VCT depth, of a win by threats; else
+    the plies of the opponent's short VCF, as if it moved (its line left in ``st[10][ply:]``)."""
+    params = ctx[10]
+    fours = params[P_VCF_LEAF]
+    found = shortest_vcf(side, fours, ply, LEAF_VCF_NODES, ctx, st, stats)
     if found:
         return found, 0
-    return 0, shortest_vcf(1 - side, depth, ply, LEAF_VCF_NODES, ctx, st, stats)
+    if depth >= params[P_VCT_INNER_DEPTH] and not stats[3]:
+        stats[5] = params[P_VCT_INNER_NODES]
+        for threats in range(1, INNER_VCT_THREATS + 1):  # the shortest first
+            found = vct(side, threats, ply, ctx, st, stats)
+            if found or stats[5] <= 0 or stats[3]:
+                break
+        if found and not stats[3]:
+            return found, 0
+    return 0, shortest_vcf(1 - side, fours, ply, LEAF_VCF_NODES, ctx, st, stats)
 
 
 @njit(NEGAMAX_SIGNATURE, cache=True)
@@ -251,7 +267,7 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     else:
         threat = 0
         if not exact:
-            found, threat = threat_scan(side, ply, ctx, st, stats)
+            found, threat = threat_scan(side, ply, depth, ctx, st, stats)
             if stats[3]:
                 return 0
             if found:

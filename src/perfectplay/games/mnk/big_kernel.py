@@ -4,14 +4,15 @@ Layers, bottom up (each a module of this package)::
 
     lines.py            the line layout: every row, column and diagonal as a bit line
     board_compiled.py   numba: the incremental board (stones, threat maps, evaluation per line)
-    threat_compiled.py  numba: VCF, the continuous-four proof search
-    big_compiled.py     numba: negamax alpha-beta with the Zobrist table, VCF at root and leaves
+    threat_compiled.py  numba: VCF and VCT, the proof searches by fours and threes
+    big_compiled.py     numba: negamax alpha-beta with the Zobrist table, proofs inside
     big_kernel.py       this driver: positions in, moves and values out (the Kernel protocol)
 
 The game hands this kernel out for boards the one-word kernel of :mod:`.kernel` cannot hold
 (more than 64 cells) and for the exact rule (see ``MNKSpec.exactly``). Searches as deep as the
-empty cells are exact (every move tried); shallower ones are heuristic with VCF proofs, so a
-decisive value reported is always a proved one.
+empty cells are exact (every move tried); shallower ones are heuristic with VCF and VCT
+proofs, so a decisive value reported is always a proved one, its distance an upper bound
+(``KernelTraits.bounded_distances``: the search reports such a decision as a horizon).
 """
 
 from __future__ import annotations
@@ -60,6 +61,11 @@ ROOT_VCF_NODES = 50_000
 """VCF nodes the root may spend (once per timed search: on its first iteration)."""
 ROOT_VCT_THREATS = 3
 """Deepest win by threats (fours and threes) the root looks for, in threats."""
+INNER_VCT_DEPTH = 5
+"""An inner node with at least this many plies left to search looks for its side's win by
+threats (nodes near the root: few, and a proof there cuts a whole subtree)."""
+INNER_VCT_NODES = 400
+"""Nodes such a look may spend."""
 MAX_WEIGHT = 1 << 24
 """The largest evaluation weight: its sum over every window of a 19x19 board stays far inside
 64 bits (the evaluation is clamped to the heuristic range afterwards)."""
@@ -67,8 +73,9 @@ DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
 """Bytes of one table slot (the columns of :meth:`BigMNKKernel.new_table`)."""
-EXTRA_PLIES = 2 * ROOT_VCF_FOURS + 8
-"""Rows of the per-ply move buffers beyond one per cell (a VCF goes two plies per four)."""
+EXTRA_PLIES = 2 * (ROOT_VCF_FOURS + ROOT_VCT_THREATS) + 8
+"""Rows of the per-ply move buffers beyond one per cell (a VCF goes two plies per four, a
+VCT two per threat before its VCF)."""
 
 
 class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
@@ -215,6 +222,8 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
             LEAF_VCF_FOURS,
             ROOT_VCF_NODES,
             ROOT_VCT_THREATS,
+            INNER_VCT_DEPTH,
+            INNER_VCT_NODES,
         ],
         dtype=np.int64,
     )

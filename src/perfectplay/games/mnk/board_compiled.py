@@ -25,9 +25,10 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
     8 weights    int64[k + 2]       value of an open window holding n stones (n = 0..k),
                                     then the tempo bonus (see ``lines.evaluation_weights``)
     9 order      int64[cells]       cells, centre first
-    10 params    int64[10]          cells, k, exact rule (1/0), symmetries in use, lines,
+    10 params    int64[12]          cells, k, exact rule (1/0), symmetries in use, lines,
                                     beam width, root VCF depth, leaf VCF depth, VCF nodes,
-                                    root VCT depth (threats)
+                                    root VCT depth (threats), the least remaining depth of
+                                    an inner node that looks for a VCT, and its VCT nodes
 
 State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
 
@@ -58,9 +59,20 @@ CTX_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
 STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
     (I2, I2, I2, I1, I1, I1, U1D, I1, I2, I2, I1)
 )
-(P_CELLS, P_K, P_EXACT, P_NSYM, P_LINES, P_WIDTH, P_VCF_ROOT, P_VCF_LEAF, P_VCF_NODES, P_VCT) = (
-    range(10)
-)
+(
+    P_CELLS,
+    P_K,
+    P_EXACT,
+    P_NSYM,
+    P_LINES,
+    P_WIDTH,
+    P_VCF_ROOT,
+    P_VCF_LEAF,
+    P_VCF_NODES,
+    P_VCT,
+    P_VCT_INNER_DEPTH,
+    P_VCT_INNER_NODES,
+) = range(12)
 
 
 CLOCK_MASK = 255

@@ -1,4 +1,5 @@
-"""Numba: threat-space search of the big-board m,n,k engine: victory by continuous fours (VCF).
+"""Numba: threat-space search of the big-board m,n,k engine: victory by continuous fours (VCF)
+and by threats of three (VCT).
 
 Import lazily (numba). Works on the incremental board of :mod:`.board_compiled`.
 
@@ -13,9 +14,10 @@ A VCF is a win in which every attacking move makes a four, so every reply is for
                                           on only when the blocking cell is itself a four-maker
 
 Every defence considered is the only one that does not lose at once, so a VCF found is a
-proof of a forced win (``win in N`` with ``N`` the line's plies), whatever else the
-position holds. Its nodes count as search nodes (``stats[0]``) under the search's budget and
-deadline (running out sets ``stats[3]``, as the search does). ``stats[5]`` is the node
+proof of a forced win within ``N`` plies, the line's, whatever else the position holds (a
+sooner win that is not a VCF, by a double three say, may exist). Its nodes count as search
+nodes (``stats[0]``) under the search's budget and deadline (running out sets ``stats[3]``,
+as the search does). ``stats[5]`` is the node
 allowance of a VCF search (spent per node; an exhausted search finds nothing, which is always
 safe). The moves of the line found are left in ``st[10]`` by ply.
 """
