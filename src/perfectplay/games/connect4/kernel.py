@@ -526,7 +526,13 @@ def work_with_book(
 
     Raises :class:`ParameterError` when the book is for another board.
     """
-    from perfectplay.games.connect4.compiled import BOOK_COUNT, BOOK_DEPTH, BOOK_START
+    from perfectplay.games.connect4.compiled import (
+        BOOK_COUNT,
+        BOOK_DEPTH,
+        BOOK_START,
+        LINES_START,
+        lines_start,
+    )
 
     cells, stride = width * height, height + 1
     bottom = sum(1 << (c * stride) for c in range(width))
@@ -535,10 +541,15 @@ def work_with_book(
     order = sorted(range(width), key=lambda c: (abs(c - centre), c))
     columns = [((1 << height) - 1) << (c * stride) for c in range(width)]
     header = [width, height, k, cells, bottom, board, (cells + 1) // 2 + 1, NO_BOOK, 0, 0]
-    header += [NO_BOOK]  # the deep book's depth
+    header += [NO_BOOK, 0]  # the deep book's depth, where the line counts start
     header += [*order, *columns]
     base = np.zeros(work_size(width, cells), dtype=np.uint64)
     base[: len(header)] = header
+    base[LINES_START] = lines_start(width, cells)
+    for column in range(width):
+        for row in range(height):
+            lines = cell_lines(column, row, width, height, k)
+            base[lines_start(width, cells) + column * stride + row] = lines
     if book is None:
         return base
     if (book.width, book.height, book.k) != (width, height, k):
@@ -548,6 +559,20 @@ def work_with_book(
     base[BOOK_DEPTH], base[BOOK_START], base[BOOK_COUNT] = book.depth, len(base), len(book.keys)
     scores = (book.scores.astype(np.int64) + 128).astype(np.uint64)
     return np.concatenate([base, book.keys.astype(np.uint64), scores])
+
+
+def cell_lines(column: int, row: int, width: int, height: int, k: int) -> int:
+    """How many lines of ``k`` cells on the board pass through a cell (capped at 63): the
+    move ordering's tie-break, central cells first."""
+    total = 0
+    for before, after in (
+        (min(column, k - 1), min(width - 1 - column, k - 1)),
+        (min(row, k - 1), min(height - 1 - row, k - 1)),
+        (min(column, row, k - 1), min(width - 1 - column, height - 1 - row, k - 1)),
+        (min(column, height - 1 - row, k - 1), min(width - 1 - column, row, k - 1)),
+    ):
+        total += max(0, before + after - k + 2)
+    return min(total, 63)
 
 
 @lru_cache(maxsize=8)
