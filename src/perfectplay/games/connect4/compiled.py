@@ -46,16 +46,15 @@ offset-binary Huffman code); empty without one.
 ``h = key * HASH_A`` (a bijection of 64-bit words); the high ``n`` bits of ``h`` pick the
 slot, and the slot keeps the other ``64 - n`` bits, so a match is exact::
 
-    bits 63 .. n          n-1 .. 12   11 .. 8           7       6 .. 0
-    h's low 64 - n bits   epoch       best column + 1   lower   score + 64
+    bits 63 .. n          n-1 .. 8   7       6 .. 0
+    h's low 64 - n bits   epoch      lower   score + 64
 
-with ``lower`` set for a lower bound and clear for an upper bound, and the column of the
-move that refuted the position (0: none), in the orientation of the key stored. A slot counts
-only in the current epoch, so clearing the table is ``epoch += 1`` (the table is zeroed when
-the ``n - 12`` epoch bits wrap). One word a slot means a write is never torn and a slot
-costs 8 bytes. Only positions with an even number of stones and more than
-:data:`UNSTORED_PLIES` empty cells have a slot (as in BitBully): half the trips to memory,
-for a few more nodes.
+with ``lower`` set for a lower bound and clear for an upper bound. A slot counts only in the
+current epoch, so clearing the table is ``epoch += 1`` (the table is zeroed when the ``n - 8``
+epoch bits wrap: every 65,536 clears of a 2^24-slot table). One word a slot means a write
+is never torn and a slot costs 8 bytes. Only positions with an even number of stones and
+more than :data:`UNSTORED_PLIES` empty cells have a slot (as in BitBully): half the trips to
+memory, for a few more nodes.
 
 ``stats`` (int64, :data:`STATS_SIZE` long): ``[0]`` nodes, ``[1]`` node budget (past it the
 search unwinds returning 0; callers check ``stats[0] > stats[1]``), ``[2]`` horizon leaves of
@@ -94,21 +93,17 @@ NODES, BUDGET, HORIZON, EPOCH, HASH_SHIFT, DEADLINE = 0, 1, 2, 3, 4, 5
 """Where ``stats`` keeps its counters and settings."""
 NO_BOOK = 1 << 20
 """``work[BOOK_DEPTH]`` when no opening book is loaded."""
-HINT_BONUS = 64
-"""Added to the ordering score of the move a table slot names (more than any count of
-winning cells): the move that refuted the position last time is tried first (2.7 % fewer
-nodes on begin-hard, strong)."""
 LINES_BITS = np.uint64(6)
 """Line counts (at most 4k, capped at 63) take the low bits of a move's ordering score."""
 SCORE_BIAS = 64
 """A slot keeps ``score + SCORE_BIAS`` in 7 bits (scores of boards up to 64 cells: +-33)."""
 SCORE_MASK = np.uint64(0x7F)
 KIND_SHIFT = 7
-COLUMN_SHIFT = 8
-"""Where a slot keeps its bound kind (1 bit) and its best move's column + 1 (4 bits; boards
-are at most 12 wide)."""
-META_BITS = 12
-"""A slot's bits below its epoch: score (7), kind (1), best move's column + 1 (4)."""
+"""Where a slot keeps its bound kind (1 bit)."""
+META_BITS = 8
+"""A slot's bits below its epoch: score (7) and kind (1). (A best move's column in 4 more
+bits saved under 1 % of the nodes once cells on more lines come first, and cost 16 times
+more zero-fills.)"""
 ETC_EMPTY = 16
 """Positions with an odd number of stones and more empty cells than this first look for a
 child whose slot already refutes them (enhanced transposition cutoffs, as BitBully does):
@@ -309,14 +304,13 @@ def score_bounds(moves_played, top):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _sorted_moves(current, mask, candidates, base, work, mine, hint):  # type: ignore[no-untyped-def]
+def _sorted_moves(current, mask, candidates, base, work, mine):  # type: ignore[no-untyped-def]
     """Write the candidate moves, best first (stable among equals), at ``work[base:]`` with
     their scores after them; return how many there are.
 
     A move's score is the number of winning cells it leaves its side, one less when it
-    fills the cell under one of them (``mine``: the opponent then blocks it), and
-    :data:`HINT_BONUS` more when it is ``hint``, the move the table remembers; equal scores
-    go by the number of lines through the cell played."""
+    fills the cell under one of them (``mine``: the opponent then blocks it); equal scores go
+    by the number of lines through the cell played."""
     width = np.int64(work[WIDTH])
     count = 0
     for i in range(width):
@@ -325,8 +319,6 @@ def _sorted_moves(current, mask, candidates, base, work, mine, hint):  # type: i
             score = np.uint64(popcount(winning_cells(current | move, mask, work))) + U1
             if mine & (move << U1):
                 score -= U1
-            if move == hint:
-                score += np.uint64(HINT_BONUS)
             # equals in threats: the cell on more lines first (BitBully orders by centrality)
             lines = work[np.int64(work[LINES_START]) + popcount(move - U1)]
             score = (score << LINES_BITS) | lines
@@ -355,11 +347,9 @@ def out_of_budget(stats):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _store(table, slot, hashed, index_bits, epoch, kind, score, column):  # type: ignore[no-untyped-def]
-    """Write a slot: ``slot`` is the frame's (index * 2 + mirrored), ``column`` the best
-    move's column + 1 in the stored orientation (0: none)."""
-    meta = np.uint64(column << COLUMN_SHIFT | kind << KIND_SHIFT | (score + SCORE_BIAS))
-    table[slot >> 1] = (hashed << index_bits) | (epoch << np.uint64(META_BITS)) | meta
+def _store(table, slot, hashed, index_bits, epoch, kind, score):  # type: ignore[no-untyped-def]
+    meta = np.uint64(kind << KIND_SHIFT | (score + SCORE_BIAS))
+    table[slot] = (hashed << index_bits) | (epoch << np.uint64(META_BITS)) | meta
 
 
 @njit(cache=True, inline="always")
@@ -403,7 +393,6 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
     cells = np.int64(work[CELLS])
     top = np.int64(work[TOP])
     width = np.int64(work[WIDTH])
-    stride = np.int64(work[HEIGHT]) + 1
     epoch = np.uint64(stats[EPOCH])
     shift = np.uint64(stats[HASH_SHIFT])
     index_bits = np.uint64(64) - shift
@@ -465,26 +454,16 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
                     continue
             key = U0
             slot = -1  # no slot: the position is not looked up or stored
-            hint = U0
             if played & 1 == 0 and played < cells - UNSTORED_PLIES:
                 key = cur + msk
-                flipped = 0
                 if played < MIRROR_PLIES:  # a position and its mirror image share one slot
-                    mirrored = mirror(key, work)
-                    if mirrored < key:
-                        key, flipped = mirrored, 1
+                    key = canonical(key, work)
                 key = key * HASH_A
                 slot = np.int64(key >> shift)
                 data = table[slot]
                 same_key = (data ^ (key << index_bits)) >> index_bits == U0
-                slot = slot * 2 + flipped
                 if same_key and (data >> np.uint64(META_BITS)) & epoch_mask == epoch:
                     value = int(data & SCORE_MASK) - SCORE_BIAS
-                    column = np.int64((data >> np.uint64(COLUMN_SHIFT)) & np.uint64(15)) - 1
-                    if column >= 0:
-                        if flipped:
-                            column = width - 1 - column
-                        hint = candidates & work[ORDER + width + column]
                     if (data >> np.uint64(KIND_SHIFT)) & U1 == UPPER:
                         if value < b:
                             b = value
@@ -497,7 +476,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
                             result = a
                             continue
             base = ORDER + 2 * width + played * 2 * width
-            f_count[depth] = _sorted_moves(cur, msk, candidates, base, work, mine, hint)
+            f_count[depth] = _sorted_moves(cur, msk, candidates, base, work, mine)
             if played & 1 and played < cells - UNSTORED_PLIES - 1:
                 for i in range(f_count[depth]):  # the children's slots load while we go on
                     child = (cur ^ msk) + (msk | work[base + i])
@@ -523,13 +502,8 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
         score = -result
         a, b = f_alpha[depth], f_beta[depth]
         if score >= b:
-            slot = f_slot[depth]
-            if slot >= 0:
-                base = ORDER + 2 * width + (moves_played + depth) * 2 * width
-                column = np.int64(popcount(work[base + f_next[depth]] - U1)) // stride
-                if slot & 1:
-                    column = width - 1 - column
-                _store(table, slot, f_key[depth], index_bits, epoch, LOWER, score, column + 1)
+            if f_slot[depth] >= 0:
+                _store(table, f_slot[depth], f_key[depth], index_bits, epoch, LOWER, score)
             result = score
             continue
         if score > a:
@@ -546,7 +520,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
             entering = True
             continue
         if f_slot[depth] >= 0:
-            _store(table, f_slot[depth], f_key[depth], index_bits, epoch, UPPER, a, 0)
+            _store(table, f_slot[depth], f_key[depth], index_bits, epoch, UPPER, a)
         result = a
 
 
@@ -644,9 +618,7 @@ def negamax_depth(current, mask, moves_played, ply, depth, alpha, beta, work, st
         return evaluate(current, mask, work)
     width = np.int64(work[WIDTH])
     base = ORDER + 2 * width + moves_played * 2 * width
-    count = _sorted_moves(
-        current, mask, candidates, base, work, winning_cells(current, mask, work), U0
-    )
+    count = _sorted_moves(current, mask, candidates, base, work, winning_cells(current, mask, work))
     best = -WIN - 1
     for i in range(count):
         value = -negamax_depth(
