@@ -133,11 +133,11 @@ def test_depth_limited_search_finds_a_forced_win() -> None:
 @pytest.mark.parametrize("path", SETS, ids=lambda p: p.stem)
 def test_a_batch_in_one_compiled_call_equals_one_solve_at_a_time(path: Path) -> None:
     """``solve_many`` empties the table before each position, in runs that never let the
-    epochs wrap mid-run (a 2**16-slot table has 64 epochs: the set, repeated past 80
-    positions, crosses it)."""
-    entries = lines(path) * (1 + 80 // len(lines(path)))
-    positions = [parse_connect4_moves(C4, moves)[0] for moves, _ in entries]
+    epochs wrap mid-run (a 2**16-slot table has 256 epochs: the set, repeated past them,
+    crosses a wrap)."""
     table = KERNEL.new_table(1 << 16)
+    entries = lines(path) * (1 + (table.epochs + 20) // len(lines(path)))
+    positions = [parse_connect4_moves(C4, moves)[0] for moves, _ in entries]
     assert table.epochs < len(positions)
     for weak in (False, True):
         solved = KERNEL.solve_many(positions, table, weak)
