@@ -3,6 +3,7 @@
     python benchmarks/bench_mnk_big.py            # (5,5,4), (6,5,4), 15x15 figures (about 30 s)
     python benchmarks/bench_mnk_big.py --long     # adds (7,4,4)
     python benchmarks/bench_mnk_big.py --inner-vct  # A/B: VCT inside the search, on and off
+    python benchmarks/bench_mnk_big.py --inner-vct-match 1  # on against off, 1 s a move
 
 Prints a Markdown table for BENCHMARKS.md. Each exact solve is timed once through the public
 call (an empty table every time) after a warm-up that loads the compiled kernel; timed searches
@@ -15,6 +16,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import common
 
@@ -87,11 +89,42 @@ def inner_vct_ab(g: MNKGame) -> None:
     big_kernel.static_context.cache_clear()
 
 
+def inner_vct_at(depth: int, seconds: float) -> Any:
+    """Our engine at ``seconds`` a move with the inner nodes' VCT from ``depth`` plies left
+    (a depth past any search: off), set before each move (the context is rebuilt)."""
+    from bench_gomoku_match import ours
+
+    engine = ours(seconds)
+
+    def play(g: MNKGame, start: MNKPosition) -> Any:
+        big_kernel.INNER_VCT_DEPTH = depth
+        big_kernel.static_context.cache_clear()
+        return engine(g, start)
+
+    return play
+
+
+def inner_vct_match(seconds: float) -> None:
+    """The engine with the inner VCT against the engine without, on the Gomoku match's ten
+    openings, both colours."""
+    from bench_gomoku_match import gomoku_game, match, openings, print_game, summary
+
+    g = gomoku_game()
+    on = inner_vct_at(big_kernel.INNER_VCT_DEPTH, seconds)
+    tally = match(g, openings(g), on, inner_vct_at(1 << 30, seconds), print_game)
+    print(common.machine())
+    print(summary("the inner VCT off", tally))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--long", action="store_true", help="also (7,4,4)")
     parser.add_argument("--inner-vct", action="store_true", help="only the inner VCT's A/B")
+    parser.add_argument("--inner-vct-match", type=float, help="on against off, seconds a move")
     args = parser.parse_args()
+    if args.inner_vct_match:
+        inner_vct_match(args.inner_vct_match)
+        return
     if args.inner_vct:
         g = game(15, 15, 5)
         solve(g, g.initial(), limit(depth=1))
