@@ -15,10 +15,12 @@ from reference.vcf_reference import Board
 from perfectplay import limit, solve
 from perfectplay.cli.output import search_line, value_text
 from perfectplay.contract import result_json
+from perfectplay.errors import ParameterError
 from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk.big_compiled import EXACT_PROOF_PLIES
 from perfectplay.games.mnk.big_kernel import INNER_VCT_DEPTH, BigMNKKernel
 from perfectplay.games.mnk.kernel import MNKKernel
+from perfectplay.games.mnk.lines import evaluation_weights
 from perfectplay.games.mnk.notation import parse_mnk_move
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.minimax import minimax
@@ -216,3 +218,19 @@ def test_a_four_three_stays_exact() -> None:
     assert result.exact and str(result.score) == "win in 5"
     assert search_line(result).endswith("exact")
     assert value_text(g, result_json(g, position, result)).startswith("win in 5 (score ")
+
+
+def test_evaluation_weights_travel_with_the_call() -> None:
+    """Issue 17, item 3: a tuner plays one set of weights against another in one process;
+    nothing of a call's weights is kept for the next."""
+    g = game(15, 15, 5)
+    position = g.play(g.play(g.play(g.initial(), (7, 7)), (7, 8)), (8, 8))
+    default = solve(g, position, limit(depth=1)).score.value
+    flat = KernelOptions(evaluation=(0, 1, 1, 1, 1, 1, 0))
+    assert solve(g, position, limit(depth=1), options=flat).score.value != default
+    assert solve(g, position, limit(depth=1)).score.value == default
+    assert BigMNKKernel(g, KernelOptions()).weights.tolist() == list(evaluation_weights(5))
+    with pytest.raises(ParameterError, match="evaluation weights"):
+        BigMNKKernel(g, KernelOptions(evaluation=(0, 1, 2)))
+    with pytest.raises(ParameterError, match="evaluation weights"):
+        BigMNKKernel(g, KernelOptions(evaluation=(0, 1, 1, 1, 1, -1, 0)))
