@@ -18,9 +18,9 @@ against ``BitBully().score_all_moves`` (its default book), after one warm-up cal
 batch": what ``solve connect4 -`` style batches cost without a trip to Python between
 positions, the table emptied before each). ``sets`` times the bare solvers without books,
 the table cleared before each position (ours in O(1) inside the timing; BitBully's, which
-writes its whole table and so flushes the
-caches, before both), each solver primed by a short solve just before its timed one:
-our compiled ``solve`` against BitBully's ``mtdf`` (strong) or ``negamax`` on the window
+writes its whole table and so flushes the caches, before both), each solver primed by
+solving the set's previous position just before its timed one: our compiled ``solve``
+against BitBully's ``mtdf`` (strong) or ``negamax`` on the window
 [-1, 1] (weak). Every score is compared; mismatches are counted and listed.
 """
 
@@ -31,6 +31,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,7 @@ def random_moves(rng: random.Random, low: int, high: int) -> str:
 def ours_analyze(moves: str, engine: Any = None) -> dict[int, int]:
     """Every move's standard score from ``perfectplay.analyze``, or from ``engine`` (a
     ``perfectplay.Engine`` keeping its table, emptied first)."""
-    game, position = api.load("connect4", "".join(str(int(m) + 1) for m in moves))
+    game, position = api.load("connect4", one_based(moves))
     scores = {}
     if engine is not None:
         engine.clear()
@@ -147,6 +148,11 @@ def report_analysis(
     print(f"mismatches: {len(mismatches)} {mismatches[:5]}")
 
 
+def one_based(moves: str) -> str:
+    """Columns 0-6 (BitBully's notation) as the digits 1-7 people and Pons' solver read."""
+    return "".join(str(int(c) + 1) for c in moves)
+
+
 def load_set(name: str, limit: int | None) -> list[tuple[str, int]]:
     """``(0-based moves, score)`` of a benchmark set."""
     lines = (DATA / SETS[name]).read_text().split("\n")
@@ -171,7 +177,7 @@ class PonsSolver:
     def solve(self, moves: str) -> tuple[int, float]:
         """Score and seconds of a position given as 0-based columns."""
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write("".join(str(int(c) + 1) for c in moves) + "\n")
+        self.process.stdin.write(one_based(moves) + "\n")
         score, _nodes, micros = self.process.stdout.readline().split()
         return int(score), float(micros) / 1e6
 
@@ -190,17 +196,7 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
     table = driver.new_table()
     table.touch()
     theirs_engine = BitBully(None)
-    primer_position = api.load("connect4", "4455")[1]  # a short search (the same code paths)
-    primer_board = Board("3344")
-
-    def prime_ours() -> None:
-        table.clear()
-        driver.solve(primer_position, table, weak)
-
-    driver.solve_many([primer_position], table, weak)  # load the batch solver's code
-
-    def prime_theirs() -> None:
-        theirs_engine.mtdf(primer_board)
+    driver.solve_many([api.load("connect4", "4455")[1]], table, weak)  # load the batch code
 
     pons_solver = None if pons is None else PonsSolver(pons, weak)
     print(f"Machine: {machine()}\nmode: {'weak' if weak else 'strong'}, no books\n")
@@ -211,25 +207,31 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         ours_times, theirs_times, pons_times, nodes, mismatches = [], [], [], 0, 0
-        for index, (moves, expected) in enumerate(load_set(name, limit)):
-            position = api.load("connect4", "".join(str(int(m) + 1) for m in moves))[1]
-            board = Board(moves)
+        entries = load_set(name, limit)
+        positions = [api.load("connect4", one_based(moves))[1] for moves, _ in entries]
+        boards = [Board(moves) for moves, _ in entries]
 
-            def ours(p: Any = position) -> int:
-                table.clear()  # O(1): a new epoch
-                return driver.solve(p, table, weak).score
+        def ours(p: Any) -> int:
+            table.clear()  # O(1): a new epoch
+            return driver.solve(p, table, weak).score
 
-            def theirs(b: Any = board) -> int:
-                return theirs_engine.negamax(b, -1, 1) if weak else theirs_engine.mtdf(b)
+        def theirs(b: Any) -> int:
+            return theirs_engine.negamax(b, -1, 1) if weak else theirs_engine.mtdf(b)
 
+        for index, (_, expected) in enumerate(entries):
+            # each solver is primed with the set's previous position (untimed): the state of
+            # a process solving the set in turn, its code and scratch memory warm
             theirs_engine.reset_transposition_table()  # tens of ms, flushing the caches
-            runs = [("ours", ours, prime_ours), ("theirs", theirs, prime_theirs)]
+            runs: list[tuple[str, Callable[[Any], int], list[Any]]] = [
+                ("ours", ours, positions),
+                ("theirs", theirs, boards),
+            ]
             answers = {}
-            for who, run, prime in runs if index % 2 else runs[::-1]:
-                prime()
-                answers[who] = timed(run)
+            for who, solver, items in runs if index % 2 else runs[::-1]:
+                solver(items[index - 1])
+                answers[who] = timed(partial(solver, items[index]))
             if pons_solver is not None:
-                pons_score, pons_time = pons_solver.solve(moves)
+                pons_score, pons_time = pons_solver.solve(entries[index][0])
                 pons_times.append(pons_time)
                 # weak: Pons' solver answers a win at once with its exact score, so signs
                 pons_answer = sign(pons_score) if weak else pons_score
@@ -268,9 +270,7 @@ def batch_time(
     kernel's ``solve_many``: the table emptied before each position, no interpreter between
     them), and the mismatches."""
     entries = load_set(name, limit)
-    positions = [
-        api.load("connect4", "".join(str(int(m) + 1) for m in moves))[1] for moves, _ in entries
-    ]
+    positions = [api.load("connect4", one_based(moves))[1] for moves, _ in entries]
     start = time.perf_counter()
     solved = driver.solve_many(positions, table, weak)
     mean = (time.perf_counter() - start) / len(positions)
