@@ -20,7 +20,8 @@ play through the public :func:`perfectplay.api.best` with the weights in their
 and the tuned weights.
 
 ``--verify`` plays the package's default weights against the given ones on the ten openings
-of ``bench_gomoku_match.py``, both colours, at ``--time`` seconds a move (or ``--depth``).
+of ``bench_gomoku_match.py`` (or ten others: ``--openings SEED``), both colours, at ``--time``
+seconds a move (or ``--depth``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import time
 
 import common
 from bench_gomoku_match import (
+    SEED,
     Player,
     Tally,
     gomoku_game,
@@ -115,15 +117,16 @@ def tune(iterations: int, seed: int, depth: int, pairs: int) -> tuple[int, ...]:
     return weights_of(theta)
 
 
-def verify(against: tuple[int, ...], seconds: float | None, depth: int) -> None:
-    """The default weights against ``against`` on the match's ten openings, both colours."""
+def verify(against: tuple[int, ...], seconds: float | None, depth: int, seed: int) -> None:
+    """The default weights against ``against`` on ten openings of ``seed`` (the match's by
+    default), both colours."""
     game = gomoku_game()
     other = api.KernelOptions(evaluation=against)
     if seconds is None:
         us, them = ours_at_depth(depth), ours_at_depth(depth, other)
     else:
         us, them = ours(seconds), ours(seconds, other)
-    tally = match(game, openings(game), us, them, print_game)
+    tally = match(game, openings(game, seed=seed), us, them, print_game)
     print()
     print(common.machine())
     print(f"default {evaluation_weights(K)} against {against}")
@@ -138,9 +141,13 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=4, help="openings an iteration (4)")
     parser.add_argument("--verify", help="weights, comma-separated: play the default against")
     parser.add_argument("--time", type=float, help="--verify: seconds a move (else --depth)")
+    parser.add_argument(
+        "--openings", type=int, default=SEED, help=f"--verify: the openings' seed ({SEED})"
+    )
     args = parser.parse_args()
     if args.verify:
-        verify(tuple(int(w) for w in args.verify.split(",")), args.time, args.depth)
+        weights = tuple(int(w) for w in args.verify.split(","))
+        verify(weights, args.time, args.depth, args.openings)
         return
     began = time.perf_counter()
     tuned = tune(args.iterations, args.seed, args.depth, args.pairs)
