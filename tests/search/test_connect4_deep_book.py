@@ -22,7 +22,7 @@ from perfectplay.games.connect4.deep_book import (
     position_of_code,
     read_deep_book,
 )
-from perfectplay.games.connect4.rules import game
+from perfectplay.games.connect4.rules import Connect4Position, game
 
 STANDARD = game()
 NO_BOOK = api.kernel_options(book=False)
@@ -196,15 +196,21 @@ def test_positions_the_eight_stone_book_lacks_are_wins_and_the_deep_book_agrees(
         )
 
 
+def random_position(rng: random.Random, stones: int) -> Connect4Position:
+    """A random 7x6 position of ``stones`` stones reached without a win on the way."""
+    position = STANDARD.initial()
+    while position.plies < stones:
+        moves = [
+            m for m in STANDARD.legal_moves(position) if not STANDARD.play(position, m).win_mask
+        ]
+        position = STANDARD.play(position, rng.choice(moves))
+    return position
+
+
 def test_every_move_of_opening_positions_equals_the_solver_without_books() -> None:
     rng = random.Random(11)
     for stones in (9, 10, 11):
-        position = STANDARD.initial()
-        while position.plies < stones:
-            moves = [
-                m for m in STANDARD.legal_moves(position) if not STANDARD.play(position, m).win_mask
-            ]
-            position = STANDARD.play(position, rng.choice(moves))
+        position = random_position(rng, stones)
         with_books = api.analyze(STANDARD, position)
         without = api.analyze(STANDARD, position, options=NO_BOOK)
         assert [(e.move, e.score) for e in with_books] == [(e.move, e.score) for e in without]
@@ -216,12 +222,7 @@ def test_an_engine_keeps_its_table_and_analyses_as_the_function_does() -> None:
     engine = api.Engine(STANDARD)
     rng = random.Random(3)
     for stones in (4, 11, 13):
-        position = STANDARD.initial()
-        while position.plies < stones:
-            moves = [
-                m for m in STANDARD.legal_moves(position) if not STANDARD.play(position, m).win_mask
-            ]
-            position = STANDARD.play(position, rng.choice(moves))
+        position = random_position(rng, stones)
         engine.clear()
         kept = [(e.move, e.score) for e in engine.analyze(position)]
         assert kept == [(e.move, e.score) for e in api.analyze(STANDARD, position)]

@@ -22,8 +22,7 @@ BUILD_OPTIONS = KernelOptions(table_bits=BUILD_TABLE_BITS)
 
 def solver_key(game: Connect4Game, position: Connect4Position) -> int:
     """The solver's key of a position: the side to move's stones plus all stones."""
-    current = position.first if position.plies % 2 == 0 else position.second
-    return current + position.mask
+    return position.to_move_stones + position.mask
 
 
 def canonical_solver_key(game: Connect4Game, position: Connect4Position) -> int:

@@ -19,9 +19,9 @@ Search: negamax alpha-beta on null windows (:func:`solve` narrows the score rang
 bisection), pruning every move that lets the opponent win at once (:func:`non_losing_moves`),
 wins by two stacked threats seen at once (:func:`stacked_threat`), bounds from the earliest
 possible win and loss, a transposition table of upper and lower bounds (early positions share
-a slot with their mirror image; the children's slots are prefetched; a slot remembers the
-refuting move), the deep opening book at 12 stones, and moves ordered by how many winning
-cells they create.
+a slot with their mirror image; the children's slots are prefetched and, early on, read for
+a cutoff), the deep opening book at 12 stones, and moves ordered by how many winning cells
+they create (in the opening, ties by the lines through the cell).
 
 The kernels share three arrays:
 
@@ -358,28 +358,37 @@ def _store(table, slot, hashed, index_bits, epoch, kind, score):  # type: ignore
 
 
 @njit(cache=True, inline="always")
-def child_refutation(current, mask, played, beta, base, count, work, table, stats):  # type: ignore[no-untyped-def]
+def slot_holds(data, hashed, index_bits, epoch_mask, epoch):  # type: ignore[no-untyped-def]
+    """True when a slot's word ``data`` is the entry of the hashed key ``hashed`` written in
+    the current ``epoch``."""
+    same_key = (data ^ (hashed << index_bits)) >> index_bits == U0
+    return same_key and (data >> np.uint64(META_BITS)) & epoch_mask == epoch
+
+
+@njit(cache=True, inline="always")
+def slot_score(data):  # type: ignore[no-untyped-def]
+    """The score a slot's word keeps."""
+    return np.int64(data & SCORE_MASK) - SCORE_BIAS
+
+
+@njit(cache=True, inline="always")
+def child_refutation(current, mask, played, beta, base, count, work, table, slots):  # type: ignore[no-untyped-def]
     """Enhanced transposition cutoff: a score of at least ``beta`` for the position through
     a child whose slot holds an upper bound low enough, or ``NO_BOOK``. The children's moves
-    are ``work[base:base + count]``; their slots were prefetched. Contract: ``played`` is
-    odd (children with an even number of stones have slots) and the arrays are borrowed."""
-    shift = np.uint64(stats[HASH_SHIFT])
-    index_bits = np.uint64(64) - shift
-    epoch_mask = (U1 << (index_bits - np.uint64(META_BITS))) - U1
+    are ``work[base:base + count]``; their slots were prefetched. ``slots`` is the search's
+    ``(shift, index_bits, epoch_mask, epoch)``. Contract: ``played`` is odd (children with an
+    even number of stones have slots) and the arrays are borrowed."""
+    shift, index_bits, epoch_mask, epoch = slots
     for i in range(count):
         key = (current ^ mask) + (mask | work[base + i])
         if played + 1 < MIRROR_PLIES:
             key = canonical(key, work)
         key = key * HASH_A
         data = table[np.int64(key >> shift)]
-        if (data ^ (key << index_bits)) >> index_bits != U0:
+        if not slot_holds(data, key, index_bits, epoch_mask, epoch):
             continue
-        if (data >> np.uint64(META_BITS)) & epoch_mask != np.uint64(stats[EPOCH]):
-            continue
-        if (data >> np.uint64(KIND_SHIFT)) & U1 == UPPER:
-            value = SCORE_BIAS - np.int64(data & SCORE_MASK)
-            if value >= beta:
-                return value
+        if (data >> np.uint64(KIND_SHIFT)) & U1 == UPPER and -slot_score(data) >= beta:
+            return -slot_score(data)
     return NO_BOOK
 
 
@@ -402,6 +411,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
     shift = np.uint64(stats[HASH_SHIFT])
     index_bits = np.uint64(64) - shift
     epoch_mask = (U1 << (index_bits - np.uint64(META_BITS))) - U1
+    slots = (shift, index_bits, epoch_mask, epoch)
     book_depth = np.int64(work[BOOK_DEPTH])
     deep_depth = np.int64(work[DEEP_DEPTH])
     frames = cells - moves_played + 2
@@ -466,9 +476,8 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
                 key = key * HASH_A
                 slot = np.int64(key >> shift)
                 data = table[slot]
-                same_key = (data ^ (key << index_bits)) >> index_bits == U0
-                if same_key and (data >> np.uint64(META_BITS)) & epoch_mask == epoch:
-                    value = int(data & SCORE_MASK) - SCORE_BIAS
+                if slot_holds(data, key, index_bits, epoch_mask, epoch):
+                    value = slot_score(data)
                     if (data >> np.uint64(KIND_SHIFT)) & U1 == UPPER:
                         if value < b:
                             b = value
@@ -490,7 +499,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
                     prefetch(table, np.int64((child * HASH_A) >> shift))
                 if played < cells - ETC_EMPTY:
                     refuted = child_refutation(
-                        cur, msk, played, b, base, f_count[depth], work, table, stats
+                        cur, msk, played, b, base, f_count[depth], work, table, slots
                     )
                     if refuted != NO_BOOK:
                         result = refuted

@@ -253,8 +253,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     # -- positions ------------------------------------------------------------------------
     def boards(self, position: Connect4Position) -> tuple[np.uint64, np.uint64, int]:
         """``(current, mask, moves played)`` for the solver."""
-        current = position.first if position.plies % 2 == 0 else position.second
-        return np.uint64(current), np.uint64(position.mask), position.plies
+        return np.uint64(position.to_move_stones), np.uint64(position.mask), position.plies
 
     @staticmethod
     def board_rows(positions: Sequence[Connect4Position]) -> np.ndarray[Any, Any]:
@@ -262,7 +261,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         array (built column by column from plain integers: a list of numpy scalars costs
         microseconds a position)."""
         rows = np.empty((len(positions), 3), dtype=np.uint64)
-        rows[:, 0] = [p.first if p.plies % 2 == 0 else p.second for p in positions]
+        rows[:, 0] = [p.to_move_stones for p in positions]
         rows[:, 1] = [p.mask for p in positions]
         rows[:, 2] = [p.plies for p in positions]
         return rows

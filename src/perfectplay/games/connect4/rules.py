@@ -106,6 +106,11 @@ class Connect4Position:
         """Stones on the board."""
         return (self.first | self.second).bit_count()
 
+    @property
+    def to_move_stones(self) -> int:
+        """The stones of the side to move."""
+        return self.first if self.plies % 2 == 0 else self.second
+
     def __str__(self) -> str:
         from perfectplay.games.connect4.text import format_connect4_picture
 
