@@ -200,13 +200,15 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
 
     pons_solver = None if pons is None else PonsSolver(pons, weak)
     print(f"Machine: {machine()}\nmode: {'weak' if weak else 'strong'}, no books\n")
+    per_second = cycles_per_second()
     print(
-        "| set | n | ours mean | BitBully mean | ratio | Pons mean | ratio | ours in one batch "
-        "| ratio to BitBully | ratio to Pons | ours nodes | mismatches |"
+        "| set | n | ours a call | BitBully a call | ratio | ours, kernel's clock | Pons, his "
+        "clock | ratio | ours in one batch | to BitBully | to Pons | ours nodes | mismatches |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         ours_times, theirs_times, pons_times, nodes, mismatches = [], [], [], 0, 0
+        clock_times: list[float] = []
         entries = load_set(name, limit)
         positions = [api.load("connect4", one_based(moves))[1] for moves, _ in entries]
         boards = [Board(moves) for moves, _ in entries]
@@ -237,6 +239,7 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
                 pons_answer = sign(pons_score) if weak else pons_score
                 mismatches += int(pons_answer != (sign(expected) if weak else expected))
             ours_times.append(answers["ours"][1])
+            clock_times.append(int(table.stats[kernel.CYCLES]) / per_second)
             theirs_times.append(answers["theirs"][1])
             nodes += int(table.stats[0])
             want = (expected > 0) - (expected < 0) if weak else expected
@@ -245,17 +248,18 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
         batch_mean, batch_mismatches = batch_time(driver, table, name, limit, weak)
         mismatches += batch_mismatches
         ours_mean, theirs_mean = statistics.mean(ours_times), statistics.mean(theirs_times)
+        clock_mean = statistics.mean(clock_times)
         pons_mean = statistics.mean(pons_times) if pons_times else None
         pons_cells = (
             "| - | - "
             if pons_mean is None
-            else (f"| {fmt(pons_mean)} | {ours_mean / pons_mean:.2f}x ")
+            else (f"| {fmt(pons_mean)} | {clock_mean / pons_mean:.2f}x ")
         )
         batch_to_pons = "-" if pons_mean is None else f"{batch_mean / pons_mean:.2f}x"
         print(
             f"| {name} | {len(ours_times)} | {fmt(ours_mean)} | {fmt(theirs_mean)} | "
-            f"{ours_mean / theirs_mean:.2f}x {pons_cells}| {fmt(batch_mean)} | "
-            f"{batch_mean / theirs_mean:.2f}x | {batch_to_pons} | "
+            f"{ours_mean / theirs_mean:.2f}x | {fmt(clock_mean)} {pons_cells}| "
+            f"{fmt(batch_mean)} | {batch_mean / theirs_mean:.2f}x | {batch_to_pons} | "
             f"{nodes / len(ours_times):,.0f} | {mismatches} |",
             flush=True,
         )
@@ -276,6 +280,17 @@ def batch_time(
     mean = (time.perf_counter() - start) / len(positions)
     wanted = [sign(score) if weak else score for _, score in entries]
     return mean, sum(s.score != w for s, w in zip(solved, wanted, strict=True))
+
+
+def cycles_per_second() -> float:
+    """The rate of the processor's cycle counter, which our kernel reads around its solve
+    (``stats[CYCLES]``), measured against ``time.perf_counter`` over a fifth of a second."""
+    from perfectplay.games.common.compiled_bits import cycle_count
+
+    cycle_count()  # load the compiled code before the clock starts
+    cycles, seconds = cycle_count(), time.perf_counter()
+    time.sleep(0.2)
+    return (cycle_count() - cycles) / (time.perf_counter() - seconds)
 
 
 def sign(value: int) -> int:

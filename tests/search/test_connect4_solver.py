@@ -154,3 +154,29 @@ def test_a_batch_cut_by_its_deadline_says_which_positions_are_aborted() -> None:
     kernel = C4.kernel(options)
     solved = kernel.solve_many(hard, kernel.new_table(1 << 16), deadline=time.perf_counter())
     assert [s.aborted for s in solved] == [True, True]
+
+
+def test_the_direct_call_answers_as_numba_dispatch_does() -> None:
+    """The driver calls the compiled solve's entry point, skipping numba's type dispatch: the
+    same scores and nodes as through the dispatcher, the kernel's own cycles recorded, and a
+    node budget or a passed deadline still cut the search short."""
+    import time
+
+    from perfectplay.games.connect4 import compiled
+    from perfectplay.games.connect4.kernel import NO_DEADLINE_NS, solve_entry
+
+    assert solve_entry() is not compiled.solve_call
+    for moves, expected in lines(SETS[0])[:20]:
+        position, _ = parse_connect4_moves(C4, moves)
+        answers = []
+        for call in (solve_entry(), compiled.solve_call):
+            TABLE.clear()
+            arrays = (KERNEL.work, TABLE.slots, TABLE.stats, KERNEL.deep)
+            score = call(position.first, position.second, False, 1 << 62, NO_DEADLINE_NS, *arrays)
+            answers.append((score, int(TABLE.stats[compiled.NODES])))
+            assert TABLE.stats[compiled.CYCLES] > 0
+        assert answers[0] == answers[1] and answers[0][0] == expected, moves
+    hard, _ = parse_connect4_moves(C4, "13712")
+    kernel = C4.kernel(api.kernel_options(book=False))
+    assert kernel.solve(hard, TABLE, node_budget=100).aborted
+    assert kernel.solve(hard, TABLE, deadline=time.perf_counter()).aborted

@@ -9,6 +9,8 @@ line from one column into the next.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from llvmlite import ir
@@ -84,6 +86,47 @@ def borrowed(typingctx, array):  # type: ignore[no-untyped-def]
         return view._getvalue()
 
     return signature, codegen
+
+
+def direct_entry(kernel: Any) -> Callable[..., Any]:
+    """The compiled code of a kernel declared with one explicit signature, called without
+    numba's dispatch: the dispatcher works out the types of every argument at each call
+    (about a microsecond for a call with four arrays, three after other work has cooled its
+    data), the entry point only converts them. For the hot calls from Python of searches
+    that take microseconds.
+
+    Contract: the caller passes exactly the declared types (arrays of the declared dtype and
+    layout: nothing checks them); a kernel without exactly one compiled signature, or a
+    numba without entry points, gets the dispatcher back.
+    """
+    overloads = getattr(kernel, "overloads", {})
+    if len(overloads) != 1:
+        return kernel  # type: ignore[no-any-return]
+    (compiled,) = overloads.values()
+    return getattr(compiled, "entry_point", kernel)  # type: ignore[no-any-return]
+
+
+@intrinsic
+def cycle_counter(typingctx):  # type: ignore[no-untyped-def]
+    """The processor's cycle counter (LLVM's readcyclecounter: ``rdtsc`` on x86, a constant
+    rate there): a clock read in nanoseconds from compiled code, for timing a search inside
+    the kernel as a C++ solver times its own (:func:`cycle_count` calibrates it)."""
+    signature = types.int64()
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        function_type = ir.FunctionType(ir.IntType(64), [])
+        function = cgutils.get_or_insert_function(
+            builder.module, function_type, "llvm.readcyclecounter"
+        )
+        return builder.call(function, [])
+
+    return signature, codegen
+
+
+@njit(cache=True)
+def cycle_count() -> int:
+    """:func:`cycle_counter` read from Python (0 where the processor has none)."""
+    return cycle_counter()  # type: ignore[call-arg]
 
 
 PREFETCH = "llvm.prefetch.p0"

@@ -61,7 +61,8 @@ search unwinds returning 0; callers check ``stats[0] > stats[1]``), ``[2]`` hori
 the depth-limited search, ``[3]`` the epoch, ``[4]`` 64 - log2(slots): the hash's high bits
 pick the slot, ``[5]`` the deadline in ``time.perf_counter_ns`` units (``NO_DEADLINE``: none;
 the clock is read every 4096 nodes, and a passed deadline sets the budget to 0, so the search
-unwinds as when the budget runs out); from ``[8]`` the integer stack of :func:`negamax`
+unwinds as when the budget runs out), ``[6]`` the processor cycles the last
+:func:`solve_call` took inside compiled code; from ``[8]`` the integer stack of :func:`negamax`
 (windows, slots, move counters).
 """
 
@@ -77,6 +78,7 @@ from perfectplay.games.common.compiled_bits import (
     U1,
     U64_ARRAY,
     borrowed,
+    cycle_counter,
     past_deadline,
     popcount,
     prefetch,
@@ -89,7 +91,7 @@ UPPER, LOWER = 0, 1
 """A slot's bound kind: the value is at most (upper) or at least (lower) its score."""
 WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, TOP = 0, 1, 2, 3, 4, 5, 6
 BOOK_DEPTH, BOOK_START, BOOK_COUNT, DEEP_DEPTH, LINES_START, ORDER = 7, 8, 9, 10, 11, 12
-NODES, BUDGET, HORIZON, EPOCH, HASH_SHIFT, DEADLINE = 0, 1, 2, 3, 4, 5
+NODES, BUDGET, HORIZON, EPOCH, HASH_SHIFT, DEADLINE, CYCLES = 0, 1, 2, 3, 4, 5, 6
 """Where ``stats`` keeps its counters and settings."""
 NO_BOOK = 1 << 20
 """``work[BOOK_DEPTH]`` when no opening book is loaded."""
@@ -142,6 +144,10 @@ NEGAMAX_SIGNATURE = types.int64(
     I64_ARRAY,
     U64_ARRAY,
 )
+SOLVE_CALL_SIGNATURE = types.int64(
+    types.uint64, types.uint64, types.boolean, types.int64, types.int64,
+    U64_ARRAY, U64_ARRAY, I64_ARRAY, U64_ARRAY,
+)  # fmt: skip
 DEPTH_SIGNATURE = types.int64(
     types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
     types.int64, U64_ARRAY, I64_ARRAY,
@@ -579,6 +585,28 @@ def solve(current, mask, moves_played, weak, work, table, stats, deep):  # type:
     if weak:
         return 1 if low > 0 else -1 if low < 0 else 0
     return low
+
+
+@njit(SOLVE_CALL_SIGNATURE, cache=True)
+def solve_call(first, second, weak, budget, deadline, work, table, stats, deep):  # type: ignore[no-untyped-def]
+    """:func:`solve` of the running position of the ``first`` and ``second`` players' stones,
+    the search counters set first (no nodes yet, the node ``budget``, the ``deadline`` in
+    ``time.perf_counter_ns`` units): a position solved from Python in one compiled call,
+    which the driver makes without numba's dispatch
+    (:func:`~perfectplay.games.common.compiled_bits.direct_entry`). ``stats[CYCLES]`` gets
+    the cycles the solve took, the call from Python left out."""
+    mask = first | second
+    moves_played = popcount(mask)
+    current = first if moves_played & 1 == 0 else second
+    stats[NODES] = 0
+    stats[BUDGET] = budget
+    stats[HORIZON] = 0
+    stats[DEADLINE] = deadline
+    # the kernel's own clock around the search alone, as C++ solvers time theirs
+    started = cycle_counter()  # type: ignore[call-arg,var-annotated]
+    score = solve(current, mask, moves_played, weak, work, table, stats, deep)
+    stats[CYCLES] = cycle_counter() - started
+    return score
 
 
 @njit(cache=True)
