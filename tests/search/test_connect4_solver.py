@@ -84,6 +84,19 @@ def test_board_size_values(entry: dict[str, int]) -> None:
     assert kernel.solve(g.initial(), kernel.new_table(1 << 20)).score == entry["score"]
 
 
+def random_running_position(
+    g: Connect4Game, rng: random.Random, low: int, high: int
+) -> Connect4Position | None:
+    """A random game of ``low`` to ``high`` stones, or ``None`` when it is over."""
+    position = g.initial()
+    for _ in range(rng.randint(low, high)):
+        moves = g.legal_moves(position)
+        if not moves:
+            break
+        position = g.play(position, rng.choice(moves))
+    return position if g.outcome(position) is None else None
+
+
 def test_4x4_scores_equal_a_brute_force_search() -> None:
     g = game(4, 4)
     kernel = g.kernel()
@@ -92,17 +105,66 @@ def test_4x4_scores_equal_a_brute_force_search() -> None:
     assert standard(g, g.initial(), brute.score.value) == kernel.solve(g.initial(), table).score
     rng = random.Random(44)
     for _ in range(60):
-        position = g.initial()
-        for _ in range(rng.randint(2, 11)):
-            moves = g.legal_moves(position)
-            if not moves:
-                break
-            position = g.play(position, rng.choice(moves))
-        if g.outcome(position) is not None:
+        position = random_running_position(g, rng, 2, 11)
+        if position is None:
             continue
         table.clear()
         expected = standard(g, position, alphabeta(g, position).score.value)
         assert kernel.solve(position, table).score == expected, str(position)
+
+
+BRUTE_FORCE_BOARDS = [(4, 5, 4), (5, 4, 4), (4, 5, 3), (5, 5, 4)]
+"""Small boards of odd and even heights that plain alpha-beta solves from midgame."""
+
+
+@pytest.mark.parametrize("size", BRUTE_FORCE_BOARDS, ids=str)
+def test_odd_and_even_heights_equal_a_brute_force_search(size: tuple[int, int, int]) -> None:
+    """Strong and weak scores of random positions against plain alpha-beta, on boards whose
+    columns have an odd or even height."""
+    g = game(*size)
+    kernel = g.kernel()
+    table = kernel.new_table(1 << 16)
+    rng = random.Random(sum(size))
+    for _ in range(40):
+        position = random_running_position(g, rng, g.spec.cells // 2, g.spec.cells - 2)
+        if position is None:
+            continue
+        expected = standard(g, position, alphabeta(g, position).score.value)
+        for weak in (False, True):
+            table.clear()
+            want = (expected > 0) - (expected < 0) if weak else expected
+            assert kernel.solve(position, table, weak).score == want, str(position)
+
+
+@pytest.mark.parametrize("size", [(4, 4, 4), (4, 5, 4), (5, 4, 4), (5, 5, 4)], ids=str)
+def test_the_claimeven_bound_is_never_below_the_exact_value(size: tuple[int, int, int]) -> None:
+    """Every running position of random games whose columns all have an even number of
+    empty cells, from midgame on: the opponent's claimeven bound (0, or -1 when it also
+    completes a line of the opponent's) is at least the brute-force value; the bound is
+    given only there."""
+    from perfectplay.games.connect4 import compiled
+
+    g = game(*size)
+    kernel = g.kernel()
+    rng = random.Random(sum(size))
+    columns = range(g.spec.width)
+    bounded = 0
+    for _ in range(30):
+        position = g.initial()
+        while g.outcome(position) is None:
+            current, mask, _ = kernel.boards(position)
+            bound = compiled.claimeven_bound(current, mask, kernel.work)
+            stride, column = g.spec.height + 1, (1 << g.spec.height) - 1
+            heights = [(position.mask >> (c * stride) & column).bit_count() for c in columns]
+            if all((g.spec.height - h) % 2 == 0 for h in heights):
+                if bound != compiled.NO_BOOK and position.plies >= g.spec.cells // 2:
+                    bounded += 1
+                    exact = standard(g, position, alphabeta(g, position).score.value)
+                    assert exact <= bound, str(position)
+            else:
+                assert bound == compiled.NO_BOOK, str(position)
+            position = g.play(position, rng.choice(g.legal_moves(position)))
+    assert bounded > 0
 
 
 def test_every_move_value_and_the_best_move_agree() -> None:

@@ -18,7 +18,8 @@ the side to move has played ``n // 2`` stones and its opponent ``(n + 1) // 2``.
 Search: negamax alpha-beta on null windows (:func:`solve` narrows the score range by
 bisection), pruning every move that lets the opponent win at once (:func:`non_losing_moves`),
 wins by two stacked threats seen at once (:func:`stacked_threat`), bounds from the earliest
-possible win and loss, a transposition table of upper and lower bounds (early positions share
+possible win and loss and from the opponent's claimeven (:func:`claimeven_bound`), a
+transposition table of upper and lower bounds (early positions share
 a slot with their mirror image; the children's slots are prefetched and, early on, read for
 a cutoff), the deep opening book at 12 stones, and moves ordered by how many winning cells
 they create (in the opening, ties by the lines through the cell).
@@ -31,9 +32,12 @@ The kernels share three arrays:
     [6] (cells + 1) // 2 + 1: the score of a win with a 0th stone
     [7] the opening book's depth (NO_BOOK without one)  [8] where its keys start  [9] how many
     [10] the deep book's depth (NO_BOOK without one)  [11] where the cells' line counts start
-    [12 .. 12+w)      columns, centre first
-    [12+w .. 12+2w)   each column's playable cells
-    [12+2w + ply * 2w ...]    per ply (cells + 1 of them): w sorted move bits, w move scores
+    [12] the cells of rows ``r`` with ``r % 2 == height % 2`` (rows from 0 at the bottom),
+    [13] the cells of the other rows: when every column has an even number of empty cells,
+         the lower and the upper cell of each pair of empty cells (:func:`claimeven_bound`)
+    [14 .. 14+w)      columns, centre first
+    [14+w .. 14+2w)   each column's playable cells
+    [14+2w + ply * 2w ...]    per ply (cells + 1 of them): w sorted move bits, w move scores
     then 3 * MAX_FRAMES       the stack of :func:`negamax`: boards, masks, keys
     then 64 line counts       per bit of the layout: the lines of ``k`` cells through it
     then the book             sorted canonical keys, then their scores + 128
@@ -90,7 +94,8 @@ from perfectplay.values import WIN
 UPPER, LOWER = 0, 1
 """A slot's bound kind: the value is at most (upper) or at least (lower) its score."""
 WIDTH, HEIGHT, K, CELLS, BOTTOM, BOARD, TOP = 0, 1, 2, 3, 4, 5, 6
-BOOK_DEPTH, BOOK_START, BOOK_COUNT, DEEP_DEPTH, LINES_START, ORDER = 7, 8, 9, 10, 11, 12
+BOOK_DEPTH, BOOK_START, BOOK_COUNT, DEEP_DEPTH, LINES_START = 7, 8, 9, 10, 11
+PAIR_LOWER, PAIR_UPPER, ORDER = 12, 13, 14
 NODES, BUDGET, HORIZON, EPOCH, HASH_SHIFT, DEADLINE, CYCLES = 0, 1, 2, 3, 4, 5, 6
 """Where ``stats`` keeps its counters and settings."""
 NO_BOOK = 1 << 20
@@ -305,6 +310,46 @@ def stacked_threat(candidates, mine, theirs):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def has_line(bits, work):  # type: ignore[no-untyped-def]
+    """True when ``bits`` hold a line of ``k`` cells (the sentinel row keeps lines from
+    wrapping from one column into the next)."""
+    height = work[HEIGHT]
+    k = np.int64(work[K])
+    for step in (U1, height + U1, height, height + np.uint64(2)):
+        if k == 4:
+            pairs = bits & (bits >> step)
+            run = pairs & (pairs >> (step + step))
+        else:
+            run = bits
+            for i in range(1, k):
+                run &= bits >> (np.uint64(i) * step)
+        if run:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def claimeven_bound(current, mask, work):  # type: ignore[no-untyped-def]
+    """An upper bound on the value of a position from the opponent's claimeven (Allis), or
+    ``NO_BOOK`` when it gives none.
+
+    When every column has an even number of empty cells, the opponent can answer every move
+    in the same column, on top of it: the side to move then gets exactly the lower cell of
+    each pair of empty cells, the opponent the upper one. If the side to move has no line
+    within its stones and those lower cells, it never wins (a bound of 0); if moreover the
+    opponent has a line within its stones and the upper cells, the opponent wins (a bound of
+    -1: a loss, however late)."""
+    if possible(mask, work) & work[PAIR_UPPER]:
+        return NO_BOOK  # a column with an odd number of empty cells
+    empty = work[BOARD] ^ mask
+    if has_line(current | (empty & work[PAIR_LOWER]), work):
+        return NO_BOOK
+    if has_line((current ^ mask) | (empty & work[PAIR_UPPER]), work):
+        return -1
+    return 0
+
+
+@njit(cache=True, inline="always")
 def score_bounds(moves_played, top):  # type: ignore[no-untyped-def]
     """``(win_next, best, worst, lose_next)``: scores of winning at once, the best and worst
     possible when neither side wins at once, and of losing to the opponent's next stone.
@@ -473,6 +518,13 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep):
                 if a >= b:
                     result = b
                     continue
+            if b >= 0:  # the opponent's claimeven: weak searches visit 7-16 % fewer nodes
+                claim = claimeven_bound(cur, msk, work)
+                if claim != NO_BOOK and claim < b:
+                    b = claim
+                    if a >= b:
+                        result = b
+                        continue
             key = U0
             slot = -1  # no slot: the position is not looked up or stored
             if played & 1 == 0 and played < cells - UNSTORED_PLIES:

@@ -572,6 +572,8 @@ def work_with_book(
     columns = [((1 << height) - 1) << (c * stride) for c in range(width)]
     header = [width, height, k, cells, bottom, board, (cells + 1) // 2 + 1, NO_BOOK, 0, 0]
     header += [NO_BOOK, 0]  # the deep book's depth, where the line counts start
+    lower_rows = sum(1 << row for row in range(height) if row % 2 == height % 2)
+    header += [bottom * lower_rows, board ^ (bottom * lower_rows)]  # claimeven's pairs
     header += [*order, *columns]
     base = np.zeros(work_size(width, cells), dtype=np.uint64)
     base[: len(header)] = header
