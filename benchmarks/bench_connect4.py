@@ -4,6 +4,7 @@
     python benchmarks/bench_connect4.py --sets begin-hard --limit 100
     python benchmarks/bench_connect4.py --weak                # win/draw/loss only
     python benchmarks/bench_connect4.py --empty               # the empty 7x6 board
+    python benchmarks/bench_connect4.py --sets --empty --table-bits 27 --threads 2
 
 Every score is checked against the set. As in the reference measurements, the transposition
 table is cleared before each position (a new epoch: O(1)) and the time is that of the solve
@@ -60,15 +61,17 @@ def run_set(
     positions: list[tuple[np.uint64, np.uint64, int, int]],
     weak: bool,
     work: Any,
-    slots: Any,
-    stats: Any,
+    table: Any,
     deep: Any,
 ) -> dict[str, Any]:
     times, nodes, mismatches = [], [], 0
+    stats = table.stats
     for current, mask, moves, expected in positions:
         stats[0], stats[1], stats[3] = 0, 1 << 62, stats[3] + 1
         start = time.perf_counter()
-        score = kernel.solve(current, mask, moves, weak, work, slots, stats, deep)
+        score = kernel.solve(
+            current, mask, moves, weak, work, table.slots, stats, deep, table.marks
+        )
         times.append(time.perf_counter() - start)
         nodes.append(int(stats[0]))
         want = (expected > 0) - (expected < 0) if weak else expected
@@ -101,16 +104,19 @@ def main() -> None:
     )
     parser.add_argument("--table-bits", type=int, default=DEFAULT_TABLE_BITS)
     parser.add_argument(
+        "--threads", type=int, default=1, help="threads sharing the table (the empty board)"
+    )
+    parser.add_argument(
         "--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "connect4"
     )
     args = parser.parse_args()
 
     g = connect4()
-    driver = g.kernel(KernelOptions(book=args.book))
+    driver = g.kernel(KernelOptions(book=args.book, threads=args.threads))
     work = driver.work
     table = driver.new_table(1 << args.table_bits)
     table.touch()  # every page once, outside the timings
-    stats = table.start(1 << 62)
+    table.start(1 << 62)
     driver.solve(g.initial(), table, node_budget=10)  # load the compiled code
     print(f"Machine: {machine()}")
     print(
@@ -122,7 +128,7 @@ def main() -> None:
     for name in args.sets:
         file, ref_mean, _ref_median, _ref_nodes, ref_weak = SETS[name]
         positions = load(args.data / file, args.limit)
-        result = run_set(positions, args.weak, work, table.slots, stats, driver.deep)
+        result = run_set(positions, args.weak, work, table, driver.deep)
         reference = ref_weak if args.weak else ref_mean
         print(
             f"| {name} | {result['n']} | {result['mismatches']} | {fmt(result['mean'])} | "
@@ -135,7 +141,8 @@ def main() -> None:
         start = time.perf_counter()
         solved = driver.solve(g.initial(), table, weak=args.weak)
         print(
-            f"\nempty 7x6 board: score {solved.score}, {solved.nodes:,} nodes, "
+            f"\nempty 7x6 board, {args.threads} thread(s): score {solved.score}, "
+            f"{solved.nodes:,} nodes, "
             f"{fmt(time.perf_counter() - start)}"
         )
 

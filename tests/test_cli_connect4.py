@@ -389,6 +389,9 @@ def test_book_is_built_and_consulted(capsys: pytest.CaptureFixture[str], tmp_pat
         (["solve", "connect4", "44", "--book", "/no/such/book.npz"], "not readable"),
         (["solve", "connect4", "44", "--table-bits", "40"], "--table-bits 40"),
         (["solve", "tictactoe", "x________", "--table-bits", "9"], "--table-bits 9"),
+        (["solve", "connect4", "44", "--threads", "0"], "--threads 0: must be a whole number"),
+        (["analyze", "connect4", "44", "--threads", "65"], "from 1 to 64"),
+        (["best", "tictactoe", "x________", "--threads", "2"], "--threads 2: tictactoe does"),
     ],
 )
 def test_book_and_table_errors(
@@ -397,6 +400,15 @@ def test_book_and_table_errors(
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.startswith("perfectplay: error: ") and fragment in err and "Traceback" not in err
+
+
+def test_threads_give_the_same_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    middle = "274552224131661"
+    one = run_json(capsys, "analyze", "connect4", middle, "--no-book")
+    two = run_json(capsys, "analyze", "connect4", middle, "--no-book", "--threads", "2")
+    assert [m["score"] for m in one["moves"]] == [m["score"] for m in two["moves"]]
+    solved = run_json(capsys, "solve", "connect4", "44455554221", "--threads", "2")
+    assert solved["score"] == -15 and solved["exact"] is True
 
 
 def test_the_shipped_7x6_book_is_used_unless_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -264,6 +264,7 @@ def test_reach_covers_the_exact_search_and_the_books() -> None:
     "argv",
     [
         ("best", "connect4", "", "--no-book", "--time", "60"),
+        ("best", "connect4", "", "--no-book", "--time", "60", "--threads", "2"),
         ("best", "simplexity", "", "--time", "60"),
         ("best", "tictactoe", "", "--size", "8x8", "--k", "5", "--time", "60"),
     ],

@@ -76,6 +76,7 @@ from perfectplay.errors import ParameterError, PerfectplayError, plain, quote
 from perfectplay.games.kernel import (
     DEFAULT_KERNEL_OPTIONS,
     MAX_TABLE_BITS,
+    MAX_THREADS,
     MIN_TABLE_BITS,
     ExactProgress,
     KernelOptions,
@@ -383,9 +384,16 @@ def kernel_options(
     book: bool = True,
     book_path: str | None = None,
     table_bits: int | None = None,
+    threads: int = 1,
 ) -> KernelOptions:
     """Checked kernel options: ``book`` consults the book shipped for the board,
-    ``book_path`` a book file instead, ``table_bits`` sizes the table (2**N slots)."""
+    ``book_path`` a book file instead, ``table_bits`` sizes the table (2**N slots),
+    ``threads`` searches on that many threads sharing the table (games declaring
+    ``Capability.THREADS``; checked with the game by :func:`solve` and the others)."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ParameterError(
+            f"--threads {quote(threads)}: must be a whole number from 1 to {MAX_THREADS}"
+        )
     if table_bits is not None and (
         isinstance(table_bits, bool)
         or not isinstance(table_bits, int)
@@ -398,7 +406,15 @@ def kernel_options(
     if book_path is not None and not book:
         raise ParameterError("--book: cannot be given with --no-book")
     path = None if book_path is None else Path(book_path)
-    return KernelOptions(book=book, book_path=path, table_bits=table_bits)
+    return KernelOptions(book=book, book_path=path, table_bits=table_bits, threads=threads)
+
+
+def _checked_search(game: Game[P, M], options: KernelOptions) -> SearchOptions:
+    """The search options of a call with kernel ``options``; raises
+    :class:`ParameterError` for threads the game's solver does not offer."""
+    if options.threads > 1:
+        require(game, Capability.THREADS, f"--threads {options.threads}")
+    return SearchOptions(kernel=options)
 
 
 # -- search -----------------------------------------------------------------------------------
@@ -416,7 +432,7 @@ def best(
     ``on_iteration`` hears of each completed iteration of a timed search, ``on_progress`` of
     an exact solve's narrowing bounds (as for :func:`solve`)."""
     rng = random.Random(seed) if seed is not None else None
-    search = SearchOptions(kernel=options)
+    search = _checked_search(game, options)
     return search_best(
         game,
         position,
@@ -440,7 +456,7 @@ def level_move(
     position: its best move by a shallow search, or now and then a worse one (see
     :mod:`perfectplay.search.levels`); ``seed`` makes the choice repeatable. Raises
     :class:`ParameterError` naming the levels for an unknown one."""
-    search = SearchOptions(kernel=options)
+    search = _checked_search(game, options)
     return choose_level_move(game, position, level_named(level), random.Random(seed), search)
 
 
@@ -468,7 +484,7 @@ def solve(
         position,
         search_limit,
         weak=weak,
-        search=SearchOptions(kernel=options),
+        search=_checked_search(game, options),
         on_iteration=on_iteration,
         on_progress=on_progress,
     )
@@ -499,7 +515,7 @@ def analyze(
     (on a big board, those near the stones; every move where the kit names none)."""
     if weak:
         require(game, Capability.WEAK, "--weak")
-    search = SearchOptions(kernel=options)
+    search = _checked_search(game, options)
     moves = kit_of(game).focus_moves(game, position) if focus and not weak else None
     if moves is not None:
         return analyze_moves(game, position, moves, search_limit, search=search, on_move=on_move)
@@ -517,7 +533,7 @@ class Engine(Generic[P, M]):
 
     def __init__(self, game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> None:
         self.game = game
-        self._searcher = Searcher(game, SearchOptions(kernel=options))
+        self._searcher = Searcher(game, _checked_search(game, options))
         self._searcher.warm_up()
 
     def solve(

@@ -233,7 +233,7 @@ def test_the_direct_call_answers_as_numba_dispatch_does() -> None:
         answers = []
         for call in (solve_entry(), compiled.solve_call):
             TABLE.clear()
-            arrays = (KERNEL.work, TABLE.slots, TABLE.stats, KERNEL.deep)
+            arrays = (KERNEL.work, TABLE.slots, TABLE.stats, KERNEL.deep, TABLE.marks)
             score = call(position.first, position.second, False, 1 << 62, NO_DEADLINE_NS, *arrays)
             answers.append((score, int(TABLE.stats[compiled.NODES])))
             assert TABLE.stats[compiled.CYCLES] > 0
@@ -242,3 +242,49 @@ def test_the_direct_call_answers_as_numba_dispatch_does() -> None:
     kernel = C4.kernel(api.kernel_options(book=False))
     assert kernel.solve(hard, TABLE, node_budget=100).aborted
     assert kernel.solve(hard, TABLE, deadline=time.perf_counter()).aborted
+
+
+def test_threads_sharing_the_table_give_the_single_thread_scores() -> None:
+    """With progress reports a kernel of two threads shares every probe from the start: the
+    benchmark lines' scores, strong and weak, and the table left to one thread after."""
+    from perfectplay.games.connect4 import compiled
+
+    kernel = C4.kernel(api.kernel_options(book=False, threads=2))
+    table = kernel.new_table(1 << 20)
+    for path in SETS:
+        for moves, expected in lines(path)[:6]:
+            position, _ = parse_connect4_moves(C4, moves)
+            for weak in (False, True):
+                table.clear()
+                solved = kernel.solve(position, table, weak, progress=lambda *_: None)
+                assert not solved.aborted
+                assert solved.score == ((expected > 0) - (expected < 0) if weak else expected)
+    assert table.stats[compiled.SHARED] == 0
+
+
+def test_a_search_outgrowing_its_trial_goes_on_with_threads() -> None:
+    """Past :data:`SHARED_AFTER_NODES` nodes alone, the solve goes on with both threads on
+    the same table: the single thread's score, and the nodes of both counted."""
+    from perfectplay.games.connect4.kernel import SHARED_AFTER_NODES
+
+    position, _ = parse_connect4_moves(C4, "44444413")  # about 5 M nodes alone
+    alone = C4.kernel(api.kernel_options(book=False))
+    shared = C4.kernel(api.kernel_options(book=False, threads=2))
+    one = alone.solve(position, alone.new_table(1 << 20))
+    two = shared.solve(position, shared.new_table(1 << 20))
+    assert one.score == two.score == 2 and not two.aborted
+    assert two.nodes > SHARED_AFTER_NODES
+
+
+def test_threads_stop_at_the_deadline_and_the_node_budget() -> None:
+    import time
+
+    position, _ = parse_connect4_moves(C4, "4445")  # minutes without a book
+    kernel = C4.kernel(api.kernel_options(book=False, threads=2))
+    table = kernel.new_table(1 << 20)
+    solved = kernel.solve(position, table, deadline=time.perf_counter() + 0.3)
+    assert solved.aborted
+    table.clear()
+    assert kernel.solve(position, table, node_budget=3_000_000).aborted
+    table.clear()
+    assert kernel.solve(position, table, progress=lambda *_: None, node_budget=10**5).aborted

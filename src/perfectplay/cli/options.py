@@ -134,10 +134,19 @@ def add_board(sub: argparse.ArgumentParser) -> None:
     add_size(sub, board=True)
     sub.add_argument("--json", action="store_true", help="print the result as JSON")
     add_solver(sub)
+    sub.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="search on N threads sharing the table (connect4's exact solver; default 1)",
+    )
 
 
 def add_solver(sub: argparse.ArgumentParser) -> None:
-    """``--table-bits``, ``--book``/``--no-book`` and ``--eval``."""
+    """``--table-bits``, ``--book``/``--no-book`` and ``--eval`` (one search thread, unless
+    the verb adds ``--threads``)."""
+    sub.set_defaults(threads=1)
     sub.add_argument(
         "--table-bits",
         type=int,
@@ -323,11 +332,12 @@ def timed_or_exact(args: argparse.Namespace, game: RegisteredGame, position: obj
 
 
 def kernel_options(args: argparse.Namespace) -> KernelOptions:
-    """The kernel options of ``--book``, ``--no-book`` and ``--table-bits``."""
+    """The kernel options of ``--book``, ``--no-book``, ``--table-bits`` and ``--threads``."""
     from perfectplay import api
 
     return api.kernel_options(
         book=not args.no_book,
         book_path=args.book,
         table_bits=args.table_bits,
+        threads=args.threads,
     )

@@ -35,6 +35,8 @@ ExactProgress = Callable[[int, int, int, float], None]
 """Called by an exact solve as it narrows the value: ``(low, high, nodes, seconds)``, the
 bounds on the game's conventional score scale (Connect Four's standard score)."""
 MIN_TABLE_BITS, MAX_TABLE_BITS = 10, 30
+MAX_THREADS = 64
+"""The most search threads :class:`KernelOptions` takes."""
 """The range of ``KernelOptions.table_bits`` (2**N table slots)."""
 WARM_UP_NODES = 1_000
 """Nodes of the search that loads a kernel's compiled code before any clock starts."""
@@ -46,7 +48,8 @@ class KernelOptions:
 
     ``book``: consult the opening book shipped for the board (games with books only);
     ``book_path``: consult this book file instead; ``table_bits``: a transposition table of
-    ``2**table_bits`` slots instead of the kernel's default. Checked by
+    ``2**table_bits`` slots instead of the kernel's default; ``threads``: search threads
+    sharing the table in the exact solver (games declaring ``Capability.THREADS``). Checked by
     :func:`perfectplay.api.kernel_options`. ``evaluation``: the weights of the kernel's
     evaluation instead of its defaults (kernels with a tunable evaluation only, the big m,n,k
     boards', which check them; others ignore it): what a tuner plays one set against another
@@ -57,6 +60,7 @@ class KernelOptions:
     book_path: Path | None = None
     table_bits: int | None = None
     evaluation: tuple[int, ...] | None = None
+    threads: int = 1
 
 
 DEFAULT_KERNEL_OPTIONS = KernelOptions()

@@ -55,6 +55,8 @@ class Capability(Enum):
     """A grid the web pages and the tree pictures can draw (:meth:`GameKit.board`)."""
     ARENA = "arena"
     """Engine matches (``perfectplay arena``): the game has a tuned time-limited engine."""
+    THREADS = "threads"
+    """An exact solver that searches on several threads sharing its table (``--threads``)."""
 
 
 SIZE_NAMES = ("width", "height")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -22,6 +22,7 @@ from perfectplay.games.connect4.compiled import (
     BUDGET,
     DEADLINE,
     HORIZON,
+    MARK_SLOTS,
     META_BITS,
     NO_BOOK,
     NODES,
@@ -45,6 +46,14 @@ from perfectplay.values import WIN
 
 NO_DEADLINE_NS = int(NO_DEADLINE)
 """The deadline argument of a solve without one."""
+SHARED_AFTER_NODES = 2_000_000
+"""With several threads, a solve runs on one thread for this many nodes first (about 0.2 s):
+most positions are solved by then, and starting threads for each probe costs more than it
+gains on small searches."""
+Probe = Callable[[np.uint64, np.uint64, int, int, int], tuple[int, int, bool]]
+"""A null-window search ``(current, mask, moves played, window, node budget) -> (result,
+nodes, aborted)``: the position's value is at most ``result`` when ``result <= window`` and
+at least ``result`` otherwise (nothing when aborted)."""
 
 if TYPE_CHECKING:
     from perfectplay.games.connect4.rules import Connect4Game, Connect4Position
@@ -69,7 +78,7 @@ class Connect4Table:
     (the table is zeroed when the epoch wraps).
     """
 
-    __slots__ = ("epochs", "slots", "stats")
+    __slots__ = ("epochs", "marks", "slots", "stats")
 
     def __init__(self, entries: int) -> None:
         """A table of ``entries`` slots (a power of two)."""
@@ -80,6 +89,7 @@ class Connect4Table:
         bits = entries.bit_length() - 1
         self.epochs = 1 << min(bits - META_BITS, EPOCH_BITS_CAP)
         self.slots = np.zeros(entries, dtype=np.uint64)
+        self.marks = np.zeros(MARK_SLOTS, dtype=np.uint64)  # for threads sharing the table
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self.stats[:6] = [0, UNLIMITED, 0, 1, 64 - bits, int(NO_DEADLINE)]
 
@@ -143,6 +153,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         spec = game.spec
         self.game = game
         self.table_bits = DEFAULT_TABLE_BITS if options.table_bits is None else options.table_bits
+        self.threads = options.threads
         self.book: OpeningBook | None = None
         self.deep = NO_DEEP_BOOK
         if options.book_path is not None:
@@ -283,17 +294,76 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         ``node_budget`` nodes or the ``deadline`` (``time.perf_counter`` seconds).
 
         ``progress(low, high, nodes, seconds)`` is called after every null-window probe; the
-        score range narrows until ``low == high``. Without it the whole bisection runs compiled.
+        score range narrows until ``low == high``. Without it the whole bisection runs
+        compiled. With ``threads`` above 1 in the kernel's options, a search that outgrows
+        :data:`SHARED_AFTER_NODES` nodes on one thread (a search with progress reports at
+        once) goes on with every thread on the same table (:mod:`.parallel`).
         """
-        if progress is None:  # the whole bisection in one compiled call
-            stats = table.stats
-            score = solve_entry()(
-                position.first, position.second, weak, node_budget,
-                NO_DEADLINE_NS if deadline is None else deadline_ns(deadline),
-                self.work, table.slots, stats, self.deep,
-            )  # fmt: skip
-            nodes = stats.item(NODES)
-            return Solved(score, nodes, nodes > stats.item(BUDGET))
+        spent = 0
+        if progress is None:
+            trial = node_budget if self.threads == 1 else min(node_budget, SHARED_AFTER_NODES)
+            alone = self._solve_compiled(position, table, weak, trial, deadline)
+            if not alone.aborted or trial == node_budget or table.stats[BUDGET] == 0:
+                return alone  # done, or stopped by the budget, the deadline or Ctrl-C
+            spent = alone.nodes
+        if self.threads == 1:
+            probe = partial(self._probe, table, deadline)
+            return self._bisect(position, weak, node_budget, progress, probe)
+        from perfectplay.games.connect4.parallel import SharedProbe
+
+        with SharedProbe(self.work, self.deep, table, self.threads, deadline) as shared:
+            solved = self._bisect(position, weak, node_budget - spent, progress, shared.search)
+        return solved._replace(nodes=solved.nodes + spent)
+
+    def _solve_compiled(
+        self,
+        position: Connect4Position,
+        table: Connect4Table,
+        weak: bool,
+        node_budget: int,
+        deadline: float | None,
+    ) -> Solved:
+        """:meth:`solve` on one thread, the bisection and all in one compiled call."""
+        stats = table.stats
+        score = solve_entry()(
+            position.first, position.second, weak, node_budget,
+            NO_DEADLINE_NS if deadline is None else deadline_ns(deadline),
+            self.work, table.slots, stats, self.deep, table.marks,
+        )  # fmt: skip
+        nodes = stats.item(NODES)
+        return Solved(score, nodes, nodes > stats.item(BUDGET))
+
+    def _probe(
+        self,
+        table: Connect4Table,
+        deadline: float | None,
+        current: np.uint64,
+        mask: np.uint64,
+        played: int,
+        window: int,
+        budget: int,
+    ) -> tuple[int, int, bool]:
+        """One null-window search on one thread: a :data:`Probe`."""
+        from perfectplay.games.connect4 import compiled as k
+
+        stats = table.start(budget, deadline)
+        result = k.negamax(
+            current, mask, played, window, window + 1, self.work, table.slots, stats, self.deep,
+            table.marks,
+        )  # fmt: skip
+        return int(result), int(stats[NODES]), bool(stats[NODES] > stats[BUDGET])
+
+    def _bisect(
+        self,
+        position: Connect4Position,
+        weak: bool,
+        node_budget: int,
+        progress: ExactProgress | None,
+        probe: Probe,
+    ) -> Solved:
+        """The exact (or weak) score by null-window searches, narrowing from Python as the
+        compiled :func:`~perfectplay.games.connect4.compiled.solve` does, ``progress``
+        hearing of each step."""
         from perfectplay.games.connect4 import compiled as k
 
         current, mask, played = self.boards(position)
@@ -304,20 +374,16 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         started, nodes = time.perf_counter(), 0
         while low < high:
             med = int(k.next_probe(low, high))
-            stats = table.start(node_budget - nodes, deadline)
-            result = int(
-                k.negamax(
-                    current, mask, played, med, med + 1, self.work, table.slots, stats, self.deep
-                )
-            )
-            nodes += int(stats[NODES])
-            if stats[NODES] > stats[BUDGET]:
+            result, used, aborted = probe(current, mask, played, med, node_budget - nodes)
+            nodes += used
+            if aborted:
                 return Solved(0, nodes, True)
             if result <= med:
                 high = result
             else:
                 low = result
-            progress(low, high, nodes, time.perf_counter() - started)
+            if progress is not None:
+                progress(low, high, nodes, time.perf_counter() - started)
         score = ((low > 0) - (low < 0)) if weak else low
         return Solved(score, nodes, False)
 
@@ -340,7 +406,8 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
             boards = self.board_rows(run)
             scores = np.zeros((len(run), 2), dtype=np.int64)
             stats = table.start(UNLIMITED, deadline)
-            done = int(k.solve_many(boards, weak, self.work, table.slots, stats, self.deep, scores))
+            arrays = (self.work, table.slots, stats, self.deep, table.marks)
+            done = int(k.solve_many(boards, weak, *arrays, scores))
             answers += [Solved(s, n, False) for s, n in scores[:done].tolist()]
             table.clear()  # the epoch after the run's last (the table is zeroed when it wraps)
             if done < len(run):
@@ -394,8 +461,9 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
                 continue
             stats = table.start(budget, deadline)
             reply = k.negamax(
-                current, mask, played, -score, -score + 1, self.work, table.slots, stats, self.deep
-            )
+                current, mask, played, -score, -score + 1, self.work, table.slots, stats, self.deep,
+                table.marks,
+            )  # fmt: skip
             nodes += int(stats[NODES])
             if stats[NODES] > stats[BUDGET]:
                 return None, nodes
@@ -529,8 +597,8 @@ def solve_entry() -> Callable[..., int]:
     """The compiled :func:`~perfectplay.games.connect4.compiled.solve_call`, called without
     numba's dispatch (a microsecond or more of a search of a few dozen nodes). Its arguments:
     the position's ``first`` and ``second`` stones, ``weak``, the node budget, the deadline
-    (:func:`deadline_ns`), then the kernel's ``work``, the table's ``slots`` and ``stats``
-    and the kernel's ``deep`` arrays, as the kernel made them."""
+    (:func:`deadline_ns`), then the kernel's ``work``, the table's ``slots`` and ``stats``,
+    the kernel's ``deep`` and the table's ``marks`` arrays, as they were made."""
     from perfectplay.games.connect4 import compiled
 
     return direct_entry(compiled.solve_call)

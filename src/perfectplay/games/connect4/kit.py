@@ -84,6 +84,7 @@ class Connect4Kit(base.GameKit):
     capabilities = frozenset(
         {
             base.Capability.WEAK,
+            base.Capability.THREADS,
             base.Capability.BOOK,
             base.Capability.HISTORY,
             base.Capability.SYMMETRY,
