@@ -195,6 +195,26 @@ def test_every_decisive_value_of_the_heuristic_search_is_true(rows: int, cols: i
     assert claims
 
 
+def test_a_proved_win_below_a_shallow_search_is_not_read_as_exact_by_a_later_one() -> None:
+    """A shallow search proves wins below its root by threat-space proofs (their distances
+    bounds); an exact search on the same table (an engine keeps it across calls) must not
+    take those entries for exact ones. Found among random 6x5 k=4 positions: after a search
+    4 plies deep, the exact one said ``win in 11``, exact, where the one-word kernel finds a
+    win in 9."""
+    g = game(5, 6, 4)
+    x = sum(1 << g.index(parse_mnk_move(g, c)) for c in ("b2", "e2", "a4", "f4", "b5"))
+    o = sum(1 << g.index(parse_mnk_move(g, c)) for c in ("d1", "e4", "d5", "f5"))
+    position = g.from_bits(x, o)
+    big, small = BigMNKKernel(g, KernelOptions()), MNKKernel(g, KernelOptions())
+    expected = small.exact_value(position, small.new_table(1 << 16))
+    assert expected == WIN - 9
+    table = big.new_table(1 << 16)
+    big.search(position, 4, None, table, UNLIMITED_NODES)
+    depth = g.plies_left_bound(position)
+    found = big.search(position, depth, None, table, UNLIMITED_NODES)
+    assert (found.value, found.horizon) == (expected, 0)
+
+
 def test_a_proof_longer_than_five_plies_is_a_win_within_its_plies_through_every_door() -> None:
     """A VCF of 7 plies proves the win, not that none comes sooner: the score, the JSON of
     the one contract and the command line's words say ``at most``; the rest stays exact."""

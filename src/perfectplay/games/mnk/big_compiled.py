@@ -19,7 +19,8 @@ In both, a cell completing k wins at once, two opponent win cells lose, one must
 
 Table tuple ``tt``: ``key`` (uint64 smallest Zobrist hash over the symmetries), ``value``
 (int64, position-relative), ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32,
-FULL_DRAFT when no horizon below), ``move`` (int16, in the canonical frame; negative: empty).
+FULL_DRAFT when nothing below stopped short of the end, see below; else the depth searched),
+``move`` (int16, in the canonical frame; negative: empty).
 ``stats`` (int64[7]): nodes, horizon leaves, node budget, aborted flag, deadline
 (``time.perf_counter_ns`` units), VCF nodes left, bounded wins (see below).
 
@@ -29,6 +30,13 @@ threat-space proof (a VCF or a VCT: the shortest such line, not necessarily the 
 a double three can win sooner than any VCF) or by a move among a beam (a shorter win may lie
 outside it). Such a distance is an upper bound: the game is won within it. The root's proofs
 of at most :data:`EXACT_PROOF_PLIES` plies are the exception (exact).
+
+So a node's entry gets FULL_DRAFT, the draft every search reads, exact ones included, only
+when neither ``stats[1]`` nor ``stats[6]`` moved while it was searched (a table entry of a
+smaller draft that narrowed its window counts as a horizon leaf); otherwise the depth searched,
+which a search as deep as the empty cells never reads. The root's proofs store FULL_DRAFT
+bounds, not exact values: the attacker's win within the line's plies as a lower bound, the
+defender's loss within them as an upper bound, both true whatever the soonest win.
 """
 
 from __future__ import annotations
@@ -251,6 +259,9 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     if alpha >= beta:
         return alpha
     alpha_start = alpha
+    # Counted from before the probe: a heuristic entry that narrows the window (the probe
+    # counts it as a horizon leaf) makes the result rest on it, however exact all below is.
+    horizon_before, bounded_before = stats[1], stats[6]
     slot, key, sym, table_move, value, bound = probe(ply, depth, ctx, st, tt, stats)
     if bound == EXACT:
         return value
@@ -260,7 +271,6 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         beta = min(beta, value)
     if alpha >= beta:
         return value
-    horizon_before = stats[1]
     if threats == 1:
         st[8][ply, 0] = block
         n, pruned = 1, False
@@ -297,7 +307,11 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     elif pruned:
         stats[6] += 1  # a win among the beam: a sooner one may lie outside it
     kind = UPPER if best <= alpha_start else LOWER if best >= beta else EXACT
-    draft = FULL_DRAFT if stats[1] == horizon_before else depth
+    # Good at every depth only when nothing below stopped short of the end: a horizon leaf
+    # made it a heuristic value, a proof or a beam's win a distance that is only a bound,
+    # which a later exact search of this board must not read as exact.
+    full = stats[1] == horizon_before and stats[6] == bounded_before
+    draft = FULL_DRAFT if full else depth
     store(slot, key, sym, best, kind, draft, best_cell, ply, ctx, tt)
     return best
 
