@@ -74,15 +74,22 @@ def test_an_analysis_of_a_game_without_a_board_shows_its_text() -> None:
     assert "<pre>" in html and "<svg" not in html and "★" in html
 
 
-def test_a_tree_draws_itself_or_falls_back_to_text_without_graphviz(
+def test_a_tree_draws_itself_without_graphviz_or_falls_back_to_text_when_too_large(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("PATH", "")  # no Graphviz: perfectplay draws the tree itself
     game, position = api.load("tictactoe", "xox/oox/___")
     tree = api.tree(game, position, alphabeta=True)
     svg = tree._repr_svg_()
-    assert svg is not None and shapes(svg, "g")  # Graphviz's nodes and edges
-    monkeypatch.setenv("PATH", "")  # no dot: Jupyter shows the text repr instead
-    assert tree._repr_svg_() is None
+    assert svg is not None
+    assert (
+        len(shapes(svg, "g", **{"class": "node"})) + len(shapes(svg, "g", **{"class": "node best"}))
+        == tree.node_count()
+    )
+    assert shapes(svg, "g", **{"class": "board"})  # the kit's boards in the nodes
+    large = api.tree(game, game.initial(), 4)
+    assert large.node_count() > 2_000  # more than a picture shows: the text repr instead
+    assert large._repr_svg_() is None
 
 
 def test_the_example_notebook_runs_and_shows_every_picture() -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from perfectplay.analysis import render as pictures
+from perfectplay.analysis import tree_svg
 from perfectplay.analysis.arena import (
     ArenaProgress,
     ArenaResult,
@@ -671,15 +672,20 @@ def tree(
 
 
 def to_dot(built: GameTree) -> str:
-    """The tree as Graphviz DOT source, boards drawn for games declaring
-    ``Capability.BOARD`` (else each node shows its position's text)."""
+    """The tree as Graphviz DOT source, written by perfectplay itself (Graphviz is needed
+    only to lay it out): boards drawn as tables for games declaring ``Capability.BOARD``
+    (else each node shows its position's text). Raises :class:`ParameterError` when the
+    tree is too large to draw (more than ``MAX_PICTURE_NODES`` nodes)."""
     return pictures.to_dot(built, kit_of(built.game).has(Capability.BOARD))
 
 
 def to_svg(built: GameTree) -> str:
-    """The tree drawn as SVG by Graphviz's ``dot`` (boards as for :func:`to_dot`); raises
-    :class:`ParameterError` when ``dot`` is missing or the tree is too large to draw."""
-    return pictures.to_svg(built, kit_of(built.game).has(Capability.BOARD))
+    """The tree drawn as a standalone SVG document by perfectplay's own tidy-tree layout (no
+    Graphviz needed): boards drawn by the kit's picture for games declaring
+    ``Capability.BOARD`` (else each node shows its position's text), the best line
+    highlighted, alpha-beta's cuts grey and dashed. Raises :class:`ParameterError` when the
+    tree is too large to draw (more than ``MAX_PICTURE_NODES`` nodes)."""
+    return tree_svg.to_svg(built, kit_of(built.game).has(Capability.BOARD))
 
 
 # -- alpha-beta step by step (issue 15, item 10) -----------------------------------------------

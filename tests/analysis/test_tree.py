@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay import api
-from perfectplay.analysis.render import rich_tree, summary_text, to_dot, to_svg
+from perfectplay.analysis.render import rich_tree, summary_text, to_dot
 from perfectplay.analysis.tree import GameTree, TreeNode, build_tree
+from perfectplay.analysis.tree_svg import to_svg
 from perfectplay.errors import ParameterError
 from perfectplay.games.mnk.rules import MNKPosition, game
 from perfectplay.search.alphabeta import Options, alphabeta

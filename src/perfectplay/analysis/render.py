@@ -1,14 +1,17 @@
-"""Pictures of a :class:`~perfectplay.analysis.tree.GameTree`: a nested terminal tree (rich)
-and a Graphviz drawing (DOT source, or SVG through the ``dot`` program).
+"""Pictures of a :class:`~perfectplay.analysis.tree.GameTree`: a nested terminal tree (rich),
+Graphviz DOT source (written here, for people who lay trees out with Graphviz), and the text
+every picture shares; :mod:`perfectplay.analysis.tree_svg` draws the SVG picture with it.
 
-Both show, for every node, the move that led to it and who played it, the board (when asked
+Each shows, for every node, the move that led to it and who played it, the board (when asked
 for), the value in the game's conventional score (a bound is written ``>= 3`` or ``<= -9``),
-alpha-beta's window ``[alpha, beta]``, and mark the best line (highlighted) and the branches
-alpha-beta cut off (greyed, unvisited). rich and graphviz are imported inside the functions.
+alpha-beta's window ``[alpha, beta]``, and marks the best line (highlighted) and the branches
+alpha-beta cut off (greyed, unvisited, labelled ``cut``). rich is imported inside the function
+that uses it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -20,7 +23,7 @@ from perfectplay.errors import ParameterError
 BEST_COLOUR = "#c0392b"
 PRUNED_COLOUR = "#9e9e9e"
 MAX_PICTURE_NODES = 2_000
-"""Most nodes a Graphviz picture may have (layout time grows fast beyond)."""
+"""Most nodes a picture (SVG or DOT) of a tree may have: beyond, nobody can read it."""
 
 
 # -- text shared by both pictures -------------------------------------------------------------
@@ -146,59 +149,97 @@ def _style(node: TreeNode, best: bool) -> str:
     return "bold green" if best else ""
 
 
-# -- Graphviz ---------------------------------------------------------------------------------
-def to_dot(tree: GameTree, boards: bool = True) -> str:
-    """The tree as Graphviz DOT source (``boards``: drawn as tables in the nodes, else each
-    node shows its position's text).
-
-    Raises :class:`ParameterError` above :data:`MAX_PICTURE_NODES` nodes.
-    """
-    return str(_digraph(tree, boards).source)
-
-
-def to_svg(tree: GameTree, boards: bool = True) -> str:
-    """The tree drawn as SVG by Graphviz's ``dot`` program.
-
-    Raises :class:`ParameterError` when ``dot`` is not installed (Debian package
-    ``graphviz``) or the tree has more than :data:`MAX_PICTURE_NODES` nodes.
-    """
-    import graphviz
-
-    digraph = _digraph(tree, boards)
-    try:
-        return str(digraph.pipe(format="svg", encoding="utf-8", quiet=True))
-    except graphviz.ExecutableNotFound:
-        raise ParameterError(
-            "--svg: Graphviz's 'dot' program is not installed (Debian/Ubuntu: apt-get install "
-            "graphviz); --dot FILE writes the DOT source without it"
-        ) from None
-
-
-def _digraph(tree: GameTree, boards: bool) -> Any:
-    import graphviz
-
+# -- Graphviz's DOT source (written here; Graphviz itself is not needed) ----------------------
+def check_picture(tree: GameTree) -> None:
+    """Raise :class:`ParameterError` when ``tree`` has more than :data:`MAX_PICTURE_NODES`
+    nodes (the check every picture of a tree makes first)."""
     count = tree.node_count()
     if count > MAX_PICTURE_NODES:
         raise ParameterError(
             f"picture: the tree has {count:,} nodes, more than the {MAX_PICTURE_NODES:,} a "
             "picture can show; cut the tree at a smaller depth"
         )
-    digraph = graphviz.Digraph("tree", format="svg")
-    digraph.attr(rankdir="TB", nodesep="0.15", ranksep="0.45")
-    digraph.attr("node", shape="plaintext", fontname="Helvetica", fontsize="10")
-    digraph.attr("edge", fontname="Helvetica", fontsize="9", arrowsize="0.6")
+
+
+def cut_window(tree: GameTree, parent: TreeNode) -> tuple[float, float] | None:
+    """The window ``(alpha, beta)`` of ``parent`` when alpha-beta cut its remaining
+    children: the window it was entered with, narrowed by the values of the children it
+    searched (``None`` for a node without a window)."""
+    if parent.window is None:
+        return None
+    alpha, beta = parent.window
+    maximising = tree.game.to_move(parent.position) == tree.root_player
+    for child in parent.children:
+        if child.pruned or child.value is None:
+            continue
+        if maximising:
+            alpha = max(alpha, child.value)
+        else:
+            beta = min(beta, child.value)
+    return alpha, beta
+
+
+def cut_text(tree: GameTree, parent: TreeNode) -> str:
+    """Why alpha-beta cut ``parent``'s remaining children: ``alpha 10 >= beta 0`` (the
+    bound the node moves first); '' for a node without a window."""
+    window = cut_window(tree, parent)
+    if window is None:
+        return ""
+    alpha, beta = (tree.display_value(bound) for bound in window)
+    if tree.game.to_move(parent.position) == tree.root_player:
+        return f"alpha {alpha} >= beta {beta}"
+    return f"beta {beta} <= alpha {alpha}"
+
+
+def to_dot(tree: GameTree, boards: bool = True) -> str:
+    """The tree as Graphviz DOT source (``boards``: drawn as tables in the nodes, else each
+    node shows its position's text); written without Graphviz, for people who want to lay
+    it out with Graphviz's ``dot``.
+
+    Raises :class:`ParameterError` above :data:`MAX_PICTURE_NODES` nodes.
+    """
+    check_picture(tree)
+    lines = [
+        "digraph tree {",
+        "\tgraph [nodesep=0.15 rankdir=TB ranksep=0.45]",
+        "\tnode [fontname=Helvetica fontsize=10 shape=plaintext]",
+        "\tedge [arrowsize=0.6 fontname=Helvetica fontsize=9]",
+    ]
     names: dict[int, str] = {}
     for number, (node, parent, mover, best) in enumerate(walk(tree)):
         name = names[id(node)] = f"n{number}"
-        digraph.node(name, label=_html_label(tree, node, mover, best, boards))
+        lines.append(f"\t{name} [label={_html_label(tree, node, mover, best, boards)}]")
         if parent is not None:
-            digraph.edge(names[id(parent)], name, **_edge_style(node, best))
-    return digraph
+            style = _dot_attributes(_edge_style(node, best))
+            lines.append(f"\t{names[id(parent)]} -> {name}{style}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _dot_attributes(attributes: dict[str, str]) -> str:
+    """`` [color="#9e9e9e" style=dashed]`` ('' for none): DOT attributes, quoted where a
+    value is not a plain identifier or number."""
+    if not attributes:
+        return ""
+    return " [" + " ".join(f"{key}={_dot_id(value)}" for key, value in attributes.items()) + "]"
+
+
+def _dot_id(value: str) -> str:
+    """A DOT identifier: as it is when plain, else double-quoted with ``"`` and ``\\``
+    escaped."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*|-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)", value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _edge_style(node: TreeNode, best: bool) -> dict[str, str]:
     if node.pruned:
-        return {"color": PRUNED_COLOUR, "style": "dashed"}
+        return {
+            "color": PRUNED_COLOUR,
+            "style": "dashed",
+            "label": "cut",
+            "fontcolor": PRUNED_COLOUR,
+        }
     if best:
         return {"color": BEST_COLOUR, "penwidth": "2.5"}
     return {}

@@ -134,9 +134,10 @@ class GameTree:
         return _count_nodes(self.root)
 
     def _repr_svg_(self) -> str | None:
-        """The tree as Graphviz draws it, for notebooks; ``None`` (the text repr instead)
-        when Graphviz's ``dot`` is missing or the tree is too large to draw."""
-        from perfectplay.analysis.render import to_svg
+        """The tree drawn as SVG (:func:`perfectplay.analysis.tree_svg.to_svg`, no Graphviz
+        needed), for notebooks; ``None`` (the text repr instead) when the tree is too large
+        to draw."""
+        from perfectplay.analysis.tree_svg import to_svg
 
         try:
             return to_svg(self)

@@ -1,6 +1,7 @@
 """``perfectplay tree``: the game tree of a position with minimax values, or alpha-beta's
-windows and cuts, in the terminal or as a Graphviz picture; with ``--steps``, alpha-beta's
-search one step at a time, as a numbered list."""
+windows and cuts, in the terminal, as an SVG picture (drawn by perfectplay, no Graphviz
+needed) or as Graphviz DOT source; with ``--steps``, alpha-beta's search one step at a time,
+as a numbered list."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ examples:
   perfectplay tree tictactoe 'x__/_o_/___' --depth 1  exact values, tree cut after 1 ply
   perfectplay tree tictactoe 'xo_/_x_/___' --alphabeta   windows, cuts, nodes saved
   perfectplay tree tictactoe 'x__/_o_/___' --depth 2 --heuristic --alphabeta
-  perfectplay tree tictactoe 'xox/oox/___' --svg tree.svg   a Graphviz picture
-  perfectplay tree connect4 '....x/...oo/xo.xo/xxxoo' --dot tree.dot
+  perfectplay tree tictactoe 'xox/oox/___' --svg tree.svg   a picture, boards in the nodes
+  perfectplay tree connect4 '....x/...oo/xo.xo/xxxoo' --dot tree.dot   DOT for Graphviz
   perfectplay tree tictactoe 'xox/oox/___' --steps    alpha-beta one step at a time
   perfectplay tree tictactoe 'xox/oox/___' --steps --order best   2 cuts, 7 nodes of 11
 
@@ -37,6 +38,10 @@ Values are the root player's, depth-adjusted as in the classic tic-tac-toe artic
 (a win with the d-th ply from the root is 10 - (d - 1), a loss its negative, a draw 0;
 connect4: the standard score). A bound reads '>= 3' or '<= -9'; the window is alpha-beta's
 [alpha, beta] on entering a node. Moves are tried in the game's move order.
+
+--svg draws the tree itself (no Graphviz needed): boards in the nodes, the best line in
+red, the branches alpha-beta cut off grey, dashed and labelled 'cut'. --dot writes the
+same tree as Graphviz DOT source, for laying it out with Graphviz's dot.
 
 --steps lists alpha-beta's search one event at a time: each node entered with its alpha
 and beta, each leaf's value, each value returned to its parent, each cut with its reason
@@ -56,8 +61,10 @@ def add(commands: Any) -> None:
         "--heuristic", action="store_true", help="value the cut by the evaluation, not exactly"
     )
     picture = sub.add_mutually_exclusive_group()
-    picture.add_argument("--svg", metavar="FILE", help="draw the tree as SVG (Graphviz)")
-    picture.add_argument("--dot", metavar="FILE", help="write the tree as Graphviz DOT source")
+    picture.add_argument(
+        "--svg", metavar="FILE", help="draw the tree as an SVG picture (no Graphviz needed)"
+    )
+    picture.add_argument("--dot", metavar="FILE", help="write the tree as DOT source for Graphviz")
     picture.add_argument(
         "--steps", action="store_true", help="alpha-beta's search one step at a time"
     )
@@ -71,7 +78,7 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """The tree in the terminal, or written as an SVG/DOT picture."""
+    """The tree in the terminal, or written as an SVG picture or DOT source."""
     from perfectplay import api
     from perfectplay.errors import ParameterError
 
@@ -163,8 +170,9 @@ def footer(built: GameTree) -> str:
 
 
 def write_picture(built: GameTree, svg: str | None, dot: str | None) -> str:
-    """Write the SVG or DOT file; :class:`ParameterError` naming a file that cannot be
-    written."""
+    """Write the SVG picture or the DOT source (both written by perfectplay, no Graphviz
+    needed); :class:`ParameterError` for a tree too large to draw, or naming a file that
+    cannot be written."""
     from perfectplay import api
     from perfectplay.errors import ParameterError
 
