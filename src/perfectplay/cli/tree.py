@@ -39,9 +39,9 @@ Values are the root player's, depth-adjusted as in the classic tic-tac-toe artic
 connect4: the standard score). A bound reads '>= 3' or '<= -9'; the window is alpha-beta's
 [alpha, beta] on entering a node. Moves are tried in the game's move order.
 
---svg draws the tree itself (no Graphviz needed): boards in the nodes, the best line in
-red, the branches alpha-beta cut off grey, dashed and labelled 'cut'. --dot writes the
-same tree as Graphviz DOT source, for laying it out with Graphviz's dot.
+--svg draws the tree with perfectplay's own layout (no Graphviz needed): boards in the
+nodes, the best line in red, the branches alpha-beta cut off grey, dashed and labelled
+'cut'. --dot writes the same tree as DOT source, for laying it out with Graphviz's dot.
 
 --steps lists alpha-beta's search one event at a time: each node entered with its alpha
 and beta, each leaf's value, each value returned to its parent, each cut with its reason
