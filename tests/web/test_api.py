@@ -594,7 +594,9 @@ def test_a_deeply_nested_json_board_is_a_400_not_a_500(client: TestClient, path:
     assert error["type"] == "NotationError" and "nested too deeply" in error["message"]
 
 
-@pytest.mark.parametrize("game_id", ["999999", "0", "-3"])
+@pytest.mark.parametrize(
+    "game_id", ["999999", "0", "-3", "9223372036854775807", "9223372036854775808", "9" * 40]
+)
 def test_the_replay_page_of_a_game_not_saved_is_a_404(client: TestClient, game_id: str) -> None:
     """Issue 15, item 6: ``/games/999`` answered 200 and only then showed not-found."""
     answer = client.get(f"/games/{game_id}")

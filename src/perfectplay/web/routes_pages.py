@@ -104,8 +104,13 @@ def docs_page(request: Request) -> HTMLResponse:
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def replay_page(request: Request, game_id: int) -> HTMLResponse:
     """Replay one saved game with the engine's analysis; a game that is not saved is the
-    404 page, with its status (the page used to answer 200 and only then say not found)."""
-    if game_id < 1 or request.app.state.store.get(game_id) is None:
+    404 page, with its status (the page used to answer 200 and only then say not found), and
+    so is an id the store cannot hold (below 1 or past SQLite's 64-bit integers)."""
+    try:
+        saved = request.app.state.store.get(game_id)
+    except errors.ParameterError:
+        saved = None
+    if saved is None:
         raise HTTPException(status_code=404, detail=f"game {game_id}: no such saved game")
     return boundary.page(request, "replay.html", f"Game {game_id}", game_id=game_id)
 

@@ -17,12 +17,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from perfectplay.web import store
+
 MAX_POSITION = 2_000
 """Longest position text accepted (a full 64-cell board in any notation is far shorter)."""
 MAX_DEPTH = 64
 """Deepest search a request may ask for (no board here has more cells)."""
-MAX_ID = 2**63 - 1
-"""The largest saved-game id and offset: SQLite's integers are signed 64-bit."""
+MAX_ID = store.MAX_ID
+"""The largest saved-game id and offset (the store's: SQLite's integers are signed 64-bit)."""
 
 
 class _Strict(BaseModel):

@@ -86,6 +86,8 @@ APPLICATION_ID = 0x50504C59
 BUSY_TIMEOUT_S = 10.0
 """How long an operation waits for another writer's lock before failing."""
 
+MAX_ID = 2**63 - 1
+"""The largest saved-game id (and list offset): SQLite's integers are signed 64-bit."""
 MAX_LIMIT = 500
 MAX_MOVES = 10_000
 MAX_TEXT = 10_000
@@ -426,8 +428,10 @@ _SELECT = f"SELECT id, {', '.join(_DATA_COLUMNS)} FROM games"
 
 
 def _check_game_id(game_id: Any) -> int:
-    if not _is_int(game_id) or game_id < 1:
-        raise ParameterError(f"game id: expected a positive integer, got {_show(game_id)}")
+    if not _is_int(game_id) or not 1 <= game_id <= MAX_ID:
+        raise ParameterError(
+            f"game id: expected an integer from 1 to {MAX_ID}, got {_show(game_id)}"
+        )
     result: int = game_id
     return result
 
