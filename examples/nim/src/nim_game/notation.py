@@ -27,8 +27,10 @@ from nim_game.rules import NimMove, NimSpec, make_spec
 
 MAX_TEXT = 2_000
 """The longest position text read (far more than any game of at most 120 moves needs)."""
-HEAPS = re.compile(r"\s*(\d{1,9}(?:\s*,\s*\d{1,9})*)\s*(?:\s(.*))?", re.DOTALL)
-MOVE = re.compile(r"(\d{1,9})\s*[:-]\s*(\d{1,9})")
+# ASCII only: Unicode's \s takes characters such as \x1c that int() refuses, and its \d
+# digits of other scripts.
+HEAPS = re.compile(r"\s*(\d{1,9}(?:\s*,\s*\d{1,9})*)\s*(?:\s(.*))?", re.DOTALL | re.ASCII)
+MOVE = re.compile(r"(\d{1,9})\s*[:-]\s*(\d{1,9})", re.ASCII)
 MOVE_KEYS = frozenset({"heap", "take"})
 
 
