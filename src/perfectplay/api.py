@@ -16,8 +16,9 @@ The JSON forms of what these functions return are in :mod:`perfectplay.contract`
 from __future__ import annotations
 
 import random
-from collections.abc import Generator, Sequence
-from dataclasses import replace
+import time
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -65,6 +66,12 @@ from perfectplay.analysis.steps import (
     record_steps,
 )
 from perfectplay.analysis.steps import ORDERS as STEP_ORDERS
+from perfectplay.analysis.tournament import (
+    Entrant,
+    Settings,
+    TournamentProgress,
+    TournamentResult,
+)
 from perfectplay.analysis.tree import (
     MAX_NODES,
     GameTree,
@@ -74,11 +81,13 @@ from perfectplay.analysis.tree import (
     build_tree,
 )
 from perfectplay.errors import ParameterError, PerfectplayError, plain, quote
+from perfectplay.games import compile_cache
 from perfectplay.games.kernel import (
     DEFAULT_KERNEL_OPTIONS,
     MAX_TABLE_BITS,
     MAX_THREADS,
     MIN_TABLE_BITS,
+    CompiledEngine,
     ExactProgress,
     KernelOptions,
 )
@@ -115,6 +124,7 @@ from perfectplay.search.levels import LEVELS, Level, LevelMove, level_named
 from perfectplay.search.levels import level_move as choose_level_move
 from perfectplay.search.limits import EXACT, Limit, make_limit
 from perfectplay.search.result import MoveValue, Score, SearchResult
+from perfectplay.search.solver import Engine as SearchEngine
 from perfectplay.search.solver import (
     IterationCallback,
     MoveCallback,
@@ -130,6 +140,21 @@ P = TypeVar("P")
 M = TypeVar("M")
 RegisteredGame = Game[object, object]
 """A game from the registry, whose position and move types the type checker cannot know."""
+WarmProgress = Callable[[str, int, int], None]
+"""What :func:`warm` tells as it goes: (the engine starting, or ``""`` at the end; engines
+done; engines in all)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Warmed:
+    """One engine :func:`warm` loaded: for which game, whether it had to be compiled (numba's
+    cache lacked it) and the seconds it took."""
+
+    game_name: str
+    engine: CompiledEngine
+    compiled: bool
+    seconds: float
+
 
 __all__ = [
     "EXACT",
@@ -145,6 +170,7 @@ __all__ = [
     "BoardView",
     "BookBuild",
     "Capability",
+    "CompiledEngine",
     "Engine",
     "ExactProgress",
     "Executor",
@@ -186,6 +212,8 @@ __all__ = [
     "Task",
     "TreeNode",
     "TreeProgress",
+    "WarmProgress",
+    "Warmed",
     "WorkerLost",
     "analysis_of",
     "analyze",
@@ -200,6 +228,7 @@ __all__ = [
     "check_executor",
     "check_new_output",
     "default_workers",
+    "engine_to_compile",
     "game_names",
     "hardest_first",
     "history",
@@ -236,6 +265,8 @@ __all__ = [
     "to_svg",
     "tree",
     "value_words",
+    "warm",
+    "warm_game",
     "with_evaluation",
 ]
 
@@ -411,11 +442,13 @@ def kernel_options(
 
 
 def _checked_search(game: Game[P, M], options: KernelOptions) -> SearchOptions:
-    """The search options of a call with kernel ``options``; raises
-    :class:`ParameterError` for threads the game's solver does not offer."""
+    """The search options of a call with kernel ``options``: the generic alpha-beta for a
+    game the kit's policy calls small (:meth:`Policy.generic`), else the fastest engine.
+    Raises :class:`ParameterError` for threads the game's solver does not offer."""
     if options.threads > 1:
         require(game, Capability.THREADS, f"--threads {options.threads}")
-    return SearchOptions(kernel=options)
+    engine: SearchEngine = "python" if kit_of(game).policy.generic(game) else "auto"
+    return SearchOptions(engine=engine, kernel=options)
 
 
 # -- search -----------------------------------------------------------------------------------
@@ -570,14 +603,79 @@ class Engine(Generic[P, M]):
         self._searcher.clear()
 
 
+# -- compiled engines -------------------------------------------------------------------------
+def engine_to_compile(
+    game: Game[P, M], position: P | None = None, options: KernelOptions = DEFAULT_KERNEL_OPTIONS
+) -> CompiledEngine | None:
+    """The compiled engine a search of ``game`` (of ``position``, when given) must compile
+    before it can start, or ``None``: none when the game is searched without one (the
+    generic search, a finished position, one whose every move the books answer) or its
+    code is in numba's cache already. Nothing is imported or compiled here: a front door
+    asks first, says so, and calls :func:`warm_game` before its clock starts."""
+    if kit_of(game).policy.generic(game):
+        return None
+    engine = game.compiled_engine()
+    if engine is None or compile_cache.cached(engine):
+        return None
+    if position is not None and (
+        game.outcome(position) is not None
+        or Searcher(game, _checked_search(game, options)).known_moves(position) is not None
+    ):
+        return None
+    return engine
+
+
+def warm_game(game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> None:
+    """Load ``game``'s compiled engine into this process now, compiling it first when numba's
+    cache lacks it (seconds to a minute, once per install): later searches in the process
+    start at once. Nothing happens for a game searched without one."""
+    Searcher(game, _checked_search(game, options)).warm_up()
+
+
+def warm(game_names: Sequence[str] = (), *, progress: WarmProgress | None = None) -> list[Warmed]:
+    """Compile ahead of time (or load, when cached) every compiled engine of the named
+    games (aliases too; every registered game when none is named), each once, on the
+    boards their kits name (:attr:`GameKit.engine_params`). ``progress(label, done, total)``
+    hears of each engine as it starts (``done`` engines finished of ``total``) and once at
+    the end. Raises :class:`UnknownGameError` for an unknown name before compiling anything."""
+    kits = [get_kit(name) for name in game_names] or games()
+    todo = [(game_kit.name, game) for game_kit, game in _engine_games(kits)]
+    done: list[Warmed] = []
+    for name, game in todo:
+        engine = game.compiled_engine()
+        assert engine is not None  # _engine_games keeps the games with one
+        if progress is not None:
+            progress(engine.label, len(done), len(todo))
+        compiled = not compile_cache.cached(engine)
+        started = time.perf_counter()
+        warm_game(game)
+        done.append(Warmed(name, engine, compiled, time.perf_counter() - started))
+    if progress is not None:
+        progress("", len(done), len(todo))
+    return done
+
+
+def _engine_games(kits: Sequence[GameKit]) -> list[tuple[GameKit, RegisteredGame]]:
+    """A game for each compiled engine the ``kits`` use, each engine once, in order."""
+    seen: set[CompiledEngine] = set()
+    found: list[tuple[GameKit, RegisteredGame]] = []
+    for game_kit in kits:
+        for game_params in game_kit.engine_params:
+            game: RegisteredGame = game_kit.make(game_params)
+            engine = game.compiled_engine()
+            if engine is not None and engine not in seen:
+                seen.add(engine)
+                found.append((game_kit, game))
+    return found
+
+
 # -- analysis ---------------------------------------------------------------------------------
 def reach(game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> Reach:
     """Which positions of ``game`` get an exact value in reasonable time with the kernel of
-    ``options`` (its opening book counts): the policy every front door applies before an
-    unbounded job (see :mod:`perfectplay.analysis.reach`)."""
-    kernel = game.kernel(options)
-    book = None if kernel is None else kernel.book_reach()
-    return Reach(kit_of(game).policy.exact_plies, book)
+    ``options`` (its opening books count, read without loading the kernel): the policy every
+    front door applies before an unbounded job (see :mod:`perfectplay.analysis.reach`)."""
+    books = game.books(options)
+    return Reach(kit_of(game).policy.exact_plies, None if books is None else books.reach())
 
 
 def trial_limit(
@@ -886,3 +984,105 @@ def check_new_output(path: str) -> None:
 def games() -> list[GameKit]:
     """The kits of every registered game, by name."""
     return [get_kit(name) for name in game_names()]
+
+
+# -- tournaments of outside bots (issue 29) ------------------------------------------------------
+def tournament_settings(
+    game_name: str,
+    *,
+    size: str | None = None,
+    k: int | None = None,
+    move_time: float = 1.0,
+    margin: float | None = None,
+    rounds: int = 1,
+    seed: int = 0,
+    gauntlet: bool = False,
+    memory_mb: int | None = None,
+) -> Settings:
+    """Checked tournament settings (see :mod:`perfectplay.analysis.tournament`): seconds
+    ``move_time`` a move, the referee's ``margin`` (default 0.5 s), the sandbox's address space
+    ``memory_mb`` (default 512). Raises
+    :class:`UnknownGameError` or :class:`ParameterError` naming a bad game, size, k, time,
+    margin, rounds or memory."""
+    from perfectplay.analysis import tournament as tournaments
+
+    game_kit = get_kit(game_name)
+    game: RegisteredGame = game_kit.make(params(game_name, size, k))
+    if memory_mb is not None and not 64 <= memory_mb <= 1 << 20:
+        raise ParameterError(f"--memory {memory_mb}: must be from 64 to {1 << 20} MB")
+    limits = tournaments.Limits(memory_mb=memory_mb or tournaments.Limits().memory_mb)
+    settings = Settings(
+        game_kit.name,
+        game_kit.size_text(game) if size is not None else None,
+        k,
+        move_time,
+        tournaments.DEFAULT_MARGIN if margin is None else margin,
+        rounds,
+        seed,
+        gauntlet,
+        limits,
+    )
+    tournaments.check_settings(settings, [], 1, players=False)
+    return settings
+
+
+def tournament_players(settings: Settings, specs: Sequence[str]) -> list[Entrant]:
+    """The players of ``specs`` (``engine:...``, ``level:...``, ``course:PATH[:CLASS]``,
+    ``gomocup:PATH``, ``line:PATH``, each optionally ``@NAME``); raises
+    :class:`ParameterError` naming a bad spec, a missing bot file or a name given twice."""
+    from perfectplay.analysis import tournament as tournaments
+
+    game_kit = get_kit(settings.game)
+    found = [tournaments.parse_entrant(spec, game_kit.name, game_kit.evaluations) for spec in specs]
+    tournaments.check_names(found)
+    return found
+
+
+def tournament_openings(settings: Settings, path: str | None, count: int) -> list[str]:
+    """The openings of the file at ``path`` (one position a line in the game's notation), or
+    ``count`` random ones drawn from the seed when ``path`` is ``None``. Raises
+    :class:`ParameterError` for a file that cannot be read or holds no opening, and the
+    game's notation errors naming the line."""
+    from perfectplay.analysis import tournament as tournaments
+
+    game_kit = get_kit(settings.game)
+    if path is None:
+        return tournaments.random_openings(game_kit, settings, count)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ParameterError(f"--openings {quote(path)}: cannot be read ({exc})") from None
+    return tournaments.read_openings(game_kit, settings, text, f"--openings {quote(path)}")
+
+
+def tournament(
+    settings: Settings,
+    players: Sequence[Entrant],
+    openings: Sequence[str],
+    *,
+    workers: int = 1,
+    out: str | None = None,
+    resume: bool = False,
+    progress: TournamentProgress | None = None,
+) -> TournamentResult:
+    """Play the tournament, written to the folder ``out`` when given (``games.jsonl``,
+    ``standings.json``, ``report.md``; ``resume`` finishes one there). Raises
+    :class:`ParameterError` for bad settings or a folder that does not fit."""
+    from perfectplay.analysis import tournament as tournaments
+
+    return tournaments.run_tournament(
+        list(players),
+        settings,
+        list(openings),
+        workers=workers,
+        out=None if out is None else Path(out),
+        resume=resume,
+        progress=progress,
+    )
+
+
+def tournament_report(result: TournamentResult) -> str:
+    """The tournament's Markdown report: standings, crosstable, time per move, sandbox."""
+    from perfectplay.analysis.tournament_report import markdown
+
+    return markdown(result)

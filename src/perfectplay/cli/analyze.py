@@ -21,6 +21,7 @@ from perfectplay.cli.output import (
     stderr,
 )
 from perfectplay.cli.progress import PROGRESS_DELAY, StatusLine, status_line
+from perfectplay.cli.warm import compile_first
 
 if TYPE_CHECKING:
     from perfectplay.api import Loaded, MoveValue, RegisteredGame
@@ -54,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
     loaded = options.load(args)
     game, position = loaded.game, loaded.position
+    compile_first(args, game, position, options.kernel_options(args))
     bound, trial = options.exact_or_trial(args, game, position, every_move=True)
     kernel = options.kernel_options(args)
     so_far = MovesSoFar(loaded)

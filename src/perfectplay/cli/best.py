@@ -10,6 +10,7 @@ from perfectplay.cli import options
 from perfectplay.cli.output import stderr
 from perfectplay.cli.progress import callback, status_line
 from perfectplay.cli.report import BestSoFar, interrupted, report
+from perfectplay.cli.warm import compile_first
 
 EPILOG = """\
 examples:
@@ -39,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay import api
 
     loaded = options.load(args)
+    compile_first(args, loaded.game, loaded.position, options.kernel_options(args))
     bound = options.timed_or_exact(args, loaded.game, loaded.position)
     if bound.time is not None and args.time is None and sys.stderr.isatty():  # said up front
         stderr(

@@ -11,6 +11,7 @@ import argparse
 import os
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from perfectplay.cli import (
     analyze,
@@ -25,6 +26,7 @@ from perfectplay.cli import (
     serve,
     solve,
     tree,
+    warm,
 )
 from perfectplay.cli.output import (
     EXIT_INTERNAL,
@@ -37,7 +39,7 @@ from perfectplay.cli.output import (
 )
 
 Handler = Callable[[argparse.Namespace], int]
-VERBS = (best, solve, analyze, play, perft, book, batch, arena, history, tree, gomocup, serve)
+VERBS = (best, solve, analyze, play, perft, book, batch, arena, history, tree, gomocup, serve, warm)
 """The verbs, in the order ``--help`` lists them."""
 
 EPILOG = """\
@@ -56,6 +58,7 @@ examples:
   perfectplay arena simplexity --p1 engine --p2 engine:eval=neighbors,depth=3 --games 10
   perfectplay history tictactoe 'xo_/_x_/o_x'
   perfectplay tree tictactoe 'xox/oox/___' --alphabeta --svg tree.svg
+  perfectplay warm                       compile every engine now (else on first use)
 
 games: tictactoe (ttt, mnk, tic-tac-toe), connect4 (c4, connect-four), the
 shape-and-color Connect Four simplexity (shapecolor, shape-color, sc), and any game
@@ -79,11 +82,29 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for verb in VERBS:
         verb.add(commands)
     return parser
+
+
+class VersionAction(argparse.Action):
+    """``--version``: print the installed version and exit (read only when asked: reading
+    the installed packages' metadata takes tens of milliseconds)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(
+            option_strings,
+            argparse.SUPPRESS,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="show the version and exit",
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        print(f"{PROG} {version()}")
+        parser.exit()
 
 
 def version() -> str:

@@ -206,7 +206,13 @@ def add_limits(sub: argparse.ArgumentParser, exclusive: bool, levels: bool = Fal
     ``exclusive``. None of them: solve exactly."""
     group: Any = sub.add_mutually_exclusive_group() if exclusive else sub
     group.add_argument("--depth", type=int, metavar="N", help="search N plies (heuristic below)")
-    group.add_argument("--time", type=float, metavar="S", help="iterative deepening for S seconds")
+    group.add_argument(
+        "--time",
+        type=float,
+        metavar="S",
+        help="iterative deepening for S seconds (counted after the engine's first compile, "
+        "if one is needed)",
+    )
     if levels:
         from perfectplay.api import LEVELS
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, console, say, show_board
+from perfectplay.cli.warm import compile_first
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -78,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay import api
 
     game = options.new_game(args)
+    compile_first(args, game, None)
     game_kit = api.kit_of(game)
     engine = frozenset({1, 2}) if args.self else frozenset({1 if args.engine_first else 2})
     bound = options.limit(args, per_move=True)

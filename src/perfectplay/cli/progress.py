@@ -6,6 +6,7 @@ nothing) and leaves nothing behind when it stops.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -101,6 +102,42 @@ def status_line(show: bool) -> Iterator[StatusLine | None]:
         yield line
     finally:
         line.stop()
+
+
+class Elapsed:
+    """A spinner and ``label: N s``, the seconds counted when drawn: the status line of
+    work that reports nothing while it runs (a compile), redrawn by rich's own thread."""
+
+    def __init__(self, label: str) -> None:
+        from rich.spinner import Spinner
+
+        self.label = label
+        self.started = time.perf_counter()
+        self.spinner = Spinner("dots", label)
+
+    def __rich__(self) -> Spinner:
+        self.spinner.update(text=f"{self.label}: {time.perf_counter() - self.started:.0f} s")
+        return self.spinner
+
+
+@contextmanager
+def elapsed_line(label: str, show: bool) -> Iterator[None]:
+    """While the block runs, a transient status line on stderr with the seconds elapsed
+    (:class:`Elapsed`) when ``show`` (a terminal); nothing otherwise."""
+    if not show:
+        yield
+        return
+    from rich.live import Live
+
+    with Live(
+        Elapsed(label),
+        console=console(on_stderr=True),
+        transient=True,
+        refresh_per_second=4,
+        redirect_stdout=False,
+        redirect_stderr=False,
+    ):
+        yield
 
 
 def callback(status: StatusLine | None) -> Progress | None:

@@ -10,6 +10,7 @@ from typing import Any
 from perfectplay.cli import options
 from perfectplay.cli.progress import callback, status_line
 from perfectplay.cli.report import BestSoFar, interrupted, report
+from perfectplay.cli.warm import compile_first
 
 EPILOG = """\
 examples:
@@ -52,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return solve_batch.run(args)
     loaded = options.load(args)
     game, position = loaded.game, loaded.position
+    compile_first(args, game, position, options.kernel_options(args))
     bound, trial = options.exact_or_trial(args, game, position)
     kernel = options.kernel_options(args)
     so_far = BestSoFar(loaded, seconds_limit=bound.time)

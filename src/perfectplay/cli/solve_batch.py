@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, PROG, mean_time, stderr
 from perfectplay.cli.progress import StatusLine, callback, note, status_line
+from perfectplay.cli.warm import compile_first
 
 if TYPE_CHECKING:
     from perfectplay.api import Loaded
@@ -71,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             "it takes no --json, --depth or --time"
         )
     game = options.new_game(args)
+    compile_first(args, game, None, options.kernel_options(args))
     engine = api.Engine(game, options.kernel_options(args))
     tally = BatchTally()
     with status_line(sys.stderr.isatty() and not sys.stdout.isatty()) as status:

@@ -16,6 +16,7 @@ exit. Outside the main thread (a web worker's thread, say) signals cannot be han
 
 from __future__ import annotations
 
+import math
 import signal
 import threading
 import time
@@ -25,6 +26,8 @@ from types import FrameType
 
 STOPPED = -1.0
 """What :func:`clock` answers once Ctrl-C has been pressed inside :func:`guard`."""
+NO_DEADLINE_NS = 2**63 - 1
+"""The deadline (in ``time.perf_counter_ns`` units) of a search without one."""
 
 
 class _Request:
@@ -63,3 +66,11 @@ def guard() -> Iterator[None]:
         interrupted, _Request.pending = _Request.pending, False
     if interrupted:
         raise KeyboardInterrupt
+
+
+def deadline_ns(deadline: float | None) -> int:
+    """A ``time.perf_counter`` deadline in seconds (``None`` or infinite: none) in the
+    nanoseconds compiled kernels compare the clock with (:data:`NO_DEADLINE_NS`: none)."""
+    if deadline is None or math.isinf(deadline):
+        return NO_DEADLINE_NS
+    return min(int(deadline * 1e9), NO_DEADLINE_NS - 1)

@@ -22,6 +22,7 @@ import os
 import resource
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -64,6 +65,38 @@ class KernelOptions:
 
 
 DEFAULT_KERNEL_OPTIONS = KernelOptions()
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledEngine:
+    """A compiled engine as a game declares it, without importing it (numba and the engine's
+    modules load only when a search needs them).
+
+    ``label`` names it in sentences (``the Connect Four engine``); ``compile_seconds`` is
+    about how long its first compile takes (once per install: numba caches the code on
+    disk); ``entry_points`` are the numba functions a search loads, as ``(module, names)``
+    pairs: what :meth:`KernelBase.compiled_functions` returns and what
+    :func:`perfectplay.games.compile_cache.cached` looks for in numba's cache.
+    """
+
+    label: str
+    compile_seconds: int
+    entry_points: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+class OpeningBooks(Protocol[P_in]):
+    """Exact values a game knows without searching (its opening books, and a win at once),
+    read without loading any compiled code: what a game's ``books(options)`` hands out."""
+
+    def reach(self) -> int | None:
+        """Positions with at least this many plies left are answered from the books after a
+        short search (``None``: no book); the same as the kernel's ``book_reach``."""
+        ...
+
+    def value(self, position: P_in) -> int | None:
+        """The exact value (scale of :mod:`perfectplay.values`) of a running position for its
+        side to move, when known without a search; else ``None``."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +260,8 @@ class KernelBase(Generic[P, M]):
     method whose trait the kernel declares."""
 
     traits = KernelTraits()
+    engine: CompiledEngine | None = None
+    """The compiled engine this kernel searches with (declared by each kernel class)."""
 
     def new_table(self, entries: int) -> Any:
         """Every kernel makes its own tables."""
@@ -248,16 +283,26 @@ class KernelBase(Generic[P, M]):
         return None
 
     def compiled_functions(self) -> tuple[Any, ...]:
-        """The numba functions a search calls (to tell whether they are loaded)."""
-        return ()
+        """The numba functions a search calls (to tell whether they are loaded): those of
+        the class's declared :attr:`engine`, imported here (none without one)."""
+        if self.engine is None:
+            return ()
+        return tuple(
+            getattr(import_module(module), name)
+            for module, names in self.engine.entry_points
+            for name in names
+        )
 
     def warm_up(self, start: P) -> None:
-        """A depth-1 search of ``start`` unless every compiled function a search calls is
-        already loaded in this process (numba keeps its dispatchers' compiled signatures)."""
+        """A depth-1 search of ``start`` on a small table, then a look at the table's move
+        (what a line is read with), unless every compiled function a search calls is already
+        loaded in this process (numba keeps its dispatchers' compiled signatures)."""
         functions = self.compiled_functions()
         if functions and all(function.signatures for function in functions):
             return
-        self.search(start, 1, None, None, WARM_UP_NODES)  # type: ignore[attr-defined]
+        table = self.new_table(1 << MIN_TABLE_BITS)
+        self.search(start, 1, None, table, WARM_UP_NODES)  # type: ignore[attr-defined]
+        self.table_move(start, table)  # type: ignore[attr-defined]
 
     def exact_line(
         self, position: P, first: M, value: float, table: Any, deadline: float | None = None

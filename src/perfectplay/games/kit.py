@@ -94,12 +94,23 @@ class Policy:
     ``whole_tree_cells``: ``perft`` without ``--depth`` only on boards of at most this many
     cells (``None``: any).
     ``web_cells``: the web app serves boards of at most this many cells.
+    ``generic_plies``: a game whose longest game lasts at most this many plies (the
+    ``plies_left_bound`` of its initial position: the cells of a tic-tac-toe board) is
+    searched by the generic alpha-beta, not the compiled kernel, unless a caller insists on
+    the kernel: its whole tree is searched in milliseconds, less than loading compiled code
+    takes, and the values are the same exact ones (``tests/test_conformance.py`` checks both
+    searches against plain minimax).
     """
 
     play_time: float = 3.0
     exact_plies: int | None = None
     whole_tree_cells: int | None = None
     web_cells: int = 64
+    generic_plies: int = 0
+
+    def generic(self, game: Game[Any, Any]) -> bool:
+        """Whether ``game`` is searched by the generic alpha-beta (see ``generic_plies``)."""
+        return game.plies_left_bound(game.initial()) <= self.generic_plies
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +201,9 @@ class GameKit(ABC):
     """Heuristic names for ``--eval`` (capability ``EVALUATIONS``), the default first."""
     examples: tuple[str, ...] = ()
     """Positions in the game's notation, for help texts."""
+    engine_params: tuple[GameParams, ...] = (GameParams(),)
+    """Boards whose kernels between them use every compiled engine of the game (what
+    ``perfectplay warm`` compiles ahead of time); a board searched without one adds none."""
 
     def has(self, capability: Capability) -> bool:
         """Whether the game declares ``capability``."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
 
 if TYPE_CHECKING:
-    from perfectplay.games.kernel import Kernel
+    from perfectplay.games.kernel import CompiledEngine, Kernel, OpeningBooks
 
 P = TypeVar("P")
 M = TypeVar("M")
@@ -146,6 +146,16 @@ class Game(Protocol[P, M]):
         """A fresh compiled kernel with ``options``, or ``None`` (the generic search runs)."""
         ...
 
+    def compiled_engine(self) -> CompiledEngine | None:
+        """The compiled engine :meth:`kernel` searches with, declared without loading it, or
+        ``None`` for a game without one."""
+        ...
+
+    def books(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> OpeningBooks[P] | None:
+        """The exact values the game knows without a search under ``options`` (its opening
+        books), read without loading compiled code, or ``None``."""
+        ...
+
     def conventional_score(self, position: P, win: bool, plies: int) -> int:
         """The game's own score of a win (``win``) or loss ``plies`` plies away."""
         ...
@@ -190,6 +200,14 @@ class BaseGame(Generic[P, M]):
 
     def kernel(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> Kernel[P, M] | None:
         """No compiled kernel by default."""
+        return None
+
+    def compiled_engine(self) -> CompiledEngine | None:
+        """No compiled engine by default."""
+        return None
+
+    def books(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> OpeningBooks[P] | None:
+        """No opening books by default."""
         return None
 
     def conventional_score(self, position: P, win: bool, plies: int) -> int:

@@ -33,6 +33,7 @@ from perfectplay.games.kernel import (
     ExactProgress,
     Kernel,
     KernelOptions,
+    OpeningBooks,
     SearchControls,
 )
 from perfectplay.search import alphabeta as generic
@@ -47,6 +48,7 @@ from perfectplay.search.result import (
     loss_in,
     score_after_move,
     score_of_move,
+    win_in,
 )
 from perfectplay.search.transposition import TranspositionTable
 from perfectplay.values import UNLIMITED_NODES
@@ -92,6 +94,10 @@ TABLE_SLOTS_PER_SECOND = 1 << 22
 a larger table would only cost page faults, which dominate a short search on fresh memory."""
 
 
+FINISHED = "finished"
+"""The algorithm of the result of a finished position (nothing was searched)."""
+FROM_BOOKS = "opening-books"
+"""The algorithm of a result every move of which the game's books answered."""
 EXACT_VALUE_SHARE = 0.5
 """The part of a timed value's limit an exact solve gets before a search takes over."""
 BOOK_TABLE_ENTRIES = 1 << 20
@@ -121,53 +127,126 @@ class _Iteration:
     aborted: bool
 
 
+class _Engine:
+    """A searcher's kernel (``None``: the generic search) and its table."""
+
+    def __init__(self, kernel: Kernel[Any, Any] | None, table: Any) -> None:
+        self.kernel, self.table = kernel, table
+
+    def clear(self) -> None:
+        """Empty the table (the kernel's way, or a fresh generic one)."""
+        if self.table is None:
+            return
+        if self.kernel is not None:
+            self.table = self.kernel.clear_table(self.table)
+        else:
+            self.table = TranspositionTable()
+
+
+def _make_engine(game: Any, search: SearchOptions, position: Any) -> _Engine:
+    """The kernel ``search`` asks for (the game's, unless the engine is ``"python"``) with
+    its table (see :class:`Searcher`); raises :class:`ParameterError` for engine
+    ``"kernel"`` on a game without one, or a table the memory cannot hold."""
+    kernel: Kernel[Any, Any] | None = (
+        None if search.engine == "python" else game.kernel(search.kernel)
+    )
+    if search.engine == "kernel" and kernel is None:
+        raise ParameterError(f"engine 'kernel': {game!r} has no compiled kernel")
+    if kernel is None:
+        return _Engine(None, TranspositionTable() if search.refinements.table else None)
+    hint = kernel.table_entries_hint()
+    if search.kernel.table_bits is None and _from_book(game, kernel, position):
+        hint = min(hint, BOOK_TABLE_ENTRIES)
+    entries = hint if search.table_entries is None else min(search.table_entries, hint)
+    try:
+        return _Engine(kernel, kernel.new_table(entries) if search.refinements.table else None)
+    except MemoryError:  # the memory is there, but not for this process right now
+        raise ParameterError(
+            f"table of {entries:,} slots: the memory for it could not be had"
+        ) from None
+
+
+def _from_book(game: Any, kernel: Kernel[Any, Any], position: Any) -> bool:
+    """Whether ``kernel``'s opening book answers ``position`` after a short search."""
+    if position is None or game.outcome(position) is not None:
+        return False
+    reach = kernel.book_reach()
+    return reach is not None and game.plies_left_bound(position) >= reach
+
+
 class Searcher:
     """One engine with its table: for the duration of one public call, or kept by a caller
-    across many (:class:`perfectplay.api.Engine`)."""
+    across many (:class:`perfectplay.api.Engine`).
+
+    The compiled kernel is made (and its code loaded) only when a search needs it: a finished
+    position, and one whose value and moves the game's books answer
+    (:class:`~perfectplay.games.kernel.OpeningBooks`, engine ``"auto"`` only), never load it.
+    """
 
     def __init__(self, game: Any, search: SearchOptions, position: Any = None) -> None:
         """An engine for ``game``; given the ``position`` it will search, a kernel whose book
         answers it after a short search gets a small table (:data:`BOOK_TABLE_ENTRIES`)
-        unless the options size the table."""
+        unless the options size the table. Raises :class:`ParameterError` at once for engine
+        ``"kernel"`` on a game without one, or a book file the options name that cannot be
+        used."""
         self.game = game
         self.options = search.refinements
-        self.kernel: Kernel[Any, Any] | None = (
-            None if search.engine == "python" else game.kernel(search.kernel)
+        self.search = search
+        self.position = position
+        self.books: OpeningBooks[Any] | None = (
+            game.books(search.kernel) if search.engine == "auto" else None
         )
-        if search.engine == "kernel" and self.kernel is None:
-            raise ParameterError(f"engine 'kernel': {game!r} has no compiled kernel")
-        if self.kernel is not None:
-            hint = self.kernel.table_entries_hint()
-            if search.kernel.table_bits is None and self._from_book(position):
-                hint = min(hint, BOOK_TABLE_ENTRIES)
-            entries = hint if search.table_entries is None else min(search.table_entries, hint)
-            try:
-                self.table: Any = self.kernel.new_table(entries) if self.options.table else None
-            except MemoryError:  # the memory is there, but not for this process right now
-                raise ParameterError(
-                    f"table of {entries:,} slots: the memory for it could not be had"
-                ) from None
-        else:
-            self.table = TranspositionTable() if self.options.table else None
+        self._engine: _Engine | None = None
+        if search.engine == "kernel":
+            self._load()
 
-    def _from_book(self, position: Any) -> bool:
-        """Whether the kernel's opening book answers ``position`` after a short search."""
-        if position is None or self.kernel is None or self.game.outcome(position) is not None:
-            return False
-        reach = self.kernel.book_reach()
-        return reach is not None and self.game.plies_left_bound(position) >= reach
+    def _load(self) -> _Engine:
+        """The kernel and its table, made on first use."""
+        if self._engine is None:
+            self._engine = _make_engine(self.game, self.search, self.position)
+        return self._engine
+
+    @property
+    def kernel(self) -> Kernel[Any, Any] | None:
+        """The compiled kernel (``None``: the generic search runs), made on first use."""
+        return self._load().kernel
+
+    @property
+    def table(self) -> Any:
+        """The kernel's (or the generic search's) table, made on first use."""
+        return self._load().table
 
     @property
     def name(self) -> str:
         return "alphabeta-kernel" if self.kernel is not None else "alphabeta"
 
+    def known_value(self, position: Any) -> float | None:
+        """The exact value of a running ``position`` from the game's books, or ``None``."""
+        return None if self.books is None else self.books.value(position)
+
+    def known_moves(self, position: Any) -> list[MoveValue[Any]] | None:
+        """Every legal move's exact value, for the side to move, when each leads to a
+        finished position or one the books answer (no search); else ``None``."""
+        if self.books is None:
+            return None
+        values: list[MoveValue[Any]] = []
+        for move in self.game.legal_moves(position):
+            child = self.game.play(position, move)
+            outcome = self.game.outcome(child)
+            if outcome is not None:
+                value: float = -finished_value(self.game, child, outcome.winner, 1)
+            else:
+                known = self.books.value(child)
+                if known is None:
+                    return None
+                value = score_of_move(Score(known, True)).value
+            values.append(MoveValue(move, Score(value, True)))
+        return values
+
     def clear(self) -> None:
         """Forget everything the table holds."""
-        if self.kernel is not None:
-            if self.table is not None:
-                self.table = self.kernel.clear_table(self.table)
-        elif self.table is not None:
-            self.table = TranspositionTable()
+        if self._engine is not None:
+            self._engine.clear()
 
     def touch_table(self) -> None:
         """Have the kernel fault in its table's memory now rather than during searches."""
@@ -299,15 +378,21 @@ class Searcher:
     ) -> SearchResult[Any]:
         """Search ``position`` under ``limit`` (see the module docstring); ``with_pv=False``
         skips the principal variation beyond the best move; ``on_progress`` hears how an
-        exact solve narrows the value. Loading the kernel counts against a time limit (and
-        against the time before ``limit.started``, when given)."""
-        started = time.perf_counter() if limit.started is None else limit.started
-        self.warm_up()
+        exact solve narrows the value. A finished position, and one whose moves the books
+        all answer (without a depth limit), are answered without the kernel (the line is then
+        the best move alone). The clock of a time limit starts after the kernel's code is
+        loaded (compiled, the first time after an install), unless ``limit.started`` says
+        when it started."""
         game = self.game
         outcome = game.outcome(position)
         if outcome is not None:
             value = finished_value(game, position, outcome.winner)
-            return SearchResult(None, Score(value, True), (), 1, 0, 0.0, self.name)
+            return SearchResult(None, Score(value, True), (), 1, 0, 0.0, FINISHED)
+        answered = self.book_result(position, limit)
+        if answered is not None:
+            return answered
+        self.warm_up()
+        started = time.perf_counter() if limit.started is None else limit.started
         full_depth = game.plies_left_bound(position)
         if limit.time is None and limit.nodes is None:
             depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
@@ -318,6 +403,54 @@ class Searcher:
         return self._iterate(
             position, limit, full_depth, started, on_iteration, with_pv, on_progress
         )
+
+    def book_result(self, position: Any, limit: Limit) -> SearchResult[Any] | None:
+        """The exact result of a running ``position`` whose every move the books answer
+        (:meth:`known_moves`), without a depth limit; else ``None``. The best move is the
+        first in the game's search order with the best value (the kernel's choice); the line
+        goes on while the books (or a win at once) name the next move: a true prefix of an
+        optimal game, often that move alone (the books know no deeper position)."""
+        if limit.depth is not None:
+            return None
+        started = time.perf_counter()
+        values = self.known_moves(position)
+        if values is None:
+            return None
+        move, best = self.best_known(position, values)
+        line = self.book_line(position, move)
+        depth = self.game.plies_left_bound(position)
+        spent = time.perf_counter() - started
+        return SearchResult(move, best, line, len(values), depth, spent, FROM_BOOKS)
+
+    def best_known(self, position: Any, values: list[MoveValue[Any]]) -> tuple[Any, Score]:
+        """The first move in the game's search order with the best of ``values``, and it."""
+        by_move = {value.move: value.score for value in values}
+        best = max(by_move.values(), key=lambda score: score.value)
+        return next(m for m in self.game.ordered_moves(position) if by_move[m] == best), best
+
+    def book_line(self, position: Any, first: Any) -> tuple[Any, ...]:
+        """``first`` and the moves after it that need no search: the best known move where
+        the books value every move, the first winning move where the side to move wins at
+        once; the line stops where neither holds."""
+        game, line = self.game, [first]
+        current = game.play(position, first)
+        while game.outcome(current) is None:
+            values = self.known_moves(current)
+            if values is not None:
+                move = self.best_known(current, values)[0]
+            elif self.known_value(current) == win_in(1):
+                move = next(m for m in game.ordered_moves(current) if self.wins_at_once(current, m))
+            else:
+                break
+            line.append(move)
+            current = game.play(current, move)
+        return tuple(line)
+
+    def wins_at_once(self, position: Any, move: Any) -> bool:
+        """Whether ``move`` ends the game with a win for the side playing it."""
+        child = self.game.play(position, move)
+        outcome = self.game.outcome(child)
+        return outcome is not None and outcome.winner == self.game.to_move(position)
 
     def _iterate(
         self,
@@ -425,9 +558,13 @@ class Searcher:
 
     def value(self, position: Any, limit: Limit, weak: bool = False) -> Score:
         """The score of a running ``position`` for its side to move under ``limit``: from the
-        kernel's exact (or weak) value when the limit is exact, else from a search."""
+        books when they know it (without a depth limit), from the kernel's exact (or weak)
+        value when the limit is exact, else from a search."""
         if weak:
             return self.weak_score(position, limit)[0]
+        known = None if limit.depth is not None else self.known_value(position)
+        if known is not None:
+            return Score(known, True)
         if self.kernel is not None and limit.unlimited:
             with interrupt.guard():
                 return Score(self.kernel.exact_value(position, self.table), True)
@@ -542,10 +679,18 @@ def analyze_with(
     weak: bool = False,
     on_move: MoveCallback | None = None,
 ) -> list[MoveValue[Any]]:
-    """:func:`analyze` on ``searcher``'s table (kept by a caller across many positions)."""
-    started = time.perf_counter() if limit.started is None else limit.started
+    """:func:`analyze` on ``searcher``'s table (kept by a caller across many positions).
+    When the books answer every move (without a depth limit, not weak), no kernel is
+    loaded."""
     game = searcher.game
-    searcher.warm_up()  # counts against the time limit, as the search does
+    known = None if weak or limit.depth is not None else searcher.known_moves(position)
+    if known is not None:
+        if on_move is not None:
+            for number, found in enumerate(known, start=1):
+                on_move(found, number, len(known), 0.0)
+        return known
+    searcher.warm_up()  # before the clock starts, as in a search
+    started = time.perf_counter() if limit.started is None else limit.started
     moves = list(game.legal_moves(position))
     left = None if limit.time is None else max(0.0, limit.time - (time.perf_counter() - started))
     per_move = Limit(

@@ -8,7 +8,6 @@ line from one column into the next.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -29,8 +28,9 @@ CLOCK_CHECK_MASK = 4095
 """Kernels keeping a deadline read the clock at the first node of a search and every 4096
 nodes after it: a trip to the interpreter of about a microsecond, every millisecond or so of
 search (the first node too, so that a search started after its deadline stops at once)."""
-NO_DEADLINE = np.int64(2**63 - 1)
-"""The deadline (in ``time.perf_counter_ns`` units) of a search without one."""
+NO_DEADLINE = np.int64(interrupt.NO_DEADLINE_NS)
+"""The deadline (in ``time.perf_counter_ns`` units) of a search without one, as compiled code
+compares it (:func:`perfectplay.games.interrupt.deadline_ns` makes the others)."""
 U64_ARRAY = types.Array(types.uint64, 1, "C")
 I64_ARRAY = types.Array(types.int64, 1, "C")
 """The numba types of the one-dimensional arrays in explicit kernel signatures."""
@@ -185,11 +185,3 @@ def past_deadline(nodes, deadline_ns):  # type: ignore[no-untyped-def]
         return False
     t = now()
     return t < 0.0 or (deadline_ns != NO_DEADLINE and t * 1e9 >= deadline_ns)
-
-
-def deadline_ns(deadline: float | None) -> int:
-    """A ``time.perf_counter`` deadline in seconds (``None`` or infinite: none) in the
-    nanoseconds :func:`past_deadline` compares with."""
-    if deadline is None or math.isinf(deadline):
-        return int(NO_DEADLINE)
-    return min(int(deadline * 1e9), int(NO_DEADLINE) - 1)

@@ -17,6 +17,7 @@ import os
 import tempfile
 import zipfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -40,6 +41,24 @@ class OpeningBook:
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def check_board(self, width: int, height: int, k: int) -> None:
+        """Raise :class:`ParameterError` when the book is not for a ``width`` x ``height``
+        board with ``k`` in a row."""
+        if (self.width, self.height, self.k) != (width, height, k):
+            raise ParameterError(
+                f"opening book for {self.width}x{self.height}: this board is {width}x{height}"
+            )
+
+    def score(self, key: int, mirror: Callable[[int], int]) -> int | None:
+        """The standard score of the position whose solver key (the side to move's stones
+        plus all stones) is ``key``, looked up under the smaller of it and its ``mirror``
+        image (a binary search); ``None`` when the book does not hold it."""
+        wanted = np.uint64(min(key, mirror(key)))
+        index = int(np.searchsorted(self.keys, wanted))
+        if index < len(self.keys) and self.keys[index] == wanted:
+            return int(self.scores[index])
+        return None
 
     def save(self, path: Path) -> None:
         """Write the book as an ``.npz`` file to exactly ``path`` (no suffix is added),

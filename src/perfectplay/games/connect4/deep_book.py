@@ -131,6 +131,63 @@ class DeepBook:
         return None if self.kind.exact else 1
 
 
+class MappedDeepBook:
+    """An exact book's file searched where it lies (memory-mapped, a binary search of a few
+    dozen records a lookup): a handful of lookups without reading the 21 MB file, for an
+    answer that needs no search (the kernel reads the whole book, :func:`kernel_words`)."""
+
+    def __init__(self, kind: DeepBookKind, path: Path) -> None:
+        """The book of ``kind`` in ``path``. Raises :class:`ParameterError` naming the file
+        for a book without exact scores, or a file that cannot be mapped or is not a whole
+        number of records."""
+        if not kind.exact:
+            raise ParameterError(f"{kind.file_name}: holds no exact scores")
+        record = np.dtype([("code", ">u4"), ("value", "i1")])
+        try:
+            self.records = np.memmap(path, dtype=record, mode="r")
+        except (OSError, ValueError) as exc:
+            raise ParameterError(
+                f"opening book {quote(str(path), 200)}: not readable ({exc})"
+            ) from None
+        self.kind = kind
+        self.scores = distance_table(kind.stones)
+
+    def lookup(self, code: int) -> int | None:
+        """The standard score of an offset-binary code, or ``None`` when it has no record
+        (the file is sorted by signed code: offset binary compares in the same order)."""
+        low, high = 0, len(self.records)
+        while low < high:
+            middle = (low + high) // 2
+            found = int(self.records[middle]["code"]) ^ SIGN_FLIP
+            if found < code:
+                low = middle + 1
+            elif found > code:
+                high = middle
+            else:
+                return int(self.scores[int(self.records[middle]["value"]) & 0xFF])
+        return None
+
+    def score(self, first: int, mask: int) -> int | None:
+        """The score for the side to move of a position of the book's number of stones
+        (``first``: the first player's stones among ``mask``, in the solver's layout), tried
+        as it is and mirrored; ``None`` when the book lacks it (the side to move wins at
+        once)."""
+        for mirrored in (False, True):
+            found = self.lookup(position_code(first, mask, mirrored))
+            if found is not None:
+                return found
+        return None
+
+
+def installed_mapped_book(
+    kind: DeepBookKind = DeepBookKind.TWELVE_DISTANCES,
+) -> MappedDeepBook | None:
+    """The exact book of ``kind`` from the installed ``bitbully-databases``, mapped (see
+    :class:`MappedDeepBook`), or ``None`` when the package is missing."""
+    path = database_path(kind)
+    return None if path is None else MappedDeepBook(kind, path)
+
+
 def position_code(first: int, mask: int, mirrored: bool = False) -> int:
     """The offset-binary code of a 7x6 position (the oracle of the compiled twin in
     :mod:`perfectplay.games.connect4.compiled`): ``first`` the first player's stones,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from perfectplay.errors import ParameterError
-from perfectplay.games.common.compiled_bits import NO_DEADLINE, deadline_ns, direct_entry, now
+from perfectplay.games.common.compiled_bits import direct_entry, now
 from perfectplay.games.connect4.book import OpeningBook, bundled_book
 from perfectplay.games.connect4.compiled import (
     BUDGET,
@@ -30,6 +30,8 @@ from perfectplay.games.connect4.compiled import (
     work_size,
 )
 from perfectplay.games.connect4.deep_book import DEEP_BOARD, DeepBookKind, installed_kernel_words
+from perfectplay.games.connect4.engine import ENGINE
+from perfectplay.games.interrupt import NO_DEADLINE_NS, deadline_ns
 from perfectplay.games.kernel import (
     DEFAULT_CONTROLS,
     ExactProgress,
@@ -44,8 +46,6 @@ from perfectplay.games.kernel import (
 from perfectplay.values import UNLIMITED_NODES as UNLIMITED
 from perfectplay.values import WIN
 
-NO_DEADLINE_NS = int(NO_DEADLINE)
-"""The deadline argument of a solve without one."""
 SHARED_AFTER_NODES = 2_000_000
 """With several threads, a solve runs on one thread for this many nodes first (about 0.2 s):
 most positions are solved by then, and starting threads for each probe costs more than it
@@ -91,7 +91,7 @@ class Connect4Table:
         self.slots = np.zeros(entries, dtype=np.uint64)
         self.marks = np.zeros(MARK_SLOTS, dtype=np.uint64)  # for threads sharing the table
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
-        self.stats[:6] = [0, UNLIMITED, 0, 1, 64 - bits, int(NO_DEADLINE)]
+        self.stats[:6] = [0, UNLIMITED, 0, 1, 64 - bits, NO_DEADLINE_NS]
 
     @property
     def entries(self) -> int:
@@ -148,6 +148,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         keeps_deadline=True,
         timed_value=True,
     )
+    engine = ENGINE
 
     def __init__(self, game: Connect4Game, options: KernelOptions) -> None:
         spec = game.spec
@@ -203,21 +204,6 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     def table_entries_hint(self) -> int:
         """The table size of the options (2**24 slots, 128 MiB, by default)."""
         return table_entries(KernelOptions(table_bits=self.table_bits), DEFAULT_TABLE_BITS)
-
-    def compiled_functions(self) -> tuple[Any, ...]:
-        """The solver's numba entry points (those of the exact solve's progress reports
-        too, which :meth:`warm_up` loads as well)."""
-        from perfectplay.games.connect4 import compiled as k
-
-        return (
-            k.solve_call,
-            k.negamax,
-            k.negamax_depth,
-            k.can_win_next,
-            k.next_probe,
-            k.score_bounds,
-            now,
-        )
 
     def warm_up(self, start: Connect4Position) -> None:
         """Load every entry point: an exact solve of ``start`` with and without progress
@@ -459,13 +445,11 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
                 if -self.game.score_of(child, 1, True) == score:
                     return column, nodes
                 continue
-            stats = table.start(budget, deadline)
-            reply = k.negamax(
-                current, mask, played, -score, -score + 1, self.work, table.slots, stats, self.deep,
-                table.marks,
-            )  # fmt: skip
-            nodes += int(stats[NODES])
-            if stats[NODES] > stats[BUDGET]:
+            reply, used, aborted = self._probe(
+                table, deadline, current, mask, played, -score, budget
+            )
+            nodes += used
+            if aborted:
                 return None, nodes
             if reply <= -score:
                 return column, nodes
@@ -652,10 +636,7 @@ def work_with_book(
             base[lines_start(width, cells) + column * stride + row] = lines
     if book is None:
         return base
-    if (book.width, book.height, book.k) != (width, height, k):
-        raise ParameterError(
-            f"opening book for {book.width}x{book.height}: this board is {width}x{height}"
-        )
+    book.check_board(width, height, k)
     base[BOOK_DEPTH], base[BOOK_START], base[BOOK_COUNT] = book.depth, len(base), len(book.keys)
     scores = (book.scores.astype(np.int64) + 128).astype(np.uint64)
     return np.concatenate([base, book.keys.astype(np.uint64), scores])

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perfectplay.games.common.compiled_bits import NO_DEADLINE, deadline_ns
+from perfectplay.games.interrupt import deadline_ns
 
 if TYPE_CHECKING:
     from perfectplay.games.connect4.kernel import Connect4Table
@@ -49,7 +49,7 @@ class SharedProbe:
     ) -> None:
         self.table = table
         self.deep = deep
-        self.deadline = NO_DEADLINE if deadline is None else deadline_ns(deadline)
+        self.deadline = deadline_ns(deadline)
         self.works = [work] + [work.copy() for _ in range(threads - 1)]
         self.stats = [table.stats] + [table.stats.copy() for _ in range(threads - 1)]
 

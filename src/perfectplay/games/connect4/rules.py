@@ -28,7 +28,9 @@ from perfectplay.games.protocol import BaseGame, Outcome, Player
 from perfectplay.values import HEURISTIC_LIMIT
 
 if TYPE_CHECKING:
+    from perfectplay.games.connect4.books import Connect4Books
     from perfectplay.games.connect4.kernel import Connect4Kernel
+    from perfectplay.games.kernel import CompiledEngine
 
 MIN_SIDE = 4
 MAX_BITS = 64
@@ -284,6 +286,20 @@ class Connect4Game(BaseGame[Connect4Position, int]):
         from perfectplay.games.connect4.kernel import Connect4Kernel
 
         return Connect4Kernel(self, options)
+
+    def compiled_engine(self) -> CompiledEngine:
+        """The exact solver's engine (:mod:`perfectplay.games.connect4.engine`)."""
+        from perfectplay.games.connect4.engine import ENGINE
+
+        return ENGINE
+
+    def books(self, options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> Connect4Books | None:
+        """The opening books ``options`` ask for, read without the compiled solver
+        (:mod:`perfectplay.games.connect4.books`), or ``None``; raises
+        :class:`~perfectplay.errors.ParameterError` for a book file that cannot be used."""
+        from perfectplay.games.connect4.books import Connect4Books
+
+        return Connect4Books.of(self, options)
 
     def move_to_json(self, move: int) -> dict[str, Any]:
         """``{"column": c}``, 1-based."""

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perfectplay.errors import ParameterError
-from perfectplay.games.common.compiled_bits import deadline_ns
 from perfectplay.games.common.grid import bit_indices
+from perfectplay.games.interrupt import deadline_ns
 from perfectplay.games.kernel import (
     DEFAULT_CONTROLS,
+    CompiledEngine,
     KernelBase,
     KernelOptions,
     KernelResult,
@@ -48,6 +49,15 @@ from perfectplay.values import UNLIMITED_NODES
 if TYPE_CHECKING:
     from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, MNKSpec
 
+ENGINE = CompiledEngine(
+    label="the big-board m,n,k engine (Gomoku)",
+    compile_seconds=80,
+    entry_points=(
+        ("perfectplay.games.mnk.big_compiled", ("search_root", "table_move")),
+        ("perfectplay.games.common.compiled_bits", ("now",)),
+    ),
+)
+"""The compiled search of boards past 64 cells and of the exact rule, and the clock."""
 MAX_BIG_SIZE = 19
 """The largest board side the line layout holds (a line's bits fit one word with room for
 the shifts)."""
@@ -82,6 +92,7 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
     """Compiled search on the line-indexed board. Stateless apart from constant tables."""
 
     traits = KernelTraits(keeps_deadline=True, bounded_distances=True)
+    engine = ENGINE
 
     def __init__(self, game: MNKGame, options: KernelOptions) -> None:
         """A kernel for ``game``'s board with the options' table size and evaluation weights
@@ -115,13 +126,6 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
             np.zeros(entries, dtype=np.int32),
             np.full(entries, UNUSED_MOVE, dtype=np.int16),
         )
-
-    def compiled_functions(self) -> tuple[Any, ...]:
-        """The search's numba entry points (the clock's too)."""
-        from perfectplay.games.common.compiled_bits import now
-        from perfectplay.games.mnk import big_compiled
-
-        return (big_compiled.search_root, big_compiled.table_move, now)
 
     def warm_up(self, start: MNKPosition) -> None:
         """Load the search and the clock before any clock starts."""

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perfectplay.errors import ParameterError
-from perfectplay.games.common.compiled_bits import deadline_ns
 from perfectplay.games.common.grid import (
     centre_first_order,
     inverse,
@@ -22,8 +21,10 @@ from perfectplay.games.common.grid import (
     windows,
     windows_by_cell,
 )
+from perfectplay.games.interrupt import deadline_ns
 from perfectplay.games.kernel import (
     DEFAULT_CONTROLS,
+    CompiledEngine,
     KernelBase,
     KernelOptions,
     KernelResult,
@@ -37,6 +38,15 @@ if TYPE_CHECKING:
     from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, MNKSpec
 
 MAX_CELLS = 64
+ENGINE = CompiledEngine(
+    label="the m,n,k engine (boards up to 64 cells)",
+    compile_seconds=15,
+    entry_points=(
+        ("perfectplay.games.mnk.compiled", ("search_root", "table_move")),
+        ("perfectplay.games.common.compiled_bits", ("now",)),
+    ),
+)
+"""The compiled search of boards of at most :data:`MAX_CELLS` cells, and the clock."""
 MAX_TABLE = 1 << 22
 """Most positions the complete-table builder will enumerate."""
 BIG_TABLE_CELLS = 26
@@ -56,6 +66,7 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
     """Compiled search for one m,n,k board size. Stateless apart from constant tables."""
 
     traits = KernelTraits(complete_table=True, keeps_deadline=True)
+    engine = ENGINE
 
     def __init__(self, game: MNKGame, options: KernelOptions) -> None:
         spec = game.spec
@@ -74,13 +85,6 @@ class MNKKernel(KernelBase["MNKPosition", "Cell"]):
         states_bound: int = 3**self.game.spec.cells
         cap = 22 if self.game.spec.cells >= BIG_TABLE_CELLS else 20
         return max(1 << 10, 1 << min(cap, states_bound.bit_length()))
-
-    def compiled_functions(self) -> tuple[Any, ...]:
-        """The search's numba entry points (the clock's too)."""
-        from perfectplay.games.common.compiled_bits import now
-        from perfectplay.games.mnk import compiled as mnk_kernel
-
-        return (mnk_kernel.search_root, mnk_kernel.table_move, now)
 
     def warm_up(self, start: MNKPosition) -> None:
         """Load the search and the clock (the first trip to the clock from compiled code takes

@@ -47,6 +47,7 @@ from perfectplay.games.protocol import BaseGame, Outcome, Player
 from perfectplay.values import HEURISTIC_LIMIT
 
 if TYPE_CHECKING:
+    from perfectplay.games.kernel import CompiledEngine
     from perfectplay.games.mnk.big_kernel import BigMNKKernel
     from perfectplay.games.mnk.kernel import MNKKernel
 
@@ -352,6 +353,14 @@ class MNKGame(BaseGame[MNKPosition, Cell]):
         if supports(self._spec):
             return MNKKernel(self, options)
         return BigMNKKernel(self, options)
+
+    def compiled_engine(self) -> CompiledEngine:
+        """The engine :meth:`kernel` searches this board with: the one-word kernel's up to 64
+        cells, the big-board kernel's beyond (and for the exact rule)."""
+        from perfectplay.games.mnk import big_kernel
+        from perfectplay.games.mnk.kernel import ENGINE, supports
+
+        return ENGINE if supports(self._spec) else big_kernel.ENGINE
 
     def conventional_score(self, position: MNKPosition, win: bool, plies: int) -> int:
         """The classic article's score of a win (``10 - (plies - 1)``) or loss (its negative)."""

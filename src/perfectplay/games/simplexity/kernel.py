@@ -16,6 +16,7 @@ import numpy as np
 
 from perfectplay.games.kernel import (
     DEFAULT_CONTROLS,
+    CompiledEngine,
     KernelBase,
     KernelOptions,
     KernelResult,
@@ -35,6 +36,15 @@ from perfectplay.values import INFINITY, UNLIMITED_NODES, WIN
 if TYPE_CHECKING:
     from perfectplay.games.simplexity.rules import SimplexityGame
 
+ENGINE = CompiledEngine(
+    label="the shape-and-color engine",
+    compile_seconds=15,
+    entry_points=(
+        ("perfectplay.games.simplexity.compiled", ("negamax", "stored_move")),
+        ("perfectplay.games.common.compiled_bits", ("now",)),
+    ),
+)
+"""The engine's compiled search, and the clock it reads."""
 DEFAULT_TABLE_BITS = 21
 """2**21 slots of 24 bytes: 48 MiB."""
 MAX_TABLE_BITS = 27
@@ -55,6 +65,7 @@ class SimplexityKernel(KernelBase[SimplexityPosition, SimplexityMove]):
     table and statistics are scratch memory of the instance."""
 
     traits = KernelTraits(keeps_deadline=True)
+    engine = ENGINE
 
     def __init__(self, game: SimplexityGame, options: KernelOptions) -> None:
         self.table_bits = options.table_bits
@@ -104,11 +115,13 @@ class SimplexityKernel(KernelBase[SimplexityPosition, SimplexityMove]):
             return 1 << self.table_bits
         return 1 << min(DEFAULT_TABLE_BITS, 10 + 2 * self.game.spec.cells)
 
-    def compiled_functions(self) -> tuple[Any, ...]:
-        """The engine's numba entry points."""
-        from perfectplay.games.simplexity import compiled as sk
+    def warm_up(self, start: SimplexityPosition) -> None:
+        """Load the search and the clock (the first trip to the clock from compiled code
+        takes about 0.1 s, and compiles it after an install: not in a timed search)."""
+        from perfectplay.games.common.compiled_bits import now
 
-        return (sk.negamax, sk.stored_move)
+        now()
+        super().warm_up(start)
 
     def exact_value(self, position: SimplexityPosition, table: Any) -> int:
         """The exact value of a running position: a search to the end of the game."""

@@ -62,6 +62,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from perfectplay.games.kernel import CompiledEngine
     from perfectplay.games.simplexity.kernel import SimplexityKernel
 
 
@@ -269,6 +270,12 @@ class SimplexityGame(BaseGame[SimplexityPosition, SimplexityMove]):
         from perfectplay.games.simplexity.kernel import SimplexityKernel
 
         return SimplexityKernel(self, options)
+
+    def compiled_engine(self) -> CompiledEngine:
+        """The engine :meth:`kernel` searches with."""
+        from perfectplay.games.simplexity.kernel import ENGINE
+
+        return ENGINE
 
     def move_to_json(self, move: SimplexityMove) -> dict[str, Any]:
         """``{"column": c, "shape": "O"|"X"}``, the column 1-based."""
