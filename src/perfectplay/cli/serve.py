@@ -4,7 +4,11 @@
 starts the app on http://127.0.0.1:8000 by default, with its SQLite database in
 ``$XDG_DATA_HOME/perfectplay/games.sqlite3`` (``~/.local/share/...``) unless ``--db`` names
 another file; it needs nothing else running. Its startup line names the address it listens
-on, and whether other machines can reach it.
+on, and whether other machines can reach it. The pages and ``/api/health`` answer at once;
+the engines warm up in the background (one worker compiles the kernels on the first start
+after an install, a minute or two, then the others load them), with a progress line at
+least every few seconds and an ``engines ready after N s`` line when done; a worker that
+dies is restarted, said in one line.
 
 The app has no login, so it listens only on this machine unless told otherwise: a ``--host``
 other than a loopback address (127.0.0.0/8, ::1, ``localhost``) is refused without
@@ -95,16 +99,23 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError(
             f"--db {quote(str(db), 200)}: cannot create its folder ({exc.strerror})"
         ) from None
-    app = create_app(Settings(db=db, workers=args.workers, cap=args.cap))
+    app = create_app(Settings(db=db, workers=args.workers, cap=args.cap, report=say))
     print(
         f"perfectplay: serving on {where(args.host, bound, args.port)} (saved games in {db}, "
-        f"{args.workers} engine workers, {args.cap:g} s cap); the workers load the engines "
-        "first (the first start after an install compiles them, about 20 s); Ctrl-C stops",
+        f"{args.workers} engine worker{'' if args.workers == 1 else 's'}, {args.cap:g} s cap); "
+        "the pages answer now, the "
+        "engines warm up meanwhile (a few seconds; the first start after an install compiles "
+        "them: a minute or two, progress below); Ctrl-C stops",
         flush=True,
     )
 
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def say(line: str) -> None:
+    """Print one of the server's progress lines (the engines' warm-up, worker restarts)."""
+    print(f"perfectplay: {line}", flush=True)
 
 
 def is_loopback(host: str) -> bool:

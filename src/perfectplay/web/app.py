@@ -1,12 +1,16 @@
 """The FastAPI application: JSON API, HTML pages and the error contract.
 
 ``create_app(Settings(...))`` builds an app with its own engine pool and game store, started
-and stopped with the app (``perfectplay serve`` runs it under uvicorn).
+and stopped with the app (``perfectplay serve`` runs it under uvicorn). The pool starts in
+the background: the app answers at once, while one engine worker warms up (compiles the
+kernels on a fresh install) and the others start after it; engine requests that come
+before a worker is ready wait for it when one is expected soon, else get 503 with
+``Retry-After`` (``EngineWarming``), and ``/api/health`` says how far the warm-up is.
 
 API (all bodies JSON; the schema is at ``/docs`` and ``/openapi.json``)::
 
-    GET  /api/health                      liveness, engine workers and queue (never waits
-                                          on a search)
+    GET  /api/health                      liveness, engine workers and queue, the engines'
+                                          warm-up (never waits on a search or a worker)
     GET  /api/meta/games                  the registered games    (contract.game_json)
     POST /api/{game}/state                the board of a position (contract.state_json)
     POST /api/{game}/play                 the board after a move
@@ -28,7 +32,8 @@ Errors are always JSON, ``{"error": {"type": "NotationError", "message": "..."}}
 input the library rejects (the message names the input and the reason), 404 for an unknown
 game, route or saved game, 413 for a body over the size limit, 422 for a body of the wrong
 form (the message names the field), 503 when the engine is busy or a job overran the time
-cap, or when the saved-games database cannot be used. Each route declares the statuses it
+cap, or while the engines warm up (with ``Retry-After``), or when the saved-games database
+cannot be used. Each route declares the statuses it
 answers, with this error body, in the OpenAPI schema. No traceback ever reaches a client.
 The contract and the checked loading of requests are in :mod:`perfectplay.web.boundary`;
 this module only assembles the app and no router imports it. The board routes serve games
@@ -41,7 +46,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -53,7 +58,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from perfectplay import api
 from perfectplay.web import boundary, routes_api, routes_pages
-from perfectplay.web.pool import EnginePool
+from perfectplay.web.pool import FIRST_WAIT, EnginePool
 from perfectplay.web.store import GameStore, format_timestamp
 
 
@@ -61,7 +66,11 @@ from perfectplay.web.store import GameStore, format_timestamp
 class Settings:
     """How a server runs: where its database is, how many engine workers it has, the
     per-request time cap (seconds), how many requests may wait for a worker and the
-    largest request body (bytes). ``warm`` loads the kernels in each worker at start."""
+    largest request body (bytes). ``warm`` loads the kernels in each worker at start (one
+    worker first, compiling them on a fresh install). ``report`` receives the engine pool's
+    progress lines (the warm-up, restarts of workers that died); None: silent.
+    ``first_wait``: seconds an engine request may wait for the first worker while none is
+    ready (:data:`perfectplay.web.pool.FIRST_WAIT`; the cap when that is longer)."""
 
     db: Path
     workers: int = 2
@@ -69,18 +78,29 @@ class Settings:
     queue_limit: int = 16
     max_body: int = 256 * 1024
     warm: bool = True
+    report: Callable[[str], None] | None = None
+    first_wait: float = FIRST_WAIT
 
 
 def create_app(settings: Settings) -> FastAPI:
-    """The app for ``settings``; its pool and store start with it (lifespan)."""
+    """The app for ``settings``; its pool and store start with it (lifespan: the pool's
+    workers start in the background, the app serves at once) and its pool's workers, warming
+    or not, stop with it."""
     store = GameStore(settings.db)  # raises ParameterError naming a bad database file
-    pool = EnginePool(settings.workers, settings.cap, settings.queue_limit, settings.warm)
+    pool = EnginePool(
+        settings.workers,
+        settings.cap,
+        settings.queue_limit,
+        settings.warm,
+        settings.report,
+        settings.first_wait,
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        abandon_stale(store)
-        await pool.start()
         try:
+            abandon_stale(store)
+            await pool.start()  # returns at once: the workers start in the background
             yield
         finally:
             await pool.stop()

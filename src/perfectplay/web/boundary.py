@@ -11,9 +11,10 @@ templates with the context every page shares (:func:`page_context`) live here to
 Errors are always JSON, ``{"error": {"type": "NotationError", "message": "..."}}``: 400 for
 input the library rejects (the message names the input and the reason), 404 for an unknown
 game, route or saved game, 413 for a body over the size limit, 422 for a body of the wrong
-form (the message names the field), 503 when the engine is busy or a job overran the time
-cap, or when the saved-games database cannot be used (locked past its busy timeout, disk
-full). No traceback ever reaches a client.
+form (the message names the field), 503 when the engine is busy (``EngineBusy``), still
+warming up (``EngineWarming``; both with ``Retry-After``), a job overran the time cap, or
+when the saved-games database cannot be used (locked past its busy timeout, disk full). No
+traceback ever reaches a client.
 """
 
 from __future__ import annotations
@@ -311,8 +312,13 @@ async def _library(_: Request, exc: Exception) -> Response:
 
 
 async def _engine(_: Request, exc: Exception) -> Response:
-    """The engine pool was busy, overran the cap or lost a worker: 503."""
-    return error_response(503, type(exc).__name__, str(exc))
+    """The engine pool was busy, still warming up, overran the cap or lost a worker: 503;
+    with ``Retry-After`` (seconds) when the pool says when to ask again (busy, warming)."""
+    response = error_response(503, type(exc).__name__, str(exc))
+    retry_after = getattr(exc, "retry_after", None)
+    if isinstance(retry_after, int):
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 async def _database(_: Request, exc: Exception) -> Response:

@@ -243,14 +243,19 @@ def late_position(game: api.RegisteredGame) -> api.Loaded:
     return loaded
 
 
-def warm_up() -> None:
+def warm_up(progress: Callable[[str, int, int], None] | None = None) -> None:
     """Load every registered game's compiled kernels (the engine's own warm-up, then a short
     timed search and one near the end of a game, which usually ends exactly) before a worker
-    takes requests.
+    takes requests: numba compiles them and writes its cache on a fresh install, else loads
+    them from that cache. ``progress`` is told ``(game, step, steps)`` before each game
+    (``step`` from 1); whatever it raises stops the warm-up.
 
     A game whose warm-up fails (a broken plug-in) is skipped: its requests will say why.
     """
-    for game_kit in api.games():
+    kits = list(api.games())
+    for step, game_kit in enumerate(kits, start=1):
+        if progress is not None:
+            progress(game_kit.name, step, len(kits))
         try:
             game, position = api.new_game(game_kit.name)
             api.Engine(game)

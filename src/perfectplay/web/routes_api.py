@@ -79,13 +79,21 @@ def _store(request: Request) -> GameStore:
 
 
 # -- health -----------------------------------------------------------------------------------
-@router.get("/health", summary="Liveness and engine load", responses=PLAIN)
+@router.get("/health", summary="Liveness, engine load and warm-up", responses=PLAIN)
 async def health(request: Request) -> dict[str, Any]:
-    """Answers at once, whatever the engine workers are doing."""
+    """Answers at once, whatever the engine workers are doing (warming up included):
+    ``status`` ``"ok"`` while the server runs; ``engine``: workers, busy ones, waiting
+    requests, the cap and counters; ``engines``: whether a worker can take engine work
+    (``ready``), the warm-up's progress (``warming``: the game whose engine is loading,
+    ``step`` of ``steps``, ``elapsed_s``, ``remaining_s`` estimated or null), the workers
+    ready and starting, the ``restarts`` of workers that died, and while not ready
+    ``retry_after_s``, when to ask again."""
+    pool = _pool(request)
     return {
         "status": "ok",
         "uptime_s": round(time.time() - request.app.state.started, 3),
-        "engine": _pool(request).status(),
+        "engine": pool.status(),
+        "engines": pool.engines(),
     }
 
 

@@ -1,46 +1,129 @@
 """An engine worker process: ``python -m perfectplay.web.worker FD [--cold]``.
 
-It reads ``(job, args)`` pairs from the connection on file descriptor ``FD`` (one end of a
-socket pair made by :class:`perfectplay.web.pool.EnginePool`), runs
+It talks over the connection on file descriptor ``FD`` (one end of a socket pair made by
+:class:`perfectplay.web.pool.EnginePool`). Unless ``--cold``, it first warms up every
+game's engine (:func:`perfectplay.web.jobs.warm_up`: numba compiles the kernels and writes
+its cache on a fresh install, else loads them from it), sending
+``("warming", {"engine": name, "step": i, "steps": n})`` before each; then
+``("ready", {"warm_s": seconds})``. From then on it reads ``(job, args)`` pairs, runs
 ``perfectplay.web.jobs.JOBS[job](**args)`` and sends back ``("ok", result)``,
 ``("error", (class name, message))`` for input the library rejects, or ``("bug", text)``.
-It first loads the compiled kernels (unless ``--cold``) and sends ``("ready", None)``; it
-exits when the server closes the connection.
+
+It exits when the server closes the connection, or when the server's process is gone (a
+server killed outright: checked every :data:`PARENT_CHECK` seconds, even while warming up).
+It ignores Ctrl-C (the terminal's SIGINT reaches the whole process group; the server stops
+its workers itself), and dies of an error in one line on stderr, not a traceback.
+
+Test-only: when the environment variable :data:`TEST_WARM_STUB` holds a number of seconds,
+the warm-up reports every registered game in turn and sleeps that long for each instead of
+loading its engine (a slow warm-up without compiling anything). Nothing a request carries
+reaches it.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from typing import Any
 
 from perfectplay import errors
 
+TEST_WARM_STUB = "PERFECTPLAY_TEST_WARM_STUB"
+"""The environment variable of the test-only stand-in warm-up (seconds per game)."""
+PARENT_CHECK = 0.5
+"""Seconds between checks that the server process still runs."""
 
-def serve(conn: Connection, warm: bool) -> None:
-    """Run jobs from ``conn`` until it closes."""
+Progress = Callable[[str, int, int], None]
+"""Told ``(engine, step, steps)`` before each engine of a warm-up."""
+
+
+def serve(conn: Connection, warm: bool, stub: float | None = None) -> None:
+    """Warm up (unless not ``warm``; with the stand-in of ``stub`` seconds per game when
+    given), say ready, then run jobs from ``conn`` until it closes. Raises OSError when the
+    server's end closes while the worker still has something to say."""
     from perfectplay.web.jobs import JOBS, warm_up
 
-    if warm:
-        warm_up()
-    conn.send(("ready", None))
+    started = time.monotonic()
+
+    def progress(engine: str, step: int, steps: int) -> None:
+        conn.send(("warming", {"engine": engine, "step": step, "steps": steps}))
+
+    if warm and stub is not None:
+        stub_warm_up(progress, stub)
+    elif warm:
+        warm_up(progress)
+    conn.send(("ready", {"warm_s": round(time.monotonic() - started, 3)}))
     while True:
         try:
             name, args = conn.recv()
         except (EOFError, OSError):
             return
-        try:
-            reply: tuple[str, Any] = ("ok", JOBS[name](**args))
-        except errors.PerfectplayError as exc:
-            reply = ("error", (type(exc).__name__, str(exc)))
-        except Exception as exc:  # a bug: reported without a traceback reaching the client
-            reply = ("bug", f"{type(exc).__name__}: {exc}")
-        conn.send(reply)
+        conn.send(_answer(JOBS, name, args))
+
+
+def _answer(jobs: Mapping[str, Callable[..., Any]], name: str, args: Any) -> tuple[str, Any]:
+    """The reply to one job."""
+    try:
+        return ("ok", jobs[name](**args))
+    except errors.PerfectplayError as exc:
+        return ("error", (type(exc).__name__, str(exc)))
+    except Exception as exc:  # a bug: reported without a traceback reaching the client
+        return ("bug", f"{type(exc).__name__}: {exc}")
+
+
+def stub_warm_up(progress: Progress, seconds: float) -> None:
+    """Test-only: report every registered game's warm-up in turn and sleep ``seconds`` for
+    each, loading nothing."""
+    from perfectplay import api
+
+    names = [game_kit.name for game_kit in api.games()]
+    for step, name in enumerate(names, start=1):
+        progress(name, step, len(names))
+        time.sleep(seconds)
+
+
+def stub_seconds(environ: Mapping[str, str]) -> float | None:
+    """The stand-in warm-up's seconds per game from :data:`TEST_WARM_STUB` (None when it is
+    unset; a value that is not a number of seconds >= 0 is ignored)."""
+    text = environ.get(TEST_WARM_STUB)
+    if text is None:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        return None
+    return seconds if seconds >= 0 else None
+
+
+def watch_parent(parent: int) -> None:
+    """Exit at once when the process ``parent`` is no longer this process's parent (it
+    died: the worker was handed to another), checked in a daemon thread."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def main(argv: list[str]) -> None:
-    """Serve on the descriptor named by ``argv[0]``."""
-    serve(Connection(int(argv[0])), warm="--cold" not in argv[1:])
+    """Serve on the descriptor named by ``argv[0]`` (``--cold``: no warm-up); exit quietly
+    when the server goes away, with one line on stderr on any other error."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent(os.getppid())
+    try:
+        serve(Connection(int(argv[0])), "--cold" not in argv[1:], stub_seconds(os.environ))
+    except (EOFError, OSError):  # the server closed our pipe: nobody to answer
+        return
+    except Exception as exc:
+        sys.stderr.write(f"perfectplay: engine worker {os.getpid()}: {type(exc).__name__}: {exc}\n")
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

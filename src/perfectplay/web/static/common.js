@@ -1,4 +1,6 @@
-/* Shared by every page: calling the JSON API and showing its errors, what the server says
+/* Shared by every page: calling the JSON API and showing its errors (and, while the engines
+   warm up after the server starts, a notice with a spinner; engine requests refused meanwhile
+   are asked again after the server's Retry-After), what the server says
    about each game, drawing boards, naming moves and colouring move values, step-through
    controls.
 
@@ -57,21 +59,49 @@ export function setQuery(params) {
 
 // ---------------------------------------------------------------- the API
 
-/** An error answer of the API ({"error": {"type", "message"}}) or a failed request. */
+/** An error answer of the API ({"error": {"type", "message"}}) or a failed request;
+    retryAfter: the seconds of its Retry-After header (null without one). */
 export class ApiError extends Error {
-  constructor(kind, message, status) {
+  constructor(kind, message, status, retryAfter = null) {
     super(message);
     this.kind = kind;
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
 /** Input the page itself refuses before asking the server (a bad number in a field). */
 export class InputError extends Error {}
 
+/** Seconds to wait before asking again when a warming refusal names no Retry-After. */
+const WARMING_RETRY_S = 5;
+/** How long a request refused while the engines warm up is asked again before its error is
+    shown (a first start after an install compiles for a few minutes at most). */
+const WARMING_GIVE_UP_MS = 10 * 60 * 1000;
+/** Longest pause between two looks at /api/health while the engines warm up. */
+const WARMING_POLL_S = 3;
+
+const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
 /** Call the API: GET without a body, POST with one (JSON); resolves to the JSON answer and
-    rejects with an ApiError carrying the server's own message. */
+    rejects with an ApiError carrying the server's own message. A 503 EngineWarming (no
+    engine ready yet) is asked again after its Retry-After, with the warming notice shown,
+    for WARMING_GIVE_UP_MS at most. */
 export async function api(path, body, method) {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await apiOnce(path, body, method);
+    } catch (error) {
+      const warming = error instanceof ApiError && error.kind === "EngineWarming";
+      if (!warming || Date.now() - started > WARMING_GIVE_UP_MS) throw error;
+      watchEngines();
+      await sleep(error.retryAfter || WARMING_RETRY_S);
+    }
+  }
+}
+
+async function apiOnce(path, body, method) {
   const init = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
@@ -92,10 +122,58 @@ export async function api(path, body, method) {
   if (!response.ok) {
     const error = data && data.error;
     const message = (error && error.message) || `the server answered ${response.status}`;
-    throw new ApiError((error && error.type) || "HTTPError", message, response.status);
+    const retryAfter = Number(response.headers.get("retry-after")) || null;
+    throw new ApiError((error && error.type) || "HTTPError", message, response.status, retryAfter);
   }
   return data;
 }
+
+// ---------------------------------------------------------------- the engines' warm-up
+
+let watching = null;
+
+/** Look at /api/health until the engines are ready, showing "the engine is warming up,
+    about N s" with a spinner meanwhile (#warming-area); one watch at a time, started on
+    every page load and by a request refused while the engines warm up. */
+export function watchEngines() {
+  if (!watching) watching = pollEngines().finally(() => (watching = null));
+  return watching;
+}
+
+async function pollEngines() {
+  for (;;) {
+    let engines = null;
+    try {
+      const response = await fetch("/api/health");
+      engines = (await response.json()).engines || null;
+    } catch {
+      engines = null; // no answer: nothing to say about the engines
+    }
+    showWarming(engines);
+    if (!engines || engines.ready) return;
+    await sleep(Math.min(engines.retry_after_s || WARMING_POLL_S, WARMING_POLL_S));
+  }
+}
+
+/** Show (engines not ready) or hide the warming notice. */
+function showWarming(engines) {
+  const area = document.getElementById("warming-area");
+  if (area) setBusy(area, engines && !engines.ready ? warmingText(engines) : null);
+}
+
+/** "The engine is warming up (gomoku, 2 of 5): about 40 s", from /api/health's engines. */
+export function warmingText(engines) {
+  let text = "The engine is warming up";
+  if (engines.warming) text += ` (${engines.warming}, ${engines.step} of ${engines.steps})`;
+  if (engines.remaining_s != null && engines.remaining_s > 0) {
+    text += `: about ${Math.ceil(engines.remaining_s)} s`;
+  } else if (engines.warming) {
+    text += `: ${Math.round(engines.elapsed_s)} s so far`;
+  }
+  return `${text}…`;
+}
+
+watchEngines();
 
 /** Split a camel-case error type for people: "NotationError" -> "Notation error". */
 function kindText(kind) {
