@@ -19,35 +19,12 @@ import random
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, replace
+from importlib import import_module
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from perfectplay.analysis import render as pictures
 from perfectplay.analysis import tree_svg
-from perfectplay.analysis.arena import (
-    ArenaProgress,
-    ArenaResult,
-    GameRecord,
-    PlayerRecord,
-    PlayerSpec,
-    SideRecord,
-    parse_player,
-    run_arena,
-)
-from perfectplay.analysis.exact import ExactValues
-from perfectplay.analysis.history import (
-    NOTIONS,
-    History,
-    HistoryProgress,
-    HistoryStep,
-    Notion,
-    mistake_text,
-    reconstruct,
-    value_words,
-)
-from perfectplay.analysis.notebook import Analysis
-from perfectplay.analysis.perft import PerftCounts, ProgressCallback
-from perfectplay.analysis.perft import perft as count_tree
 from perfectplay.analysis.reach import (
     TRIAL_SECONDS,
     Reach,
@@ -66,12 +43,6 @@ from perfectplay.analysis.steps import (
     record_steps,
 )
 from perfectplay.analysis.steps import ORDERS as STEP_ORDERS
-from perfectplay.analysis.tournament import (
-    Entrant,
-    Settings,
-    TournamentProgress,
-    TournamentResult,
-)
 from perfectplay.analysis.tree import (
     MAX_NODES,
     GameTree,
@@ -104,20 +75,6 @@ from perfectplay.games.kit import (
 )
 from perfectplay.games.protocol import Game, Outcome, Player
 from perfectplay.games.registry import game_names, get_kit, kit_of
-from perfectplay.jobs import books as book_jobs
-from perfectplay.jobs.books import BookBuild
-from perfectplay.jobs.journal import Journal, check_new, output_path, recover
-from perfectplay.jobs.lines import ScoredLine, read_line
-from perfectplay.jobs.run import answers, check_executor, default_workers, hardest_first
-from perfectplay.jobs.tasks import (
-    EXECUTORS,
-    Answer,
-    BatchJob,
-    Executor,
-    ReadyCallback,
-    Task,
-    WorkerLost,
-)
 from perfectplay.notation import parse_size
 from perfectplay.search.focus import analyze_moves
 from perfectplay.search.levels import LEVELS, Level, LevelMove, level_named
@@ -135,6 +92,99 @@ from perfectplay.search.solver import (
 from perfectplay.search.solver import analyze as search_analyze
 from perfectplay.search.solver import best_move as search_best
 from perfectplay.search.solver import solve as search_solve
+
+if TYPE_CHECKING:
+    from perfectplay.analysis.arena import (
+        ArenaProgress,
+        ArenaResult,
+        GameRecord,
+        PlayerRecord,
+        PlayerSpec,
+        SideRecord,
+        parse_player,
+    )
+    from perfectplay.analysis.exact import ExactValues
+    from perfectplay.analysis.history import (
+        NOTIONS,
+        History,
+        HistoryProgress,
+        HistoryStep,
+        Notion,
+        mistake_text,
+        value_words,
+    )
+    from perfectplay.analysis.notebook import Analysis
+    from perfectplay.analysis.perft import PerftCounts, ProgressCallback
+    from perfectplay.analysis.tournament import (
+        Entrant,
+        Settings,
+        TournamentProgress,
+        TournamentResult,
+    )
+    from perfectplay.jobs.books import BookBuild
+    from perfectplay.jobs.journal import Journal
+    from perfectplay.jobs.lines import ScoredLine
+    from perfectplay.jobs.run import check_executor, default_workers, hardest_first
+    from perfectplay.jobs.tasks import (
+        EXECUTORS,
+        Answer,
+        BatchJob,
+        Executor,
+        ReadyCallback,
+        Task,
+        WorkerLost,
+    )
+
+LAZY_EXPORTS = {
+    "Analysis": "perfectplay.analysis.notebook",
+    "Answer": "perfectplay.jobs.tasks",
+    "ArenaProgress": "perfectplay.analysis.arena",
+    "ArenaResult": "perfectplay.analysis.arena",
+    "BatchJob": "perfectplay.jobs.tasks",
+    "BookBuild": "perfectplay.jobs.books",
+    "EXECUTORS": "perfectplay.jobs.tasks",
+    "Entrant": "perfectplay.analysis.tournament",
+    "ExactValues": "perfectplay.analysis.exact",
+    "Executor": "perfectplay.jobs.tasks",
+    "GameRecord": "perfectplay.analysis.arena",
+    "History": "perfectplay.analysis.history",
+    "HistoryProgress": "perfectplay.analysis.history",
+    "HistoryStep": "perfectplay.analysis.history",
+    "Journal": "perfectplay.jobs.journal",
+    "NOTIONS": "perfectplay.analysis.history",
+    "Notion": "perfectplay.analysis.history",
+    "PerftCounts": "perfectplay.analysis.perft",
+    "PlayerRecord": "perfectplay.analysis.arena",
+    "PlayerSpec": "perfectplay.analysis.arena",
+    "ProgressCallback": "perfectplay.analysis.perft",
+    "ReadyCallback": "perfectplay.jobs.tasks",
+    "ScoredLine": "perfectplay.jobs.lines",
+    "Settings": "perfectplay.analysis.tournament",
+    "SideRecord": "perfectplay.analysis.arena",
+    "Task": "perfectplay.jobs.tasks",
+    "TournamentProgress": "perfectplay.analysis.tournament",
+    "TournamentResult": "perfectplay.analysis.tournament",
+    "WorkerLost": "perfectplay.jobs.tasks",
+    "check_executor": "perfectplay.jobs.run",
+    "default_workers": "perfectplay.jobs.run",
+    "hardest_first": "perfectplay.jobs.run",
+    "mistake_text": "perfectplay.analysis.history",
+    "parse_player": "perfectplay.analysis.arena",
+    "value_words": "perfectplay.analysis.history",
+}
+"""Names this module exports from modules it imports on first use (matches, histories,
+batch jobs, tournaments: a command that needs none of them starts without them)."""
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`LAZY_EXPORTS`, imported on first use."""
+    module = LAZY_EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 P = TypeVar("P")
 M = TypeVar("M")
@@ -530,6 +580,8 @@ def analysis_of(
     """The moves' ``values`` from :func:`analyze` (by default an exact analysis) as an
     :class:`Analysis`, which a notebook shows as the board and a table of every value:
     ``analysis_of(game, position, analyze(game, position, limit(time=2)))``."""
+    from perfectplay.analysis.notebook import Analysis
+
     found = analyze(game, position) if values is None else values
     return Analysis(game, position, tuple(found))
 
@@ -727,6 +779,8 @@ def history(
     job = f"history {game_kit.name}{_size_words(game)}"
     check_history(job, reach(game), game.plies_left_bound(position), full)
     retraction = game_kit.retraction(game, position)
+    from perfectplay.analysis.history import reconstruct
+
     return reconstruct(game, position, retraction, notion, on_progress=on_progress)
 
 
@@ -833,6 +887,8 @@ def perft(
         job = f"perft {kit_of(game).name}{_size_words(game)}"
         cells = kit_of(game).policy.whole_tree_cells
         check_whole_tree(job, cells, game.plies_left_bound(game.initial()))
+    from perfectplay.analysis.perft import perft as count_tree
+
     return count_tree(game, None, depth, progress)
 
 
@@ -853,6 +909,8 @@ def arena(
 
     def natural(position: object, move: object) -> bool:
         return game_kit.natural_move(game, position, move)
+
+    from perfectplay.analysis.arena import run_arena
 
     return run_arena(
         game,
@@ -897,6 +955,9 @@ def build_book_with(
     the positions not yet done (the answer counts both). ``job`` comes from
     :func:`batch_job`. Raises :class:`ParameterError` when a checkpoint is there and
     ``resume`` is false."""
+    from perfectplay.jobs import books as book_jobs
+    from perfectplay.jobs.run import check_executor
+
     require(job.make_game(), Capability.BOOK, "book")
     check_executor(executor, workers, address)
     return book_jobs.build_book(
@@ -928,12 +989,16 @@ def batch_job(
     if weak:
         require(game, Capability.WEAK, "--weak")
     game.kernel(options)  # its book file read and checked here, before any worker starts
+    from perfectplay.jobs.tasks import BatchJob
+
     return BatchJob(kit_of(game).name, game_params, options, "solve", weak, analyze)
 
 
 def batch_line(job: BatchJob, text: str, number: int) -> ScoredLine:
     """Input line ``number`` (from 1) of a batch: ``position`` or ``position score``;
     errors name the line (``line 7: ...``)."""
+    from perfectplay.jobs.lines import read_line
+
     return read_line(job.game_name, job.params, text, number)
 
 
@@ -941,6 +1006,8 @@ def scored_line(
     game_name: str, text: str, number: int, *, size: str | None = None, k: int | None = None
 ) -> ScoredLine:
     """:func:`batch_line` for a game named with its size and ``k``."""
+    from perfectplay.jobs.lines import read_line
+
     return read_line(game_name, params(game_name, size, k), text, number)
 
 
@@ -959,6 +1026,8 @@ def batch_answers(
     started and stopped here). Raises :class:`WorkerLost` if a worker dies. Scripts that use
     the local executor need the ``if __name__ == "__main__":`` guard, as with
     :mod:`multiprocessing`: workers are started by ``spawn``."""
+    from perfectplay.jobs.run import answers
+
     return answers(job, tasks, executor, workers, address, on_ready)
 
 
@@ -966,18 +1035,24 @@ def recover_output(path: str, positions: Sequence[str]) -> set[int]:
     """The indices already answered in the batch output ``path``, whose input lines' positions
     are ``positions`` (a half-written last line is cut off; nothing else is changed). Raises
     :class:`ConflictError` when the file is not the output of this input."""
+    from perfectplay.jobs.journal import output_path, recover
+
     return set(recover(output_path(path), positions))
 
 
 def output_journal(path: str) -> Journal:
     """The batch output ``path`` opened for appending answers (a context manager whose
     ``write`` adds one flushed line); :class:`ParameterError` when it cannot be written."""
+    from perfectplay.jobs.journal import Journal, output_path
+
     return Journal(output_path(path))
 
 
 def check_new_output(path: str) -> None:
     """Raise :class:`ParameterError` when the batch output ``path`` holds answers already
     or its folder does not exist."""
+    from perfectplay.jobs.journal import check_new, output_path
+
     check_new(output_path(path))
 
 
@@ -1011,7 +1086,7 @@ def tournament_settings(
     if memory_mb is not None and not 64 <= memory_mb <= 1 << 20:
         raise ParameterError(f"--memory {memory_mb}: must be from 64 to {1 << 20} MB")
     limits = tournaments.Limits(memory_mb=memory_mb or tournaments.Limits().memory_mb)
-    settings = Settings(
+    settings = tournaments.Settings(
         game_kit.name,
         game_kit.size_text(game) if size is not None else None,
         k,

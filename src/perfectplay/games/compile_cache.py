@@ -22,7 +22,6 @@ import hashlib
 import os
 import pickle
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -38,6 +37,8 @@ INDEX_SUFFIX = ".nbi"
 def cached(engine: CompiledEngine) -> bool:
     """Whether numba would load every entry point of ``engine`` from its cache (``False``
     when numba is missing, a module or function is not found, or an index is stale)."""
+    from importlib.metadata import PackageNotFoundError, version  # tens of ms: when asked
+
     try:
         compiler = version(NUMBA)
     except PackageNotFoundError:
