@@ -1,0 +1,46 @@
+"""Issue 29: a gauntlet against Gomocup brains (one never answers: a time forfeit) on a small
+m,n,k board, and a Connect Four bot of the line protocol."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tournament_support import bot, bot_processes
+
+from perfectplay.cli.tournament import main
+
+
+def games(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+
+
+def test_gomocup_gauntlet_with_a_time_forfeit(tmp_path: Path) -> None:
+    out = tmp_path / "gauntlet"
+    argv = ["tictactoe", "engine:depth=2@us", f"gomocup:{bot('gomocup_engine.py')}@tiny"]
+    argv += [f"gomocup:{bot('gomocup_sleeper.py')}@asleep", "--size", "6x6", "--k", "4"]
+    argv += ["--gauntlet", "--time", "0.3", "--rounds", "2", "--workers", "2"]
+    assert main([*argv, "--out", str(out)]) == 0
+    records = games(out)
+    assert len(records) == 8  # the first player against two, two rounds, both colours
+    assert all("us" in (r["first"], r["second"]) for r in records)
+    tiny = [r for r in records if "tiny" in (r["first"], r["second"])]
+    assert all(r["forfeit"] is None and len(r["moves"]) > 1 for r in tiny)
+    asleep = [r for r in records if "asleep" in (r["first"], r["second"])]
+    assert all(
+        r["forfeit"] == {**r["forfeit"], "player": "asleep", "reason": "time"} for r in asleep
+    )
+    standings = json.loads((out / "standings.json").read_text())["players"]
+    assert standings["asleep"]["forfeits"]["time"] == 4
+    assert standings["us"]["points"] >= 6
+    assert bot_processes() == []
+
+
+def test_line_protocol_connect4(tmp_path: Path) -> None:
+    out = tmp_path / "line"
+    argv = ["connect4", "engine:depth=2", f"line:{bot('line_bot.py')}@lines", "--time", "0.5"]
+    assert main([*argv, "--out", str(out)]) == 0
+    records = games(out)
+    assert len(records) == 2 and all(r["forfeit"] is None for r in records)
+    assert all(r["winner"] == "engine:depth=2" for r in records)
+    assert all(r["move_ms"]["lines"] for r in records)  # the line bot moved in each

@@ -1,0 +1,52 @@
+"""A tiny Gomocup brain for the tests: plays the empty cell nearest the centre."""
+
+import sys
+
+size = (0, 0)
+stones = {}
+
+
+def reply(text):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def move():
+    width, height = size
+    cells = [(x, y) for y in range(height) for x in range(width) if (x, y) not in stones]
+    x, y = min(cells, key=lambda c: (abs(c[0] - (width - 1) / 2) + abs(c[1] - (height - 1) / 2), c))
+    stones[(x, y)] = 1
+    reply(f"{x},{y}")
+
+
+lines = iter(sys.stdin.readline, "")
+for line in lines:
+    words = line.strip().replace(",", " ").split()
+    if not words:
+        continue
+    command = words[0].upper()
+    if command == "START":
+        size, stones = (int(words[1]), int(words[1])), {}
+        reply("OK")
+    elif command == "RECTSTART":
+        size, stones = (int(words[1]), int(words[2])), {}
+        reply("OK")
+    elif command == "BEGIN":
+        move()
+    elif command == "TURN":
+        stones[(int(words[1]), int(words[2]))] = 2
+        move()
+    elif command == "BOARD":
+        stones = {}
+        for row in lines:
+            if row.strip().upper() == "DONE":
+                break
+            x, y, who = (int(v) for v in row.strip().split(","))
+            stones[(x, y)] = who
+        move()
+    elif command == "END":
+        break
+    elif command == "INFO":
+        pass
+    else:
+        reply(f"UNKNOWN {command}")
