@@ -38,9 +38,15 @@ def test_gomocup_gauntlet_with_a_time_forfeit(tmp_path: Path) -> None:
 
 def test_line_protocol_connect4(tmp_path: Path) -> None:
     out = tmp_path / "line"
-    argv = ["connect4", "engine:depth=2", f"line:{bot('line_bot.py')}@lines", "--time", "0.5"]
+    argv = ["connect4", "engine:depth=2", f"line:{bot('line_bot.py')}@lines"]
+    argv += [f"line:{bot('line_garbage.py')}@garbage", "--time", "0.5", "--workers", "2"]
     assert main([*argv, "--out", str(out)]) == 0
     records = games(out)
-    assert len(records) == 2 and all(r["forfeit"] is None for r in records)
-    assert all(r["winner"] == "engine:depth=2" for r in records)
-    assert all(r["move_ms"]["lines"] for r in records)  # the line bot moved in each
+    assert len(records) == 6
+    fair = [r for r in records if "garbage" not in (r["first"], r["second"])]
+    assert all(r["forfeit"] is None and r["winner"] == "engine:depth=2" for r in fair)
+    assert all(r["move_ms"]["lines"] for r in fair)  # the line bot moved in each
+    for record in records:
+        if "garbage" in (record["first"], record["second"]):
+            assert record["forfeit"]["player"] == "garbage"
+            assert record["forfeit"]["reason"] == "illegal"

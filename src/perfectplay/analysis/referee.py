@@ -113,6 +113,7 @@ class OurAgent:
         self.rng = random.Random(seed)
 
     def begin(self, table: Table, side: int) -> Forfeit | None:
+        """Make the engine's contestant and load its compiled code before the clock runs."""
         self.table = table
         if self.entrant.engine is not None:
             self.contestant = make_contestant(self.entrant.engine, table.time, self.seed)
@@ -121,6 +122,7 @@ class OurAgent:
         return None
 
     def choose(self, loaded: Loaded) -> Reply:
+        """The move, timed; a time forfeit when it took longer than allowed."""
         assert self.table is not None
         started = time.perf_counter()
         if self.contestant is not None:
@@ -135,6 +137,7 @@ class OurAgent:
         return Reply(move, seconds)
 
     def close(self) -> None:
+        """Nothing to end: the player lives in this process."""
         return None
 
 
@@ -151,6 +154,8 @@ class SandboxedAgent:
     log: list[str] = field(default_factory=list)
 
     def start(self, table: Table, argv: list[str], setup: Any = None) -> Forfeit | None:
+        """Start ``argv`` in a sandbox (``setup(folder)`` fills its folder first); a ``crash``
+        forfeit when it cannot start."""
         self.table = table
         try:
             self.sandbox = Sandbox(argv, table.limits, folder_setup=setup)
@@ -200,6 +205,7 @@ class SandboxedAgent:
             self.sandbox = None
 
     def close(self) -> None:
+        """Kill the sandbox (no goodbye)."""
         self.finish("")
 
 
@@ -207,12 +213,14 @@ class CourseAgent(SandboxedAgent):
     """A course bot in the runner (:mod:`perfectplay.adapters.bot_runner`)."""
 
     def begin(self, table: Table, side: int) -> Forfeit | None:
+        """Copy the bot into the sandbox's folder, start the runner, wait for it to load."""
         self.side = side
         assert self.entrant.path is not None
         source = Path(self.entrant.path)
         copy = ["bot", source.name]
 
         def setup(folder: Path) -> None:
+            """Copy the bot's file or folder to ``folder/bot/``."""
             target = folder.joinpath(*copy)
             target.parent.mkdir()
             if source.is_dir():
@@ -233,6 +241,8 @@ class CourseAgent(SandboxedAgent):
         return _course_ready(answer)
 
     def choose(self, loaded: Loaded) -> Reply:
+        """Ask ``find`` for the move, again after an illegal proposal, :data:`COURSE_ASKS` times
+        at most."""
         assert self.table is not None
         request = json.dumps(
             {"find": course_data(loaded), "player": self.side, "time": self.table.time}
@@ -255,10 +265,12 @@ class CourseAgent(SandboxedAgent):
         return Reply(None, spent, Forfeit("illegal", f"{COURSE_ASKS} illegal proposals"))
 
     def close(self) -> None:
+        """Tell the runner to end, then kill the sandbox."""
         self.finish(json.dumps({"end": True}))
 
 
 def _course_ready(answer: str | None) -> Forfeit | None:
+    """``None`` when the runner said it is ready, else the forfeit its answer (or silence) earns."""
     if answer is None:
         return Forfeit("time", f"not loaded in {LOAD_SECONDS} s")
     try:
@@ -271,6 +283,7 @@ def _course_ready(answer: str | None) -> Forfeit | None:
 
 
 def _reason(error: Any) -> str:
+    """A runner's error word as a forfeit reason (``crash`` for anything unknown)."""
     return error if error in REASONS else "crash"
 
 
@@ -315,6 +328,7 @@ def loaded_move(loaded: Loaded, text: str) -> Any:
 
 
 def _kit(loaded: Loaded) -> GameKit:
+    """The kit of the game of ``loaded``."""
     from perfectplay.games.registry import kit_of
 
     return kit_of(loaded.game)
@@ -331,6 +345,7 @@ class GomocupAgent(SandboxedAgent):
     known: int = 0
 
     def begin(self, table: Table, side: int) -> Forfeit | None:
+        """Start the brain, ``START`` (or ``RECTSTART``) it and send the ``INFO`` lines."""
         self.side, self.known = side, -1
         assert self.entrant.path is not None
         forfeit = self.start(table, script_argv(self.entrant.path))
@@ -367,6 +382,7 @@ class GomocupAgent(SandboxedAgent):
         return answer
 
     def choose(self, loaded: Loaded) -> Reply:
+        """``BEGIN``, ``TURN`` or ``BOARD``, then read ``x,y``: a forfeit for anything else."""
         assert self.table is not None
         stones = _stones(loaded)
         plies = len(stones)
@@ -389,6 +405,8 @@ class GomocupAgent(SandboxedAgent):
         return Reply(move, seconds)
 
     def _command(self, loaded: Loaded, stones: list[tuple[int, int, int]]) -> list[str]:
+        """``BEGIN`` on an empty board, ``TURN`` when the brain knows all but the last stone,
+        else ``BOARD``."""
         if not stones:
             return ["BEGIN"]
         moves = loaded.moves
@@ -401,6 +419,7 @@ class GomocupAgent(SandboxedAgent):
         return [*lines, "DONE"]
 
     def close(self) -> None:
+        """``END``, then kill the sandbox."""
         self.finish("END")
 
 
@@ -416,6 +435,8 @@ def _stones(loaded: Loaded) -> list[tuple[int, int, int]]:
 
 
 def _cell_move(loaded: Loaded, x: int, y: int) -> Any:
+    """The legal move at column ``x``, row ``y``; ``ValueError`` when the cell is taken or off
+    the board."""
     for move in loaded.game.legal_moves(loaded.position):
         if (move.col, move.row) == (x, y):
             return move
@@ -426,6 +447,7 @@ class LineAgent(SandboxedAgent):
     """A bot of our line protocol (docs/tournaments.md)."""
 
     def begin(self, table: Table, side: int) -> Forfeit | None:
+        """Start the bot and send ``game``, ``side`` and ``time``."""
         self.side = side
         assert self.entrant.path is not None
         forfeit = self.start(table, script_argv(self.entrant.path))
@@ -443,6 +465,7 @@ class LineAgent(SandboxedAgent):
         return None
 
     def choose(self, loaded: Loaded) -> Reply:
+        """Send ``position TEXT`` and read one move in the game's notation."""
         assert self.table is not None
         text = _kit(loaded).position_text(loaded)
         started = time.perf_counter()
@@ -460,6 +483,7 @@ class LineAgent(SandboxedAgent):
             return Reply(None, seconds, Forfeit("illegal", f"answered {answer[:80]!r}"))
 
     def close(self) -> None:
+        """``end``, then kill the sandbox."""
         self.finish("end")
 
 
@@ -504,6 +528,7 @@ def referee(table: Table, opening: Loaded, agents: tuple[Agent, Agent]) -> Playe
 
 
 def _moves(table: Table, loaded: Loaded, agents: tuple[Agent, Agent], played: Played) -> Played:
+    """Ask for moves until the game ends or a player forfeits."""
     game = table.game
     while (outcome := game.outcome(loaded.position)) is None:
         side = 0 if game.to_move(loaded.position) is Player.FIRST else 1
@@ -520,6 +545,7 @@ def _moves(table: Table, loaded: Loaded, agents: tuple[Agent, Agent], played: Pl
 
 
 def _forfeited(played: Played, side: int, forfeit: Forfeit) -> Played:
+    """``played`` as lost by ``side`` for ``forfeit``."""
     played.winner = 1 - side
     played.reason = f"forfeit ({forfeit.reason})"
     played.forfeit = forfeit

@@ -168,6 +168,7 @@ def load_opening(game_kit: GameKit, settings: Settings, text: str) -> Loaded:
 
 
 def _size_of(game_kit: GameKit, game: Any) -> tuple[int, int] | None:
+    """The game's size as the kit reads ``--size``."""
     return game_kit.size_of(game)
 
 
@@ -264,6 +265,7 @@ def record_of(task: GameTask, played: Played, opening: Loaded) -> dict[str, Any]
 
 
 def _worker_start() -> None:
+    """A pool worker ends with the tournament (SIGKILL when its parent dies)."""
     die_with_parent()
 
 
@@ -354,6 +356,7 @@ class Tally:
     losses: int = 0
 
     def count(self, points: float) -> None:
+        """Count one game worth ``points`` (1 a win, 0 a loss, else a draw)."""
         if points == 1:
             self.wins += 1
         elif points == 0:
@@ -381,10 +384,12 @@ class Standing:
 
     @property
     def games(self) -> int:
+        """Games played."""
         return self.total.wins + self.total.draws + self.total.losses
 
     @property
     def points(self) -> float:
+        """A win 1, a draw a half."""
         return self.total.wins + self.total.draws / 2
 
     def as_dict(self) -> dict[str, Any]:
@@ -480,8 +485,6 @@ def run_tournament(
     as games end, then ``standings.json`` and ``report.md``. Raises :class:`ParameterError`
     for bad settings (:func:`check_settings`), for ``resume`` without ``out``, and as
     :func:`check_out` says."""
-    from perfectplay.analysis.tournament_report import markdown
-
     check_settings(settings, entrants, workers)
     tasks = schedule(entrants, settings, openings)
     if resume and out is None:
@@ -499,17 +502,16 @@ def run_tournament(
         if progress is not None:
             progress(len(done), len(tasks), record)
     records = [done[number] for number in sorted(done)]
-    result = TournamentResult(
-        settings,
-        entrants,
-        records,
-        standings(entrants, records),
-        crosstable(entrants, records),
-        len(todo),
-        kept,
-        sandbox,
-    )
+    table, cross = standings(entrants, records), crosstable(entrants, records)
+    result = TournamentResult(settings, entrants, records, table, cross, len(todo), kept, sandbox)
     if out is not None:
-        (out / STANDINGS_FILE).write_text(json.dumps(result.standings_json(), indent=1) + "\n")
-        (out / REPORT_FILE).write_text(markdown(result))
+        write_results(out, result)
     return result
+
+
+def write_results(out: Path, result: TournamentResult) -> None:
+    """``standings.json`` and ``report.md`` in ``out``."""
+    from perfectplay.analysis.tournament_report import markdown
+
+    (out / STANDINGS_FILE).write_text(json.dumps(result.standings_json(), indent=1) + "\n")
+    (out / REPORT_FILE).write_text(markdown(result))
