@@ -243,19 +243,24 @@ def late_position(game: api.RegisteredGame) -> api.Loaded:
     return loaded
 
 
-def warm_up(progress: Callable[[str, int, int], None] | None = None) -> None:
+WarmProgress = Callable[[str, int, int, bool], None]
+"""Told ``(game, step, steps, compiling)`` before each game of a warm-up (``step`` from 1;
+``compiling``: its engine is not in numba's cache, so this step compiles it)."""
+
+
+def warm_up(progress: WarmProgress | None = None) -> None:
     """Load every registered game's compiled kernels (the engine's own warm-up, then a short
     timed search and one near the end of a game, which usually ends exactly) before a worker
     takes requests: numba compiles them and writes its cache on a fresh install, else loads
-    them from that cache. ``progress`` is told ``(game, step, steps)`` before each game
-    (``step`` from 1); whatever it raises stops the warm-up.
+    them from that cache. ``progress`` hears of each game first; whatever it raises stops
+    the warm-up.
 
     A game whose warm-up fails (a broken plug-in) is skipped: its requests will say why.
     """
     kits = list(api.games())
     for step, game_kit in enumerate(kits, start=1):
         if progress is not None:
-            progress(game_kit.name, step, len(kits))
+            progress(game_kit.name, step, len(kits), compiling(game_kit.name))
         try:
             game, position = api.new_game(game_kit.name)
             api.Engine(game)
@@ -265,3 +270,13 @@ def warm_up(progress: Callable[[str, int, int], None] | None = None) -> None:
             contract.result_json(game, late.position, result)
         except Exception:  # a plug-in's failure must not stop the worker
             continue
+
+
+def compiling(name: str) -> bool:
+    """Whether warming up game ``name`` compiles its engine (numba's cache lacks it); False
+    for a game without one, or one that cannot even be set up (its warm-up is skipped)."""
+    try:
+        game, _ = api.new_game(name)
+        return api.engine_to_compile(game) is not None
+    except Exception:  # a broken plug-in: its warm-up says nothing either
+        return False

@@ -114,19 +114,22 @@ class _Worker:
 @dataclass
 class WarmUp:
     """The warm-up's progress as its worker reports it: the engine being warmed (``step``
-    of ``steps``, counted from 1), when each began, and when the first worker was ready."""
+    of ``steps``, counted from 1; ``compiling``: numba's cache lacked it), when each began,
+    and when the first worker was ready."""
 
     started: float = field(default_factory=time.monotonic)
     engine: str | None = None
+    compiling: bool = False
     step: int = 0
     steps: int = 0
     first_engine_at: float | None = None
     engine_at: float | None = None
     finished: float | None = None
 
-    def begin(self, engine: str, step: int, steps: int, now: float) -> None:
+    def begin(self, engine: str, step: int, steps: int, compiling: bool, now: float) -> None:
         """Engine ``step`` of ``steps`` starts warming (step 1 again after a restart)."""
         self.engine, self.step, self.steps, self.engine_at = engine, step, steps, now
+        self.compiling = compiling
         if step == 1:
             self.first_engine_at = now
 
@@ -146,8 +149,11 @@ class WarmUp:
         return max(per_engine * (self.steps - done) - (now - self.engine_at), 1.0)
 
     def describe(self, now: float) -> str:
-        """``gomoku (2 of 5), 14 s so far, about 40 s left`` (what is known of it)."""
-        text = "" if self.engine is None else f"{self.engine} ({self.step} of {self.steps}), "
+        """``compiling gomoku (2 of 5), 14 s so far, about 40 s left`` (what is known)."""
+        text = ""
+        if self.engine is not None:
+            doing = "compiling" if self.compiling else "loading"
+            text = f"{doing} {self.engine} ({self.step} of {self.steps}), "
         text += f"{self.elapsed(now):.0f} s so far"
         remaining = self.remaining(now)
         return text if remaining is None else f"{text}, about {math.ceil(remaining)} s left"
@@ -244,7 +250,8 @@ class EnginePool:
     def engines(self) -> dict[str, Any]:
         """Whether a worker can take engine work, and the warm-up's progress
         (``/api/health``'s ``engines``): ``ready``; ``warming``, the engine being warmed
-        (None once done), ``step`` of ``steps``; ``elapsed_s`` the warm-up has taken so far
+        (None once done), ``compiling`` it (else loading it from numba's cache), ``step`` of
+        ``steps``; ``elapsed_s`` the warm-up has taken so far
         (or took); ``remaining_s``, its estimated rest (None: no estimate yet);
         ``workers_ready``, ``workers_starting``; ``restarts`` of workers that died; and
         ``retry_after_s``, when to ask again while not ready (else None)."""
@@ -255,6 +262,7 @@ class EnginePool:
         return {
             "ready": ready,
             "warming": warm_up.engine if warm_up.finished is None else None,
+            "compiling": warm_up.compiling and warm_up.finished is None,
             "step": warm_up.step,
             "steps": warm_up.steps,
             "elapsed_s": round(warm_up.elapsed(now), 1),
@@ -430,11 +438,14 @@ class EnginePool:
             self.report(line)
 
     def _progress(self, payload: Any) -> None:
-        """The warming worker began an engine: note it, and say so past :data:`QUIET`."""
+        """The warming worker began an engine: note it, and say so when it compiles or the
+        warm-up has taken :data:`QUIET` seconds already."""
         now = time.monotonic()
-        self._warm_up.begin(str(payload["engine"]), payload["step"], payload["steps"], now)
-        if self._warm_up.elapsed(now) >= QUIET:
-            self._say(f"warming up the engines: {self._warm_up.describe(now)}")
+        warm_up = self._warm_up
+        engine, step, steps = str(payload["engine"]), payload["step"], payload["steps"]
+        warm_up.begin(engine, step, steps, bool(payload.get("compiling")), now)
+        if warm_up.compiling or warm_up.elapsed(now) >= QUIET:
+            self._say(f"warming up the engines: {warm_up.describe(now)}")
 
     async def _tick(self) -> None:
         """A status line whenever the terminal has been silent for :data:`TICK` seconds,

@@ -4,7 +4,8 @@ It talks over the connection on file descriptor ``FD`` (one end of a socket pair
 :class:`perfectplay.web.pool.EnginePool`). Unless ``--cold``, it first warms up every
 game's engine (:func:`perfectplay.web.jobs.warm_up`: numba compiles the kernels and writes
 its cache on a fresh install, else loads them from it), sending
-``("warming", {"engine": name, "step": i, "steps": n})`` before each; then
+``("warming", {"engine": name, "step": i, "steps": n, "compiling": bool})`` before each
+(``compiling``: numba's cache lacks that game's engine); then
 ``("ready", {"warm_s": seconds})``. From then on it reads ``(job, args)`` pairs, runs
 ``perfectplay.web.jobs.JOBS[job](**args)`` and sends back ``("ok", result)``,
 ``("error", (class name, message))`` for input the library rejects, or ``("bug", text)``.
@@ -29,17 +30,17 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perfectplay import errors
+
+if TYPE_CHECKING:
+    from perfectplay.web.jobs import WarmProgress
 
 TEST_WARM_STUB = "PERFECTPLAY_TEST_WARM_STUB"
 """The environment variable of the test-only stand-in warm-up (seconds per game)."""
 PARENT_CHECK = 0.5
 """Seconds between checks that the server process still runs."""
-
-Progress = Callable[[str, int, int], None]
-"""Told ``(engine, step, steps)`` before each engine of a warm-up."""
 
 
 def serve(conn: Connection, warm: bool, stub: float | None = None) -> None:
@@ -50,8 +51,9 @@ def serve(conn: Connection, warm: bool, stub: float | None = None) -> None:
 
     started = time.monotonic()
 
-    def progress(engine: str, step: int, steps: int) -> None:
-        conn.send(("warming", {"engine": engine, "step": step, "steps": steps}))
+    def progress(engine: str, step: int, steps: int, compiling: bool) -> None:
+        info = {"engine": engine, "step": step, "steps": steps, "compiling": compiling}
+        conn.send(("warming", info))
 
     if warm and stub is not None:
         stub_warm_up(progress, stub)
@@ -76,14 +78,14 @@ def _answer(jobs: Mapping[str, Callable[..., Any]], name: str, args: Any) -> tup
         return ("bug", f"{type(exc).__name__}: {exc}")
 
 
-def stub_warm_up(progress: Progress, seconds: float) -> None:
-    """Test-only: report every registered game's warm-up in turn and sleep ``seconds`` for
-    each, loading nothing."""
+def stub_warm_up(progress: WarmProgress, seconds: float) -> None:
+    """Test-only: report every registered game's warm-up in turn, as a compile, and sleep
+    ``seconds`` for each, loading nothing."""
     from perfectplay import api
 
     names = [game_kit.name for game_kit in api.games()]
     for step, name in enumerate(names, start=1):
-        progress(name, step, len(names))
+        progress(name, step, len(names), True)
         time.sleep(seconds)
 
 

@@ -161,10 +161,14 @@ function showWarming(engines) {
   if (area) setBusy(area, engines && !engines.ready ? warmingText(engines) : null);
 }
 
-/** "The engine is warming up (gomoku, 2 of 5): about 40 s", from /api/health's engines. */
+/** "The engine is warming up (compiling gomoku, 2 of 5): about 40 s", from /api/health's
+    engines object. */
 export function warmingText(engines) {
   let text = "The engine is warming up";
-  if (engines.warming) text += ` (${engines.warming}, ${engines.step} of ${engines.steps})`;
+  if (engines.warming) {
+    const doing = engines.compiling ? "compiling" : "loading";
+    text += ` (${doing} ${engines.warming}, ${engines.step} of ${engines.steps})`;
+  }
   if (engines.remaining_s != null && engines.remaining_s > 0) {
     text += `: about ${Math.ceil(engines.remaining_s)} s`;
   } else if (engines.warming) {
