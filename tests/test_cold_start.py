@@ -117,11 +117,13 @@ def test_finished_position_without_numba() -> None:
 def test_book_positions_answered_without_numba_and_exactly() -> None:
     report = cold(
         f"""
+        import sys
         import perfectplay
         game, position = perfectplay.load("connect4", "{BOOK_POSITION}")
         values = perfectplay.analyze(game, position)
         found = perfectplay.solve(game, position)
         result = [[[v.move, v.score.value] for v in values], found.best_move, found.score.value]
+        result.append("numpy" in sys.modules)  # the deep book is read without numpy too
         """
     )
     game, position = api.load("connect4", BOOK_POSITION)
@@ -130,7 +132,7 @@ def test_book_positions_answered_without_numba_and_exactly() -> None:
     solved = search_solve(game, position, search=kernel)
     assert report == {
         "loaded": [],
-        "result": [expected, solved.best_move, solved.score.value],
+        "result": [expected, solved.best_move, solved.score.value, False],
     }
 
 
@@ -153,6 +155,19 @@ def test_cli_answers_without_numba(tmp_path: Path, argv: tuple[str, ...]) -> Non
     code, out, err, loaded = cold_cli(tmp_path, *argv)
     assert (code, loaded) == (0, []), err
     assert out
+
+
+def test_opening_book_positions_answered_without_numba() -> None:
+    report = cold(
+        """
+        import perfectplay
+        found = perfectplay.solve(*perfectplay.load("connect4", "4"))
+        result = [found.best_move, str(found.score)]
+        """
+    )
+    game, position = api.load("connect4", "4")
+    solved = search_solve(game, position, search=SearchOptions(engine="kernel"))
+    assert report == {"loaded": [], "result": [solved.best_move, str(solved.score)]}
 
 
 def test_cli_book_answer_is_exact(tmp_path: Path) -> None:

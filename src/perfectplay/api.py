@@ -667,14 +667,14 @@ def engine_to_compile(
     if kit_of(game).policy.generic(game):
         return None
     engine = game.compiled_engine()
-    if engine is None or compile_cache.cached(engine):
+    if engine is None:
         return None
     if position is not None and (
         game.outcome(position) is not None
         or Searcher(game, _checked_search(game, options)).known_moves(position) is not None
     ):
         return None
-    return engine
+    return None if compile_cache.cached(engine) else engine
 
 
 def warm_game(game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> None:

@@ -21,11 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from perfectplay.errors import ParameterError, quote
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class OpeningBook:
         """The standard score of the position whose solver key (the side to move's stones
         plus all stones) is ``key``, looked up under the smaller of it and its ``mirror``
         image (a binary search); ``None`` when the book does not hold it."""
+        import numpy as np
+
         wanted = np.uint64(min(key, mirror(key)))
         index = int(np.searchsorted(self.keys, wanted))
         if index < len(self.keys) and self.keys[index] == wanted:
@@ -67,6 +70,8 @@ class OpeningBook:
         that is not a regular file (a device, a folder)."""
         if not path.name or "\x00" in str(path):  # the system refuses a NUL in a name
             raise ParameterError(f"opening book {quote(str(path), 200)}: not a file name")
+        import numpy as np
+
         try:
             if path.exists() and not path.is_file():  # a device or a folder is never replaced
                 raise ParameterError(f"opening book {quote(str(path), 200)}: not a regular file")
@@ -100,6 +105,8 @@ class OpeningBook:
         array larger than the memory), or lacks a field, or has a field of the wrong shape
         or out of range.
         """
+        import numpy as np
+
         try:
             with np.load(path, allow_pickle=False) as data:
                 if not isinstance(data, np.lib.npyio.NpzFile):
@@ -148,6 +155,8 @@ def _entries(
             f"opening book {quote(str(path), 200)}: keys must be at least 0 and scores from "
             f"-{SCORE_LIMIT} to {SCORE_LIMIT}"
         )
+    import numpy as np
+
     keys, scores = keys.astype(np.uint64), scores.astype(np.int8)
     if np.any(keys[1:] <= keys[:-1]):
         raise ParameterError(
@@ -215,20 +224,49 @@ UNREADABLE = (
 REASON = 200
 """The longest reason quoted from numpy or zipfile."""
 
+
+class ShippedBook(NamedTuple):
+    """A book shipped with the package: its file in this package's ``data/`` and its depth
+    (known without reading the file, and checked when it is read)."""
+
+    file: str
+    depth: int
+
+
 BUNDLED = {
-    (7, 6, 4): "connect4-7x6-depth2.npz",
-    (6, 6, 4): "connect4-6x6-depth8.npz",  # built by `perfectplay book` (see BENCHMARKS.md)
+    (7, 6, 4): ShippedBook("connect4-7x6-depth2.npz", 2),
+    (6, 6, 4): ShippedBook("connect4-6x6-depth8.npz", 8),  # built by `perfectplay book`
 }
-"""Books shipped with the package (in this package's ``data/``), by (width, height, k); the
-solver consults them unless told not to (``--no-book``)."""
+"""Books shipped with the package, by (width, height, k); the solver consults them unless
+told not to (``--no-book``)."""
 
 
 @lru_cache(maxsize=8)
 def bundled_book(width: int, height: int, k: int) -> OpeningBook | None:
     """The book shipped for this board, or ``None`` (read once per process; books are never
     written after loading)."""
-    name = BUNDLED.get((width, height, k))
-    if name is None:
+    shipped = BUNDLED.get((width, height, k))
+    if shipped is None or bundled_depth(width, height, k) is None:
         return None
-    path = Path(__file__).resolve().parent / "data" / name
-    return OpeningBook.load(path) if path.exists() else None
+    path = shipped_path(shipped)
+    book = OpeningBook.load(path)
+    if book.depth != shipped.depth:
+        raise ParameterError(
+            f"opening book {quote(str(path), 200)}: depth {book.depth}, "
+            f"shipped as depth {shipped.depth}"
+        )
+    return book
+
+
+def shipped_path(shipped: ShippedBook) -> Path:
+    """Where the package keeps a shipped book."""
+    return Path(__file__).resolve().parent / "data" / shipped.file
+
+
+def bundled_depth(width: int, height: int, k: int) -> int | None:
+    """The depth of the book shipped for this board, known without reading it (``None``:
+    none shipped, or its file is missing)."""
+    shipped = BUNDLED.get((width, height, k))
+    if shipped is None or not shipped_path(shipped).exists():
+        return None
+    return shipped.depth

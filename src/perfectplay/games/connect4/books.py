@@ -6,14 +6,17 @@ These are the values the solver itself would read at those positions
 (:mod:`perfectplay.games.connect4.compiled` consults the same books), so a position every
 child of which is answered here needs no search: ``perfectplay analyze connect4 44444412222``
 (eleven stones, every child a twelve-stone book position) is answered in milliseconds, without
-loading numba. Lookups are binary searches (numpy arrays, the deep book memory-mapped).
+loading numba or numpy. Lookups are binary searches: the opening book's sorted keys (read
+with numpy, and only for a position of its depth), the deep book's memory-mapped records.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
-from perfectplay.games.connect4.book import OpeningBook, bundled_book
+from perfectplay.games.connect4.book import OpeningBook, bundled_book, bundled_depth
 from perfectplay.games.connect4.deep_book import (
     DEEP_BOARD,
     DeepBookKind,
@@ -35,10 +38,14 @@ class Connect4Books:
     :class:`~perfectplay.games.kernel.OpeningBooks`)."""
 
     def __init__(
-        self, game: Connect4Game, book: OpeningBook | None, deep: MappedDeepBook | None
+        self,
+        game: Connect4Game,
+        book: tuple[int, Callable[[], OpeningBook | None]] | None,
+        deep: MappedDeepBook | None,
     ) -> None:
-        """``book``: the opening book the options ask for (``None``: none); ``deep``: the
-        deep 7x6 book (``None``: not consulted)."""
+        """``book``: the depth of the opening book the options ask for and how to have it
+        (read on the first position of that depth), or ``None``; ``deep``: the deep 7x6
+        book, or ``None`` (not consulted)."""
         self.game, self.book, self.deep = game, book, deep
 
     @classmethod
@@ -46,14 +53,18 @@ class Connect4Books:
         """The books ``options`` ask for on ``game``'s board, as the kernel would consult
         them, or ``None`` when there are none. Raises
         :class:`~perfectplay.errors.ParameterError` naming a book file that cannot be read or
-        is for another board."""
+        is for another board (a file named in the options is read here, the shipped book
+        when a position of its depth is looked up)."""
         spec = game.spec
-        book: OpeningBook | None = None
+        book: tuple[int, Callable[[], OpeningBook | None]] | None = None
         if options.book_path is not None:
-            book = OpeningBook.load(options.book_path)
-            book.check_board(spec.width, spec.height, spec.k)
+            loaded = OpeningBook.load(options.book_path)
+            loaded.check_board(spec.width, spec.height, spec.k)
+            book = (loaded.depth, lambda: loaded)
         elif options.book:
-            book = bundled_book(spec.width, spec.height, spec.k)
+            depth = bundled_depth(spec.width, spec.height, spec.k)
+            if depth is not None:
+                book = (depth, partial(bundled_book, spec.width, spec.height, spec.k))
         deep = None
         if options.book and (spec.width, spec.height, spec.k) == DEEP_BOARD:
             deep = installed_mapped_book(DEEP_KIND)
@@ -62,7 +73,7 @@ class Connect4Books:
     def reach(self) -> int | None:
         """Positions with at least ``cells - depth`` plies left, ``depth`` the deepest book's
         stones, are answered after a short search (what the kernel's ``book_reach`` says)."""
-        depths = [] if self.book is None else [self.book.depth]
+        depths = [] if self.book is None else [self.book[0]]
         if self.deep is not None:
             depths.append(self.deep.kind.stones)
         return self.game.spec.cells - max(depths) if depths else None
@@ -72,9 +83,8 @@ class Connect4Books:
         move: a win with the next stone, or the score of the book of its number of stones;
         ``None`` otherwise."""
         game = self.game
-        if any(
-            game.play_column(position, column).win_mask for column in game.legal_moves(position)
-        ):
+        moves = game.legal_moves(position)
+        if any(game.play_column(position, column).win_mask for column in moves):
             return WIN - 1
         score = self.score(position)
         if score is None:
@@ -87,8 +97,10 @@ class Connect4Books:
     def score(self, position: Connect4Position) -> int | None:
         """The standard score the books hold for a running position the side to move cannot
         win at once, or ``None``."""
-        if self.book is not None and position.plies == self.book.depth:
-            return self.book.score(position.to_move_stones + position.mask, self.game.mirror)
+        if self.book is not None and position.plies == self.book[0]:
+            book = self.book[1]()
+            if book is not None:
+                return book.score(position.to_move_stones + position.mask, self.game.mirror)
         if self.deep is not None and position.plies == self.deep.kind.stones:
             return self.deep.score(position.first, position.mask)
         return None

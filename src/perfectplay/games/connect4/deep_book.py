@@ -40,15 +40,17 @@ signed code plus ``2**31``), so that the files' signed order is the arrays' unsi
 
 from __future__ import annotations
 
+import mmap
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import ParameterError, quote
+
+if TYPE_CHECKING:
+    import numpy as np
 
 WIDTH, HEIGHT = 7, 6
 """The only board these books are for."""
@@ -108,6 +110,8 @@ class DeepBook:
 
     def lookup(self, code: int) -> int | None:
         """The stored score of an offset-binary code, or ``None`` when it has no record."""
+        import numpy as np
+
         index = int(np.searchsorted(self.codes, np.uint32(code)))
         if index < len(self.codes) and int(self.codes[index]) == code:
             return int(self.scores[index])
@@ -132,9 +136,10 @@ class DeepBook:
 
 
 class MappedDeepBook:
-    """An exact book's file searched where it lies (memory-mapped, a binary search of a few
-    dozen records a lookup): a handful of lookups without reading the 21 MB file, for an
-    answer that needs no search (the kernel reads the whole book, :func:`kernel_words`)."""
+    """An exact book's file searched where it lies (memory-mapped; a binary search reads a
+    few dozen records a lookup): the handful of lookups of an answer that needs no search,
+    without reading the 21 MB file or importing numpy (the kernel reads the whole book,
+    :func:`kernel_words`)."""
 
     def __init__(self, kind: DeepBookKind, path: Path) -> None:
         """The book of ``kind`` in ``path``. Raises :class:`ParameterError` naming the file
@@ -142,29 +147,35 @@ class MappedDeepBook:
         number of records."""
         if not kind.exact:
             raise ParameterError(f"{kind.file_name}: holds no exact scores")
-        record = np.dtype([("code", ">u4"), ("value", "i1")])
         try:
-            self.records = np.memmap(path, dtype=record, mode="r")
-        except (OSError, ValueError) as exc:
+            with path.open("rb") as handle:
+                self.data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError) as exc:  # ValueError: an empty file cannot be mapped
             raise ParameterError(
                 f"opening book {quote(str(path), 200)}: not readable ({exc})"
             ) from None
+        if len(self.data) % kind.record_bytes:
+            raise ParameterError(
+                f"opening book {quote(str(path), 200)}: not a whole number of "
+                f"{kind.record_bytes}-byte records"
+            )
         self.kind = kind
-        self.scores = distance_table(kind.stones)
 
     def lookup(self, code: int) -> int | None:
         """The standard score of an offset-binary code, or ``None`` when it has no record
         (the file is sorted by signed code: offset binary compares in the same order)."""
-        low, high = 0, len(self.records)
+        size, data = self.kind.record_bytes, self.data
+        low, high = 0, len(data) // size
         while low < high:
             middle = (low + high) // 2
-            found = int(self.records[middle]["code"]) ^ SIGN_FLIP
+            start = middle * size
+            found = int.from_bytes(data[start : start + 4], "big") ^ SIGN_FLIP
             if found < code:
                 low = middle + 1
             elif found > code:
                 high = middle
             else:
-                return int(self.scores[int(self.records[middle]["value"]) & 0xFF])
+                return distance_score(data[start + 4], self.kind.stones)
         return None
 
     def score(self, first: int, mask: int) -> int | None:
@@ -250,6 +261,8 @@ def read_deep_book(kind: DeepBookKind, path: Path) -> DeepBook:
     """Read a book file of ``kind`` (format in the module docstring) and convert its values
     to standard scores. Raises :class:`ParameterError` naming the file when it cannot be
     read, its size is not a whole number of records, or its codes are not sorted."""
+    import numpy as np
+
     try:
         raw = np.fromfile(path, dtype=np.uint8)
     except OSError as exc:
@@ -278,18 +291,27 @@ def read_deep_book(kind: DeepBookKind, path: Path) -> DeepBook:
     return DeepBook(kind, codes, scores.astype(np.int8, copy=False))
 
 
-def distance_table(stones: int) -> np.ndarray[Any, Any]:
-    """The standard score of each byte value of the distance book (indexed by the byte read
-    unsigned), for positions of ``stones`` stones: the side to move, the first player, has
-    placed ``stones // 2``; a win ``d`` plies from now comes with its
+def distance_score(byte: int, stones: int) -> int:
+    """The standard score of a distance book's value byte (read unsigned, meaning a signed
+    8-bit value), for a position of ``stones`` stones: the side to move, the first player,
+    has placed ``stones // 2``; a win ``d`` plies from now comes with its
     ``stones // 2 + (d + 1) // 2``-th stone, a loss ``d`` plies from now with the opponent's
     ``stones // 2 + d // 2``-th."""
-    values = np.arange(256, dtype=np.uint8).view(np.int8).astype(np.int64)
-    placed = stones // 2
-    plies = DISTANCE_BASE - np.abs(values)
-    wins = TOP - (placed + (plies + 1) // 2)
-    losses = -(TOP - (placed + plies // 2))
-    return np.where(values > 0, wins, np.where(values < 0, losses, 0)).astype(np.int8)
+    value = byte - 256 if byte > 127 else byte
+    if value == 0:
+        return 0
+    placed, plies = stones // 2, DISTANCE_BASE - abs(value)
+    if value > 0:
+        return TOP - (placed + (plies + 1) // 2)
+    return -(TOP - (placed + plies // 2))
+
+
+def distance_table(stones: int) -> np.ndarray[Any, Any]:
+    """:func:`distance_score` of every byte value (indexed by the byte read unsigned), as
+    ``int8``: what a whole book's values are converted with."""
+    import numpy as np
+
+    return np.array([distance_score(byte, stones) for byte in range(256)], dtype=np.int8)
 
 
 @lru_cache(maxsize=4)
@@ -305,6 +327,8 @@ def kernel_words(book: DeepBook) -> np.ndarray[Any, Any]:
     :mod:`perfectplay.games.connect4.compiled`): ``code << 8 | score + 128``, sorted.
     Raises :class:`ParameterError` for a book without exact scores, which the solver cannot
     use."""
+    import numpy as np
+
     if not book.kind.exact:
         raise ParameterError(f"{book.kind.file_name}: holds no exact scores for the solver")
     scores = (book.scores.astype(np.int64) + 128).astype(np.uint64)
