@@ -52,7 +52,6 @@ from perfectplay.analysis.tree import (
     build_tree,
 )
 from perfectplay.errors import ParameterError, PerfectplayError, plain, quote
-from perfectplay.games import compile_cache
 from perfectplay.games.kernel import (
     DEFAULT_KERNEL_OPTIONS,
     MAX_TABLE_BITS,
@@ -674,7 +673,9 @@ def engine_to_compile(
         or Searcher(game, _checked_search(game, options)).known_moves(position) is not None
     ):
         return None
-    return None if compile_cache.cached(engine) else engine
+    from perfectplay.games.compile_cache import cached
+
+    return None if cached(engine) else engine
 
 
 def warm_game(game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> None:
@@ -684,13 +685,19 @@ def warm_game(game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS)
     Searcher(game, _checked_search(game, options)).warm_up()
 
 
-def warm(game_names: Sequence[str] = (), *, progress: WarmProgress | None = None) -> list[Warmed]:
+def warm(
+    game_names: str | Sequence[str] = (), *, progress: WarmProgress | None = None
+) -> list[Warmed]:
     """Compile ahead of time (or load, when cached) every compiled engine of the named
-    games (aliases too; every registered game when none is named), each once, on the
-    boards their kits name (:attr:`GameKit.engine_params`). ``progress(label, done, total)``
-    hears of each engine as it starts (``done`` engines finished of ``total``) and once at
-    the end. Raises :class:`UnknownGameError` for an unknown name before compiling anything."""
-    kits = [get_kit(name) for name in game_names] or games()
+    games (one name or several, aliases too; every registered game when none is named),
+    each engine once, on the boards their kits name (:attr:`GameKit.engine_params`).
+    ``progress(label, done, total)`` hears of each engine as it starts (``done`` engines
+    finished of ``total``) and once at the end, with an empty label. Raises
+    :class:`UnknownGameError` for an unknown name before compiling anything."""
+    from perfectplay.games.compile_cache import cached
+
+    names = [game_names] if isinstance(game_names, str) else list(game_names)
+    kits = [get_kit(name) for name in names] or games()
     todo = [(game_kit.name, game) for game_kit, game in _engine_games(kits)]
     done: list[Warmed] = []
     for name, game in todo:
@@ -698,7 +705,7 @@ def warm(game_names: Sequence[str] = (), *, progress: WarmProgress | None = None
         assert engine is not None  # _engine_games keeps the games with one
         if progress is not None:
             progress(engine.label, len(done), len(todo))
-        compiled = not compile_cache.cached(engine)
+        compiled = not cached(engine)
         started = time.perf_counter()
         warm_game(game)
         done.append(Warmed(name, engine, compiled, time.perf_counter() - started))
