@@ -37,7 +37,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The tournament, played once for every test of this file."""
     folders = sandbox_folders()
     out = tmp_path_factory.mktemp("tournament") / "out"
-    settings = api.tournament_settings("simplexity", move_time=0.3, seed=7, memory_mb=256)
+    settings = api.tournament_settings("simplexity", move_time=0.3, seed=7, memory_mb=128)
     players = api.tournament_players(settings, [*GOOD, *BAD])
     openings = api.tournament_openings(settings, None, 1)
     started = time.monotonic()

@@ -125,16 +125,23 @@ class OurAgent:
         """The move, timed; a time forfeit when it took longer than allowed."""
         assert self.table is not None
         started = time.perf_counter()
-        if self.contestant is not None:
-            move = self.contestant.choose(loaded.game, loaded.position).move
-        else:
-            assert self.entrant.level is not None
-            level = level_named(self.entrant.level)
-            move = level_move(loaded.game, loaded.position, level, self.rng).move
+        try:
+            move = self._move(loaded)
+        except Exception as exc:  # refereed like anyone: a failing player loses the game
+            detail = f"{type(exc).__name__}: {exc}"[:300]
+            return Reply(None, time.perf_counter() - started, Forfeit("crash", detail))
         seconds = time.perf_counter() - started
         if seconds > self.table.allowed:
             return Reply(None, seconds, Forfeit("time", f"{seconds:.3f} s"))
         return Reply(move, seconds)
+
+    def _move(self, loaded: Loaded) -> Any:
+        """The engine's, random player's or level's move."""
+        if self.contestant is not None:
+            return self.contestant.choose(loaded.game, loaded.position).move
+        assert self.entrant.level is not None
+        level = level_named(self.entrant.level)
+        return level_move(loaded.game, loaded.position, level, self.rng).move
 
     def close(self) -> None:
         """Nothing to end: the player lives in this process."""
