@@ -269,7 +269,8 @@ def test_serve_answers_its_pages_while_the_engines_warm_up(
     first = None
     while first is None:
         assert process.poll() is None, log.read_text()
-        assert time.monotonic() - started < 30, f"no answer within 30 s:\n{log.read_text()}"
+        # 3 s on an idle machine; the warm-up stands in for minutes of compiling
+        assert time.monotonic() - started < 10, f"no answer within 10 s:\n{log.read_text()}"
         try:
             first = httpx.get(f"{url}/", timeout=2)
         except httpx.HTTPError:

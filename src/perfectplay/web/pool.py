@@ -251,10 +251,10 @@ class EnginePool:
         """Whether a worker can take engine work, and the warm-up's progress
         (``/api/health``'s ``engines``): ``ready``; ``warming``, the engine being warmed
         (None once done), ``compiling`` it (else loading it from numba's cache), ``step`` of
-        ``steps``; ``elapsed_s`` the warm-up has taken so far
-        (or took); ``remaining_s``, its estimated rest (None: no estimate yet);
-        ``workers_ready``, ``workers_starting``; ``restarts`` of workers that died; and
-        ``retry_after_s``, when to ask again while not ready (else None)."""
+        ``steps``; ``elapsed_s`` the warm-up has taken so far (or took); ``remaining_s``,
+        its estimated rest (None: no estimate yet); ``workers_ready``, ``workers_starting``;
+        ``restarts`` of workers that died; and ``retry_after_s``, when to ask again while
+        not ready (else None)."""
         now = time.monotonic()
         warm_up = self._warm_up
         remaining = warm_up.remaining(now)
