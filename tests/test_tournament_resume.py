@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_support import bot, bot_processes
+from tournament_support import bot, bot_processes, sandbox_folders
 
 from perfectplay.cli.tournament import main
 
@@ -42,6 +42,7 @@ def outcome(records: list[dict]) -> dict[int, tuple]:
 
 def test_killed_and_resumed_plays_each_game_once(tmp_path: Path) -> None:
     out = tmp_path / "killed"
+    folders = sandbox_folders()
     command = [sys.executable, "-m", "perfectplay.cli.tournament", "simplexity", *PLAYERS]
     process = subprocess.Popen(
         [*command, *OPTIONS, "--out", str(out)],
@@ -66,6 +67,8 @@ def test_killed_and_resumed_plays_each_game_once(tmp_path: Path) -> None:
     assert main(["simplexity", *PLAYERS, *OPTIONS, "--out", str(out), "--resume"]) == 0
     resumed = lines(out)
     assert sorted(r["game"] for r in resumed) == list(range(GAMES))
+    assert not (out / ".sandboxes").exists()  # the killed run's sandbox folders are cleared
+    assert sandbox_folders() == folders
     clean = tmp_path / "clean"
     assert main(["simplexity", *PLAYERS, *OPTIONS, "--out", str(clean)]) == 0
     assert outcome(resumed) == outcome(lines(clean))

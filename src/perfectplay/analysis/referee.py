@@ -71,13 +71,15 @@ class Reply:
 @dataclass(frozen=True, slots=True)
 class Table:
     """What every player of a game is told: the game and its kit, the seconds a move,
-    the margin the referee adds, the sandbox limits."""
+    the margin the referee adds, the sandbox limits, the folder the sandboxes' folders go in
+    (``None``: the system's temporary directory)."""
 
     game: Any
     kit: GameKit
     time: float
     margin: float
     limits: Limits
+    scratch: Path | None = None
 
     @property
     def allowed(self) -> float:
@@ -165,7 +167,7 @@ class SandboxedAgent:
         forfeit when it cannot start."""
         self.table = table
         try:
-            self.sandbox = Sandbox(argv, table.limits, folder_setup=setup)
+            self.sandbox = Sandbox(argv, table.limits, folder_setup=setup, parent=table.scratch)
         except (SandboxEnded, OSError) as exc:
             return Forfeit("crash", f"cannot start: {exc}"[:300])
         return None

@@ -21,10 +21,14 @@ number; random openings come from the seed alone.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import dataclasses
 import json
 import multiprocessing
 import os
 import random
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -46,6 +50,8 @@ GAMES_FILE, STANDINGS_FILE, REPORT_FILE, PLAN_FILE = (
     "report.md",
     "tournament.json",
 )
+SCRATCH = ".sandboxes"
+"""The folder in ``--out`` that holds the running games' sandbox folders."""
 DEFAULT_OPENING_PLIES = 2
 """Plies of the random openings drawn when no openings file is given."""
 DEFAULT_MARGIN = 0.5
@@ -94,7 +100,8 @@ class Settings:
 @dataclass(frozen=True, slots=True)
 class GameTask:
     """One scheduled game: its number, round, opening (the game's notation), the two
-    entrants (``first`` moves first), its seed and the settings."""
+    entrants (``first`` moves first), its seed, the settings, and the folder its sandboxes'
+    folders go in (``None``: the system's temporary directory)."""
 
     index: int
     round: int
@@ -103,6 +110,7 @@ class GameTask:
     second: Entrant
     seed: int
     settings: Settings
+    scratch: str | None = None
 
 
 # -- the plan ------------------------------------------------------------------------------------
@@ -226,7 +234,8 @@ def play_task(task: GameTask) -> dict[str, Any]:
     """Referee the game of ``task`` and return its record (``games.jsonl``'s line)."""
     settings = task.settings
     game_kit, game = make_game(settings)
-    table = Table(game, game_kit, settings.time, settings.margin, settings.limits)
+    scratch = None if task.scratch is None else Path(task.scratch)
+    table = Table(game, game_kit, settings.time, settings.margin, settings.limits, scratch)
     opening = load_opening(game_kit, settings, task.opening)
     agents = (seat(task.first, task.seed), seat(task.second, task.seed + 1))
     played = referee(table, opening, agents)
@@ -495,18 +504,37 @@ def run_tournament(
     kept = len(done)
     sandbox = probe(settings.limits) if any(e.outside for e in entrants) else None
     todo = [task for task in tasks if task.index not in done]
-    for record in run_games(todo, workers):
-        done[int(record["game"])] = record
-        if out is not None:
-            append(out / GAMES_FILE, record)
-        if progress is not None:
-            progress(len(done), len(tasks), record)
+    with scratch_folder(out) as scratch:
+        todo = [dataclasses.replace(task, scratch=str(scratch)) for task in todo]
+        for record in run_games(todo, workers):
+            done[int(record["game"])] = record
+            if out is not None:
+                append(out / GAMES_FILE, record)
+            if progress is not None:
+                progress(len(done), len(tasks), record)
     records = [done[number] for number in sorted(done)]
     table, cross = standings(entrants, records), crosstable(entrants, records)
     result = TournamentResult(settings, entrants, records, table, cross, len(todo), kept, sandbox)
     if out is not None:
         write_results(out, result)
     return result
+
+
+@contextlib.contextmanager
+def scratch_folder(out: Path | None) -> Iterator[Path]:
+    """The folder the sandboxes' folders go in, emptied before and removed after: ``out``'s
+    :data:`SCRATCH` (so that a run killed with ``kill -9`` leaves nothing that ``--resume``
+    does not clear), or a new temporary directory without ``out``."""
+    if out is None:
+        scratch = Path(tempfile.mkdtemp(prefix="perfectplay-tournament-"))
+    else:
+        scratch = out / SCRATCH
+        shutil.rmtree(scratch, ignore_errors=True)
+        scratch.mkdir()
+    try:
+        yield scratch
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def write_results(out: Path, result: TournamentResult) -> None:

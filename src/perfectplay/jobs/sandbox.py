@@ -108,10 +108,12 @@ class Sandbox:
     """One command running confined (see the module docstring), spoken to in lines.
 
     ``argv`` is the command (its program found on ``PATH`` when not a path); the folder is a
-    fresh temporary directory, the command's working directory and ``HOME``, removed by
-    :meth:`close`. ``env`` adds variables to the few the bot gets (``PATH``, ``LANG``,
-    ``HOME``, ``TMPDIR``, and the caller's ``PERFECTPLAY_*`` run markers). Raises
-    :class:`SandboxEnded` when the confiner does not start.
+    fresh temporary directory (in ``parent``, else the system's), filled by
+    ``folder_setup(folder)`` when given, the command's working directory and ``HOME``,
+    removed by :meth:`close`; the bot's error log lies beside it. ``env`` adds variables to
+    the few the bot gets (``PATH``, ``LANG``, ``HOME``, ``TMPDIR``, and the caller's
+    ``PERFECTPLAY_*`` run markers). Raises :class:`SandboxEnded` when the confiner does not
+    start.
     """
 
     def __init__(
@@ -120,8 +122,9 @@ class Sandbox:
         limits: Limits = Limits(),
         env: dict[str, str] | None = None,
         folder_setup: Any = None,
+        parent: Path | None = None,
     ) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="perfectplay-bot-"))
+        self.folder = Path(tempfile.mkdtemp(prefix="perfectplay-bot-", dir=parent))
         if folder_setup is not None:
             folder_setup(self.folder)
         self.log_path = self.folder.parent / (self.folder.name + ".log")
