@@ -656,21 +656,31 @@ class Engine(Generic[P, M]):
 
 # -- compiled engines -------------------------------------------------------------------------
 def engine_to_compile(
-    game: Game[P, M], position: P | None = None, options: KernelOptions = DEFAULT_KERNEL_OPTIONS
+    game: Game[P, M],
+    position: P | None = None,
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+    *,
+    every_position: bool = False,
 ) -> CompiledEngine | None:
     """The compiled engine a search of ``game`` (of ``position``, when given) must compile
     before it can start, or ``None``: none when the game is searched without one (the
     generic search, a finished position, one whose every move the books answer) or its
-    code is in numba's cache already. Nothing is imported or compiled here: a front door
+    code is in numba's cache already. ``every_position``: the job values many positions
+    with the kernel on any board (a history, a tree's exact leaves), so neither the small
+    board rule nor the books spare it. Nothing is imported or compiled here: a front door
     asks first, says so, and calls :func:`warm_game` before its clock starts."""
-    if kit_of(game).policy.generic(game):
+    if kit_of(game).policy.generic(game) and not every_position:
         return None
     engine = game.compiled_engine()
     if engine is None:
         return None
-    if position is not None and (
-        game.outcome(position) is not None
-        or Searcher(game, _checked_search(game, options)).known_moves(position) is not None
+    if (
+        position is not None
+        and not every_position
+        and (
+            game.outcome(position) is not None
+            or Searcher(game, _checked_search(game, options)).known_moves(position) is not None
+        )
     ):
         return None
     from perfectplay.games.compile_cache import cached
@@ -678,11 +688,18 @@ def engine_to_compile(
     return None if cached(engine) else engine
 
 
-def warm_game(game: Game[P, M], options: KernelOptions = DEFAULT_KERNEL_OPTIONS) -> None:
+def warm_game(
+    game: Game[P, M],
+    options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
+    *,
+    every_position: bool = False,
+) -> None:
     """Load ``game``'s compiled engine into this process now, compiling it first when numba's
     cache lacks it (seconds to a minute, once per install): later searches in the process
-    start at once. Nothing happens for a game searched without one."""
-    Searcher(game, _checked_search(game, options)).warm_up()
+    start at once. Nothing happens for a game searched without one (unless
+    ``every_position``, as for :func:`engine_to_compile`)."""
+    search = SearchOptions(kernel=options) if every_position else _checked_search(game, options)
+    Searcher(game, search).warm_up()
 
 
 def warm(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, console, duration, print_json, say
+from perfectplay.cli.warm import compile_first
 
 if TYPE_CHECKING:
     from perfectplay.api import ArenaResult, GameRecord, SideRecord
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from perfectplay import api
 
     game = options.new_game(args)
+    compile_first(args, game, None)
     game_kit = api.kit_of(game)
     first = api.parse_player(args.p1, game_kit.evaluations)
     second = api.parse_player(args.p2, game_kit.evaluations)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, PROG, stderr
 from perfectplay.cli.progress import figure, rate
+from perfectplay.cli.warm import compile_first
 from perfectplay.errors import quote
 
 if TYPE_CHECKING:
@@ -110,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
         api.check_new_output(args.out)
         done = set()
     game = job.make_game()
+    compile_first(args, game, None, job.options, every_position=True)  # here, not per worker
     tasks = [api.Task(i, line.loaded.position) for i, line in read.lines.items() if i not in done]
     if args.order == "hardest-first":
         tasks = api.hardest_first(game, tasks)

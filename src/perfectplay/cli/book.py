@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_INTERNAL, EXIT_OK, PROG, console, say, stderr
 from perfectplay.cli.progress import status_line
+from perfectplay.cli.warm import compile_first
 
 if TYPE_CHECKING:
     from perfectplay import api
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     game = options.new_game(args)
     game_kit = api.kit_of(game)
     options.check_executor(args)
+    compile_first(args, game, None, options.kernel_options(args), every_position=True)
     job = api.batch_job(args.game, size=args.size, options=options.kernel_options(args))
     started = time.perf_counter()
     with status_line(sys.stderr.isatty()) as status:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, cell_mark, console, print_json, say
 from perfectplay.cli.progress import status_line
+from perfectplay.cli.warm import compile_first
 from perfectplay.errors import quote
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
     loaded = options.load(args)
     game = loaded.game
+    compile_first(args, game, loaded.position, every_position=True)
     notion: api.Notion = "strict" if args.strict else "outcome"
     with status_line(sys.stderr.isatty()) as status:
 

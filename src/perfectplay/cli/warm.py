@@ -113,16 +113,19 @@ def compile_first(
     game: RegisteredGame,
     position: object,
     kernel: KernelOptions | None = None,
+    *,
+    every_position: bool = False,
 ) -> None:
     """When the search of ``position`` (``None``: any) with ``kernel`` options (``None``:
-    the defaults) must first compile its engine: say so on stderr in one line, compile it
-    (a status line of the seconds elapsed on a terminal, a closing line otherwise), and
-    start the command's clock (``args.started``) afterwards, so that ``--time`` does not
-    count the compile. Nothing happens otherwise."""
+    the defaults) must first compile its engine (``every_position``: a job that values
+    many positions with it, see :func:`perfectplay.api.engine_to_compile`): say so on
+    stderr in one line, compile it (a status line of the seconds elapsed on a terminal, a
+    closing line otherwise), and start the command's clock (``args.started``) afterwards,
+    so that ``--time`` does not count the compile. Nothing happens otherwise."""
     from perfectplay import api
 
     kernel = api.kernel_options() if kernel is None else kernel
-    engine = api.engine_to_compile(game, position, kernel)
+    engine = api.engine_to_compile(game, position, kernel, every_position=every_position)
     if engine is None:
         return
     stderr(
@@ -133,7 +136,7 @@ def compile_first(
     started = time.perf_counter()
     terminal = sys.stderr.isatty()
     with elapsed_line(f"compiling {engine.label}", terminal):
-        api.warm_game(game, kernel)
+        api.warm_game(game, kernel, every_position=every_position)
     if not terminal:
         stderr(f"{PROG}: compiled in {time.perf_counter() - started:.1f} s")
     args.started = time.perf_counter()
