@@ -515,10 +515,13 @@ class EnginePool:
         deadline = None if self._ready else time.monotonic() + self._patience()
         while True:
             left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-            try:
-                worker = await asyncio.wait_for(self._idle.get(), left)
-            except TimeoutError:
-                raise self._warming() from None
+            try:  # an idle worker at hand is taken even when the wait is over
+                worker = self._idle.get_nowait()
+            except asyncio.QueueEmpty:
+                try:
+                    worker = await asyncio.wait_for(self._idle.get(), left)
+                except TimeoutError:
+                    raise self._warming() from None
             if worker.retired:
                 continue
             asyncio.get_running_loop().remove_reader(worker.fd)
