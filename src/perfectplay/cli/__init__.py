@@ -8,8 +8,9 @@ Contracts shared by every verb:
 * Exit status: 0 on success, 2 on bad input (any :class:`~perfectplay.errors.PerfectplayError`
   or an argparse usage error, the message on stderr as ``perfectplay: error: ...``), 130 on
   Ctrl-C, 1 on an unexpected internal error (no traceback unless ``PERFECTPLAY_DEBUG=1``).
-* Starting is cheap: the verb modules import only the standard library and these helpers at
-  top level; the api (and with it numpy and numba) and rich are imported inside handlers.
+* Starting is cheap: only the verb named is imported (see :mod:`perfectplay.cli.main`); the
+  verb modules import only the standard library and these helpers at top level; the api and
+  rich are imported inside handlers, numpy and numba only by a search that needs them.
 * Nothing here knows a game by name: what a game offers (weak solves, books, named
   heuristics, history, a drawable board) is read from its kit through :mod:`perfectplay.api`.
 """

@@ -2,32 +2,20 @@
 
 ``main`` only builds the parser, parses, calls the verb's handler and turns exceptions into
 exit statuses (see :mod:`perfectplay.cli`); each verb is one module with ``add(commands)``
-and ``run(args)``.
+and ``run(args)``, imported when its parser is declared: a command line naming a verb first
+declares (and imports) that verb alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
+from importlib import import_module
 from typing import Any
 
-from perfectplay.cli import (
-    analyze,
-    arena,
-    batch,
-    best,
-    book,
-    gomocup,
-    history,
-    perft,
-    play,
-    serve,
-    solve,
-    tree,
-    warm,
-)
 from perfectplay.cli.output import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -39,8 +27,23 @@ from perfectplay.cli.output import (
 )
 
 Handler = Callable[[argparse.Namespace], int]
-VERBS = (best, solve, analyze, play, perft, book, batch, arena, history, tree, gomocup, serve, warm)
-"""The verbs, in the order ``--help`` lists them."""
+VERBS = (
+    "best",
+    "solve",
+    "analyze",
+    "play",
+    "perft",
+    "book",
+    "batch",
+    "arena",
+    "history",
+    "tree",
+    "gomocup",
+    "serve",
+    "warm",
+)
+"""The verbs, in the order ``--help`` lists them: each the name of its module in
+:mod:`perfectplay.cli`."""
 
 EPILOG = """\
 examples:
@@ -74,8 +77,11 @@ simplexity positions are the moves played, 1-based column and shape ('4O 4X 3O' 
 exit status: 0 ok, 2 bad input, 130 interrupted, 1 internal error."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser; each verb's parser stores its handler as ``handler``."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser; each verb's parser stores its handler as ``handler``. When
+    ``argv`` starts with a verb, only that verb is declared (the others' modules are not
+    imported: what they would add is never read); otherwise every verb is (the list of
+    ``--help``, the choices of a usage error)."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Play and solve two-player perfect-information board games.",
@@ -84,8 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for verb in VERBS:
-        verb.add(commands)
+    named = [argv[0]] if argv and argv[0] in VERBS else VERBS
+    for verb in named:
+        import_module(f"perfectplay.cli.{verb}").add(commands)
     return parser
 
 
@@ -125,9 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     and ``--help`` are turned into their status, input errors print one line on stderr.
     """
     started = time.perf_counter()  # --time counts from here: parsing and loading included
-    parser = build_parser()
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(arguments)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
     except SystemExit as exc:  # --help (0) and usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     args.started = started
