@@ -146,6 +146,8 @@ def test_book_positions_answered_without_numba_and_exactly() -> None:
         ("analyze", "connect4", BOOK_POSITION, "--json"),
         ("solve", "connect4", BOOK_POSITION),
         ("solve", "tictactoe", "xxx/oo_/___"),
+        ("solve", "connect4", BOOK_POSITION, "--weak"),
+        ("analyze", "connect4", BOOK_POSITION, "--weak"),
         ("--help",),
         ("--version",),
         ("warm", "--help"),
@@ -168,6 +170,17 @@ def test_opening_book_positions_answered_without_numba() -> None:
     game, position = api.load("connect4", "4")
     solved = search_solve(game, position, search=SearchOptions(engine="kernel"))
     assert report == {"loaded": [], "result": [solved.best_move, str(solved.score)]}
+
+
+def test_weak_book_answers_are_the_kernels() -> None:
+    game, position = api.load("connect4", BOOK_POSITION)
+    kernel = SearchOptions(engine="kernel")
+    assert (
+        api.solve(game, position, weak=True).score
+        == search_solve(game, position, weak=True, search=kernel).score
+    )
+    expected = search_analyze(game, position, weak=True, search=kernel)
+    assert api.analyze(game, position, weak=True) == expected
 
 
 def test_cli_book_answer_is_exact(tmp_path: Path) -> None:

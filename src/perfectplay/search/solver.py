@@ -518,8 +518,7 @@ class Searcher:
     def check_weak(self, limit: Limit) -> Kernel[Any, Any]:
         """The kernel of a weak solve; raises :class:`ParameterError` when there is none or
         the limit has a depth or a node budget (a time limit ends it unsolved)."""
-        if limit.depth is not None or limit.nodes is not None:
-            raise ParameterError("weak solve: it is exact; it takes no depth or node limit")
+        check_weak_limit(limit)
         if self.kernel is None or not self.kernel.traits.weak:
             raise ParameterError(f"weak solve: {self.game.name} has no weak solver")
         return self.kernel
@@ -528,20 +527,38 @@ class Searcher:
         self, position: Any, limit: Limit, on_progress: ExactProgress | None = None
     ) -> SearchResult[Any]:
         """Win (1), draw (0) or loss (-1) of ``position`` for its side to move, no move;
-        under a time limit the score is not exact (0) when the time ran out first."""
-        self.check_weak(limit)
-        self.warm_up()
+        under a time limit the score is not exact (0) when the time ran out first. A finished
+        position, and one the books answer (or whose every move they answer), need no
+        kernel."""
+        check_weak_limit(limit)
         started = time.perf_counter()
-        outcome = self.game.outcome(position)
-        nodes = 0
-        if outcome is not None:
-            value = finished_value(self.game, position, outcome.winner)
-            score = Score((value > 0) - (value < 0), True, True)
+        known = self.known_weak(position)
+        if known is not None:
+            finished = self.game.outcome(position) is not None
+            score, nodes, name = known, 0, FINISHED if finished else FROM_BOOKS
         else:
+            self.check_weak(limit)
+            self.warm_up()
+            started = time.perf_counter()
             score, nodes = self.weak_score(position, limit, on_progress)
+            name = self.name
         elapsed = time.perf_counter() - started
         depth = self.game.plies_left_bound(position)
-        return SearchResult(None, score, (), nodes, depth, elapsed, self.name)
+        return SearchResult(None, score, (), nodes, depth, elapsed, name)
+
+    def known_weak(self, position: Any) -> Score | None:
+        """The weak score of ``position`` when known without a search: finished, or answered
+        by the books, or every move answered by them; else ``None``."""
+        outcome = self.game.outcome(position)
+        if outcome is not None:
+            return weak_of(finished_value(self.game, position, outcome.winner))
+        known = self.known_value(position)
+        if known is None:
+            values = self.known_moves(position)
+            if values is None:
+                return None
+            known = max(value.score.value for value in values)
+        return weak_of(known)
 
     def weak_score(
         self, position: Any, limit: Limit, on_progress: ExactProgress | None = None
@@ -560,11 +577,11 @@ class Searcher:
         """The score of a running ``position`` for its side to move under ``limit``: from the
         books when they know it (without a depth limit), from the kernel's exact (or weak)
         value when the limit is exact, else from a search."""
-        if weak:
-            return self.weak_score(position, limit)[0]
         known = None if limit.depth is not None else self.known_value(position)
         if known is not None:
-            return Score(known, True)
+            return weak_of(known) if weak else Score(known, True)
+        if weak:
+            return self.weak_score(position, limit)[0]
         if self.kernel is not None and limit.unlimited:
             with interrupt.guard():
                 return Score(self.kernel.exact_value(position, self.table), True)
@@ -618,6 +635,18 @@ class Searcher:
             algorithm=self.name,
             extra={"table": self.options.table, "symmetry": self.options.symmetry},
         )
+
+
+def weak_of(value: float) -> Score:
+    """The weak score (1 win, 0 draw, -1 loss) of an exact value."""
+    return Score((value > 0) - (value < 0), True, True)
+
+
+def check_weak_limit(limit: Limit) -> None:
+    """Raise :class:`ParameterError` for a weak solve under a depth or a node budget (it is
+    exact; a time limit ends it unsolved)."""
+    if limit.depth is not None or limit.nodes is not None:
+        raise ParameterError("weak solve: it is exact; it takes no depth or node limit")
 
 
 def _reserve(deadline: Deadline) -> float:
@@ -683,8 +712,11 @@ def analyze_with(
     When the books answer every move (without a depth limit, not weak), no kernel is
     loaded."""
     game = searcher.game
-    known = None if weak or limit.depth is not None else searcher.known_moves(position)
+    known = None if limit.depth is not None else searcher.known_moves(position)
     if known is not None:
+        if weak:
+            check_weak_limit(limit)
+            known = [MoveValue(value.move, weak_of(value.score.value)) for value in known]
         if on_move is not None:
             for number, found in enumerate(known, start=1):
                 on_move(found, number, len(known), 0.0)
@@ -706,7 +738,7 @@ def analyze_with(
         outcome = game.outcome(child)
         if outcome is not None:
             value = -finished_value(game, child, outcome.winner, 1)
-            score = Score((value > 0) - (value < 0), True, True) if weak else Score(value, True)
+            score = weak_of(value) if weak else Score(value, True)
         else:
             score = score_of_move(searcher.value(child, per_move, weak))
         values.append(MoveValue(move, score))
