@@ -2,7 +2,9 @@
 commands that need no deep search, against the interpreter's own floors.
 
 Usage: ``python3 benchmarks/bench_startup.py [--runs N]``. Each command runs once unmeasured
-(byte-code and disk caches warm, as on any second start), then ``N`` times (10 by default),
+(byte-code and disk caches warm, as on any second start: the commands run without
+``PYTHONDONTWRITEBYTECODE``, so that the first run writes the byte code of modules changed
+since it was last written), then ``N`` times (10 by default),
 the commands taking turns so that a change of load on the machine touches them alike; the
 median, the fastest and the slowest run of each are printed as a Markdown table, with the
 machine, the Python, the date and the load average before and after (from ``os.getloadavg``).
@@ -56,8 +58,11 @@ def commands() -> list[tuple[str, list[str]]]:
 def wall_time(command: list[str]) -> float:
     """Seconds ``command`` takes from start to exit (its output discarded); raises
     :class:`RuntimeError` when it fails."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     started = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment, check=False
+    )
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         raise RuntimeError(f"{command}: exit {done.returncode}: {done.stderr.decode()[-300:]}")
