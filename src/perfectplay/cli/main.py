@@ -36,6 +36,7 @@ VERBS = (
     "book",
     "batch",
     "arena",
+    "tournament",
     "history",
     "tree",
     "gomocup",
