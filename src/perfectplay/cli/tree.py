@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from perfectplay.cli import options
 from perfectplay.cli.output import EXIT_OK, console, print_json, say, show_board
 from perfectplay.cli.progress import status_line
+from perfectplay.cli.warm import compile_first
 from perfectplay.errors import quote
 
 if TYPE_CHECKING:
@@ -90,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     leaves: api.Leaves = "heuristic" if args.heuristic else "exact"
     if args.order is not None and not args.steps:
         raise ParameterError(f"--order {quote(args.order)}: orders the steps; give --steps too")
+    if leaves == "exact":  # the leaves (or a best-first order) may need the compiled engine
+        compile_first(args, game, loaded.position, every_position=True)
     if args.steps:
         return run_steps(loaded, depth, leaves, args.order or "game", args.json)
     with status_line(sys.stderr.isatty()) as status:
