@@ -11,7 +11,8 @@ its cache on a fresh install, else loads them from it), sending
 ``("error", (class name, message))`` for input the library rejects, or ``("bug", text)``.
 
 It exits when the server closes the connection, or when the server's process is gone (a
-server killed outright: checked every :data:`PARENT_CHECK` seconds, even while warming up).
+server killed outright), even while warming up or searching: on Linux the kernel kills it
+then (``PR_SET_PDEATHSIG``), elsewhere a thread checks every :data:`PARENT_CHECK` seconds.
 It ignores Ctrl-C (the terminal's SIGINT reaches the whole process group; the server stops
 its workers itself), and dies of an error in one line on stderr, not a traceback.
 
@@ -23,6 +24,7 @@ reaches it.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import sys
@@ -102,16 +104,37 @@ def stub_seconds(environ: Mapping[str, str]) -> float | None:
     return seconds if seconds >= 0 else None
 
 
-def watch_parent(parent: int) -> None:
-    """Exit at once when the process ``parent`` is no longer this process's parent (it
-    died: the worker was handed to another), checked in a daemon thread."""
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal this process gets when the thread that started it ends."""
 
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK)
+
+def watch_parent(parent: int) -> None:
+    """Exit when the process ``parent`` (the server, whose event loop's thread started this
+    worker) is gone: SIGKILL from the kernel on Linux, else a daemon thread's check; at
+    once when it is gone already."""
+    if not _die_with_parent():
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(PARENT_CHECK)
+            os._exit(0)
+
+        threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    if os.getppid() != parent:  # it died before the request above took effect
         os._exit(0)
 
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+def _die_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process when its parent ends; whether that worked (no
+    thread is needed then: a worker whose compiled code holds the interpreter lock dies
+    too, and a killed worker closes its pipe as it becomes a zombie)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def main(argv: list[str]) -> None:
