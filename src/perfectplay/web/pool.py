@@ -308,7 +308,9 @@ class EnginePool:
     def _spawn(self) -> _Worker:
         """Start ``python -m perfectplay.web.worker FD`` on one end of a socket pair (a
         fresh interpreter: nothing of the server process, its threads or its main script,
-        is inherited), registered at once so that :meth:`stop` kills it whatever it does."""
+        is inherited), registered at once so that :meth:`stop` kills it whatever it does.
+        Called on the event loop's thread only: on Linux a worker dies when the thread that
+        started it ends (see :func:`perfectplay.web.worker.watch_parent`)."""
         ours, theirs = socket.socketpair()
         command = [sys.executable, "-m", "perfectplay.web.worker", str(theirs.fileno())]
         if not self.warm:
