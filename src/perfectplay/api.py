@@ -262,6 +262,7 @@ __all__ = [
     "TreeNode",
     "TreeProgress",
     "WarmProgress",
+    "WarmStep",
     "Warmed",
     "WorkerLost",
     "analysis_of",
@@ -316,6 +317,7 @@ __all__ = [
     "value_words",
     "warm",
     "warm_game",
+    "warm_plan",
     "with_evaluation",
 ]
 
@@ -711,24 +713,45 @@ def warm(
     ``progress(label, done, total)`` hears of each engine as it starts (``done`` engines
     finished of ``total``) and once at the end, with an empty label. Raises
     :class:`UnknownGameError` for an unknown name before compiling anything."""
+    todo = warm_plan(game_names)
+    done: list[Warmed] = []
+    for step in todo:
+        if progress is not None:
+            progress(step.engine.label, len(done), len(todo))
+        started = time.perf_counter()
+        warm_game(step.game)
+        seconds = time.perf_counter() - started
+        done.append(Warmed(step.game_name, step.engine, step.compiling, seconds))
+    if progress is not None:
+        progress("", len(done), len(todo))
+    return done
+
+
+@dataclass(frozen=True, slots=True)
+class WarmStep:
+    """One compiled engine to load: the game (on a board that engine searches) and whether
+    loading it compiles it (numba's cache lacks it)."""
+
+    game_name: str
+    game: RegisteredGame
+    engine: CompiledEngine
+    compiling: bool
+
+
+def warm_plan(game_names: str | Sequence[str] = ()) -> list[WarmStep]:
+    """What :func:`warm` would load, in order, without loading anything: every compiled
+    engine of the named games (every registered game when none is named), each once. Raises
+    :class:`UnknownGameError` for an unknown name."""
     from perfectplay.games.compile_cache import cached
 
     names = [game_names] if isinstance(game_names, str) else list(game_names)
     kits = [get_kit(name) for name in names] or games()
-    todo = [(game_kit.name, game) for game_kit, game in _engine_games(kits)]
-    done: list[Warmed] = []
-    for name, game in todo:
+    steps = []
+    for game_kit, game in _engine_games(kits):
         engine = game.compiled_engine()
         assert engine is not None  # _engine_games keeps the games with one
-        if progress is not None:
-            progress(engine.label, len(done), len(todo))
-        compiled = not cached(engine)
-        started = time.perf_counter()
-        warm_game(game)
-        done.append(Warmed(name, engine, compiled, time.perf_counter() - started))
-    if progress is not None:
-        progress("", len(done), len(todo))
-    return done
+        steps.append(WarmStep(game_kit.name, game, engine, not cached(engine)))
+    return steps
 
 
 def _engine_games(kits: Sequence[GameKit]) -> list[tuple[GameKit, RegisteredGame]]:

@@ -52,23 +52,30 @@ def start(
         )
 
 
-def healthy(url: str) -> bool:
-    """Whether the server at ``url`` answers ``/api/health`` with status ok."""
+def healthy(url: str, engines: bool = True) -> bool:
+    """Whether the server at ``url`` answers ``/api/health`` with status ok (and, with
+    ``engines``, says its engines are ready: the pages answer long before, while the engines
+    warm up, and a test's engine requests would race the first compile)."""
     try:
         with urllib.request.urlopen(f"{url}/api/health", timeout=2) as answer:
-            return bool(json.load(answer).get("status") == "ok")
+            health = json.load(answer)
     except (urllib.error.URLError, OSError, ValueError):
         return False
+    ready = not engines or bool(health.get("engines", {}).get("ready"))
+    return bool(health.get("status") == "ok") and ready
 
 
-def wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait until the server at ``url`` is healthy; RuntimeError with its log if it exits
-    or takes more than :data:`SERVER_START_S`."""
+def wait_healthy(
+    url: str, process: subprocess.Popen[bytes], log: Path, engines: bool = True
+) -> None:
+    """Wait until the server at ``url`` is healthy (its engines ready too, with
+    ``engines``); RuntimeError with its log if it exits or takes more than
+    :data:`SERVER_START_S`."""
     deadline = time.monotonic() + SERVER_START_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited ({process.returncode}):\n{log.read_text()}")
-        if healthy(url):
+        if healthy(url, engines):
             return
         time.sleep(0.2)
     raise RuntimeError(f"the server did not answer within {SERVER_START_S:g} s:\n{log.read_text()}")

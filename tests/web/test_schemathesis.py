@@ -36,8 +36,9 @@ EXAMPLES = 60
 """Generated examples per operation and phase (Hypothesis's ``max_examples``)."""
 CAP = 0.5
 """The server's per-request time cap, in seconds."""
-ENGINE_LIMITS = frozenset({"EngineTimeout", "EngineBusy"})
-"""The error types of the one declared 5xx: the engine's cap and its waiting line."""
+ENGINE_LIMITS = frozenset({"EngineTimeout", "EngineBusy", "EngineWarming"})
+"""The error types of the one declared 5xx: the engine's cap, its waiting line, and the
+engines still warming up (a first compile)."""
 
 
 @dataclass

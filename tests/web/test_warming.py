@@ -289,3 +289,20 @@ def test_serve_answers_its_pages_while_the_engines_warm_up(
     said = log.read_text()
     assert "Traceback" not in said and "the pages answer now" in said
     print(f"\nfirst 200 on / {took:.2f} s after `perfectplay serve` started")
+
+
+def test_the_warm_up_loads_every_engine_of_every_game_each_once() -> None:
+    """The default 3x3 board is searched without a compiled engine, so warming each game's
+    default board left the m,n,k engines of other sizes to compile inside a request, under
+    its time cap (killed at the cap, the worker would compile again and again)."""
+    from perfectplay import api
+    from perfectplay.web.jobs import warm_up
+
+    heard: list[tuple[str, int, int]] = []
+    warm_up(lambda label, step, steps, _compiling: heard.append((label, step, steps)))
+    engines = {step.engine.label for step in api.warm_plan()}
+    assert {label for label, _, _ in heard} == engines
+    assert len(heard) == len(engines) >= 4  # small and big m,n,k, Connect Four, simplexity
+    assert [step for _, step, _ in heard] == list(range(1, len(heard) + 1))
+    game, _ = api.new_game("tictactoe", size="4x4")
+    assert api.engine_to_compile(game, every_position=True) is None  # loaded, cached

@@ -51,7 +51,7 @@ def warming_page(browser: Browser, tmp_path: Path) -> Iterator[Page]:
     env = {**os.environ, TEST_WARM_STUB: STUB_S}
     process = live.start(tmp_path / "games.sqlite3", port, log, "--workers", "1", env=env)
     try:
-        live.wait_healthy(f"http://127.0.0.1:{port}", process, log)
+        live.wait_healthy(f"http://127.0.0.1:{port}", process, log, engines=False)
         yield from _open(browser, f"http://127.0.0.1:{port}")
     finally:
         live.stop(process)

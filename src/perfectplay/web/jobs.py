@@ -249,34 +249,45 @@ WarmProgress = Callable[[str, int, int, bool], None]
 
 
 def warm_up(progress: WarmProgress | None = None) -> None:
-    """Load every registered game's compiled kernels (the engine's own warm-up, then a short
-    timed search and one near the end of a game, which usually ends exactly) before a worker
-    takes requests: numba compiles them and writes its cache on a fresh install, else loads
-    them from that cache. ``progress`` hears of each game first; whatever it raises stops
-    the warm-up.
+    """Load every compiled engine of every registered game (:func:`perfectplay.api.warm_plan`:
+    each engine once, on a board it searches, so that no request's first search on another
+    board size compiles under the request's time cap), each by the engine's own warm-up,
+    then a short timed search and one near the end of a game (which usually ends exactly),
+    before a worker takes requests: numba compiles them and writes its cache on a fresh
+    install, else loads them from that cache. ``progress`` hears of each engine first;
+    whatever it raises stops the warm-up.
 
-    A game whose warm-up fails (a broken plug-in) is skipped: its requests will say why.
+    An engine whose warm-up fails (a broken plug-in) is skipped: its requests will say why.
     """
-    kits = list(api.games())
-    for step, game_kit in enumerate(kits, start=1):
+    plan = warm_plan()
+    for number, step in enumerate(plan, start=1):
         if progress is not None:
-            progress(game_kit.name, step, len(kits), compiling(game_kit.name))
+            progress(step.engine.label, number, len(plan), step.compiling)
         try:
-            game, position = api.new_game(game_kit.name)
-            api.Engine(game)
-            api.best(game, position, api.limit(time=0.05))
-            late = late_position(game)
-            result = api.best(game, late.position, api.limit(time=WARM_TIME))
-            contract.result_json(game, late.position, result)
+            api.warm_game(step.game)
+            searches(step.game)
         except Exception:  # a plug-in's failure must not stop the worker
             continue
 
 
-def compiling(name: str) -> bool:
-    """Whether warming up game ``name`` compiles its engine (numba's cache lacks it); False
-    for a game without one, or one that cannot even be set up (its warm-up is skipped)."""
-    try:
-        game, _ = api.new_game(name)
-        return api.engine_to_compile(game) is not None
-    except Exception:  # a broken plug-in: its warm-up says nothing either
-        return False
+def warm_plan() -> list[api.WarmStep]:
+    """:func:`perfectplay.api.warm_plan` game by game, each engine once: a plug-in whose
+    engines cannot even be listed is left out, not the others."""
+    plan: list[api.WarmStep] = []
+    for game_kit in api.games():
+        try:
+            steps = api.warm_plan(game_kit.name)
+        except Exception:  # a broken plug-in: its requests will say why
+            continue
+        plan += [step for step in steps if all(step.engine != seen.engine for seen in plan)]
+    return plan
+
+
+def searches(game: api.RegisteredGame) -> None:
+    """A short timed search from the start and one near the end of a game (which usually
+    ends exactly): the code paths of the web's requests, loaded."""
+    position = game.initial()
+    api.best(game, position, api.limit(time=0.05))
+    late = late_position(game)
+    result = api.best(game, late.position, api.limit(time=WARM_TIME))
+    contract.result_json(game, late.position, result)
