@@ -1,6 +1,7 @@
 """The ``serve`` command: the web app under uvicorn (:mod:`perfectplay.web`).
 
-``perfectplay serve [--host H] [--port P] [--public] [--db PATH] [--workers N] [--cap S]``
+``perfectplay serve [--host H] [--port P] [--public] [--db PATH] [--workers N] [--cap S]
+[--read-timeout S]``
 starts the app on http://127.0.0.1:8000 by default, with its SQLite database in
 ``$XDG_DATA_HOME/perfectplay/games.sqlite3`` (``~/.local/share/...``) unless ``--db`` names
 another file; it needs nothing else running. Its startup line names the address it listens
@@ -8,7 +9,10 @@ on, and whether other machines can reach it. The pages and ``/api/health`` answe
 the engines warm up in the background (one worker compiles the kernels on the first start
 after an install, one to three minutes, then the others load them), with a progress line at
 least every few seconds and an ``engines ready after N s`` line when done; a worker that
-dies is restarted, said in one line.
+dies is restarted, said in one line. A client has ``--read-timeout`` seconds (20) to send
+each request, headers and body, and an idle connection is closed 5 s after its last answer
+(:mod:`perfectplay.web.deadline`): a client that never finishes its request is answered 408
+and disconnected, not held.
 
 The app has no login, so it listens only on this machine unless told otherwise: a ``--host``
 other than a loopback address (127.0.0.0/8, ::1, ``localhost``) is refused without
@@ -35,6 +39,10 @@ EPILOG = """examples:
   perfectplay serve --host 0.0.0.0 --public          every interface: other machines too"""
 EVERY_INTERFACE = frozenset({"", "0.0.0.0", "::"})
 """The ``--host`` values that mean every interface of the machine."""
+READ_TIMEOUT_S = 20.0
+"""Seconds a client has to send one request, headers and body, unless ``--read-timeout``
+says otherwise: the largest body the app takes (256 KiB) comes in far less even over a slow
+mobile link."""
 LOOPBACK = "a loopback address (127.0.0.0/8, ::1, localhost)"
 
 
@@ -72,12 +80,21 @@ def add(commands: Any) -> None:
     sub.add_argument(
         "--cap", type=float, default=5.0, help="seconds of engine work per request, at most (5)"
     )
+    sub.add_argument(
+        "--read-timeout",
+        type=float,
+        default=READ_TIMEOUT_S,
+        metavar="S",
+        help=f"seconds a client has to send a whole request, headers and body "
+        f"({READ_TIMEOUT_S:g}); later: 408 and the connection closed",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Start the server and run until interrupted."""
     import uvicorn
 
+    from perfectplay.web import deadline
     from perfectplay.web.app import Settings, create_app
 
     if not 1 <= args.port <= 65535:
@@ -86,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError(f"--workers {args.workers}: must be from 1 to 64")
     if not 0 < args.cap <= 600:
         raise ParameterError(f"--cap {args.cap:g}: must be above 0 and at most 600 seconds")
+    if not 0 < args.read_timeout <= 600:
+        raise ParameterError(
+            f"--read-timeout {args.read_timeout:g}: must be above 0 and at most 600 seconds"
+        )
     check_host(args.host, args.public)
     bound = _check_free(args.host, args.port)
     db = Path(args.db) if args.db else default_db()
@@ -109,7 +130,14 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
 
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        http=deadline.protocol(args.read_timeout),
+        timeout_keep_alive=deadline.KEEP_ALIVE_S,
+    )
     return 0
 
 
