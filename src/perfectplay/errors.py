@@ -13,8 +13,11 @@ Hierarchy::
     ├── IllegalPositionError    a board that parses but that no legal game reaches
     ├── IllegalMoveError        a move that is not legal in the position
     │   └── GameOverError       any move after the game has ended
-    └── ConflictError           a change that contradicts what is stored (a finished game's
-                                record rewritten); the web answers 409
+    ├── ConflictError           a change that contradicts what is stored (a finished game's
+    │                           record rewritten); the web answers 409
+    ├── PluginError             a plug-in game's code raised something else than these
+    │                           (named: the game, its method, what it raised)
+    └── DataFileError           a data file (an opening book) that is not what it claims
 """
 
 from __future__ import annotations
@@ -57,6 +60,17 @@ class NotFoundError(PerfectplayError):
 class ConflictError(PerfectplayError):
     """A change that contradicts what is stored: a finished game's record rewritten, an
     ended game sent back to playing."""
+
+
+class PluginError(PerfectplayError):
+    """A plug-in game's own code (its kit or its rules) raised an exception that is not a
+    :class:`PerfectplayError`; the message names the game, the method and what was raised."""
+
+
+class DataFileError(PerfectplayError):
+    """A data file the engine reads (an opening book, a database) that is damaged, is for
+    another game, size or depth, or holds values out of range; the message names the file
+    and the reason."""
 
 
 def quote(text: object, limit: int = 60) -> str:

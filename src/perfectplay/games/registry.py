@@ -25,6 +25,7 @@ from typing import Any
 
 from perfectplay.errors import UnknownGameError, quote
 from perfectplay.games.kit import GameKit, GameParams
+from perfectplay.games.plugin import guard_kit
 
 ENTRY_POINT_GROUP = "perfectplay.games"
 
@@ -120,9 +121,17 @@ def canonical_name(name: str) -> str:
 
 
 def get_kit(name: str) -> GameKit:
-    """The kit of the game ``name`` (or an alias); raises :class:`UnknownGameError`."""
+    """The kit of the game ``name`` (or an alias); raises :class:`UnknownGameError`.
+
+    A plug-in's kit comes behind the guard of :mod:`perfectplay.games.plugin` (its games
+    too): whatever its code raises is a :class:`~perfectplay.errors.PluginError` naming the
+    game, or its own :class:`~perfectplay.errors.PerfectplayError`; a built-in kit comes as
+    it is.
+    """
     known, registered = _known(name)
-    return known.kits[registered]
+    kit = known.kits[registered]
+    builtin = builtin_registry().kits.get(registered)
+    return kit if kit is builtin else guard_kit(kit)
 
 
 def kit_of(game: Any) -> GameKit:
