@@ -8,11 +8,15 @@ batch mode and play. The empty 7x6 board is never solved here (it takes minutes)
 from __future__ import annotations
 
 import io
+import os
+import pty
+import select
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from cli_support import run, run_json, with_stdin
+from cli_support import COMMAND, run, run_json, with_stdin
 from rich.console import Console
 
 from perfectplay import api
@@ -273,6 +277,46 @@ def test_status_line_shows_window_nodes_and_rate_on_a_terminal() -> None:
     shown = stream.getvalue()
     assert "line 7: score -1..5, 4,000,000 nodes, 2.0 M nodes/s" in shown
     assert shown.endswith("\x1b[2K")  # transient: the line is erased at the end
+
+
+def terminal_batch(stdin: bytes, *argv: str) -> tuple[int, str]:
+    """``perfectplay ARGV`` reading ``stdin`` from a pipe, with stdout and stderr on one
+    pseudo-terminal (a person typing ``echo ... | perfectplay solve connect4 -``): the exit
+    status and what the terminal showed."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [*COMMAND, *argv], stdin=subprocess.PIPE, stdout=follower, stderr=follower
+    )
+    os.close(follower)
+    assert process.stdin is not None
+    process.stdin.write(stdin)
+    process.stdin.close()
+    shown = b""
+    try:
+        while select.select([leader], [], [], 120)[0]:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the process closed its end
+                break
+            if not chunk:
+                break
+            shown += chunk
+        process.wait(timeout=60)
+    finally:
+        process.kill()
+        os.close(leader)
+    return process.returncode, shown.decode(errors="replace")
+
+
+def test_batch_mode_shows_progress_on_a_terminal_as_single_solves_do() -> None:
+    """Issue 27, item 12: stdin batch mode on a terminal showed nothing while it solved."""
+    argv = ("solve", "connect4", "-", "--size", "6x5", "--no-book")
+    code, shown = terminal_batch(b"4444\n", *argv)
+    assert code == 0, shown
+    before, answer, after = shown.rpartition("4444 1\r\n")
+    assert answer, shown
+    assert "line 1: score " in before and " nodes" in before  # the single solves' status line
+    assert "score" not in after  # and it was gone before the answer
 
 
 def test_no_progress_when_stderr_is_not_a_terminal() -> None:

@@ -9,7 +9,9 @@ batch, its table emptied before each position. An expected score that differs (w
 ``--weak``: in sign) is still answered with the computed score, reported on stderr and
 counted; a summary line closes the batch on stderr when any line had an expected score.
 Mismatches leave the exit status 0. A bad line stops the batch: the lines before it have
-been answered, the error names the line and the problem, status 2.
+been answered, the error names the line and the problem, status 2. When stderr is a terminal,
+a position solved for more than a moment shows the status line of single solves there
+(:mod:`perfectplay.cli.progress`), removed before its answer is written.
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     compile_first(args, game, None, options.kernel_options(args))
     engine = api.Engine(game, options.kernel_options(args))
     tally = BatchTally()
-    with status_line(sys.stderr.isatty() and not sys.stdout.isatty()) as status:
+    with status_line(sys.stderr.isatty()) as status:
         for number, text in enumerate(sys.stdin, start=1):
             line = parse_line(args, text, number)
             if status is not None:
@@ -87,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
             data = contract.result_json(game, line.loaded.position, result)
             score = data["score"]
             assert isinstance(score, int)
+            if status is not None:
+                status.stop()  # gone before the answer, which may share its terminal
             sys.stdout.write(f"{line.text} {score}\n")
             sys.stdout.flush()
             count(tally, status, number, line.expected, (score, result.nodes, result.time), args)
