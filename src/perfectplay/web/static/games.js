@@ -84,10 +84,13 @@ function render({ games, total }) {
   el.older.disabled = last >= total;
 }
 
+/** A timestamp as short local date and time, each kept on one line (the two may wrap apart). */
 function shortDate(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso || "—";
-  return date.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
+  const day = date.toLocaleDateString(undefined, { dateStyle: "short" });
+  const time = date.toLocaleTimeString(undefined, { timeStyle: "short" });
+  return h("time", { datetime: iso }, h("span", { class: "nowrap" }, day), " ", h("span", { class: "nowrap" }, time));
 }
 
 function players(record) {
@@ -105,26 +108,31 @@ function resultText(record) {
   return `${kind} (${sideLabel(record.game, Number(winner))})`;
 }
 
+/** A cell labelled with its column's name (the label shows when a phone lays rows out as cards). */
+function cell(label, attrs, ...children) {
+  return h("td", { "data-label": label, ...attrs }, ...children);
+}
+
 function row(record) {
   const board = `${record.size || ""}${record.k ? `, k=${record.k}` : ""}`;
   return h(
     "tr",
     { "data-id": record.id },
-    h("td", {}, h("a", { href: `/games/${record.id}` }, `#${record.id}`)),
-    h("td", {}, shortTitle(record.game), " ", h("span", { class: "muted" }, board)),
-    h("td", { class: "wrap" }, players(record)),
-    h("td", {}, strengthText(record.settings)),
-    h(
-      "td",
+    cell("Game #", { class: "game-id" }, h("a", { href: `/games/${record.id}` }, `#${record.id}`)),
+    cell("Game", {}, h("span", { class: "nowrap" }, shortTitle(record.game)), " ", h("span", { class: "muted nowrap" }, board)),
+    cell("Players", {}, players(record)),
+    cell("Engine", {}, strengthText(record.settings)),
+    cell(
+      "Result",
       { title: record.reason || "" },
       h("span", { class: `status-pill ${record.status}`, "data-status": record.status }, resultText(record)),
     ),
-    h("td", {}, String(record.moves.length)),
-    h("td", { title: record.created_at }, shortDate(record.created_at)),
-    h("td", { title: record.updated_at }, shortDate(record.updated_at)),
+    cell("Moves", {}, String(record.moves.length)),
+    cell("Started", { title: record.created_at }, shortDate(record.created_at)),
+    cell("Updated", { title: record.updated_at }, shortDate(record.updated_at)),
     h(
       "td",
-      {},
+      { class: "actions" },
       h(
         "span",
         { class: "row-actions" },

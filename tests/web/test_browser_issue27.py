@@ -1,0 +1,98 @@
+"""Issue 27's page items in a real browser at 1280 and 390 px (Playwright drives Debian's
+Chromium against ``live_server``, see conftest.py): strengths that say what they are
+(item 10), a forced win said in words (item 11), the saved games fitting their card (item
+13), the History tool working the size out from the picture (item 14), and the details of
+item 15 (the stepper's counters and buttons, the board menu, the Gomoku thumbnail, the tree's
+board pictures). Each test fails on the pages as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.web.test_browser import TIMEOUT_MS, save_game
+from tests.web.test_browser import browser as browser  # the module's Chromium (a fixture)
+from tests.web.test_browser_screens import shot
+
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(params=[1280, 390], ids=["1280px", "390px"])
+def page(browser: Browser, live_server: str, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A fresh page at the parametrised width; any JavaScript error fails the test, and so
+    does a page wider than the screen when the test ends."""
+    width: int = request.param
+    context = browser.new_context(
+        base_url=live_server, viewport={"width": width, "height": 900}, bypass_csp=True
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    fits = opened.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert fits <= width, f"the page is {fits} px wide at {width} px"
+
+
+def width_of(page: Page) -> int:
+    """The viewport's width of ``page``."""
+    return page.viewport_size["width"] if page.viewport_size else 0
+
+
+def inside(page: Page, selector: str, box: str) -> list[str]:
+    """The elements matching ``selector`` (as ``tag.class: text``) whose box pokes out of
+    the first element matching ``box`` or out of the screen: empty when all fit."""
+    script = """([selector, box]) => {
+      const outer = document.querySelector(box).getBoundingClientRect();
+      const right = Math.min(outer.right, document.documentElement.clientWidth);
+      return [...document.querySelectorAll(selector)]
+        .filter((node) => node.getClientRects().length > 0)
+        .filter((node) => {
+          const r = node.getBoundingClientRect();
+          return r.left < outer.left - 0.5 || r.right > right + 0.5;
+        })
+        .map((node) => `${node.tagName.toLowerCase()}.${node.className}: ${node.textContent}`);
+    }"""
+    out: list[str] = page.evaluate(script, [selector, box])
+    return out
+
+
+# -- item 13 --------------------------------------------------------------------------------------
+def test_saved_games_fit_their_card(page: Page) -> None:
+    """At 1280 px the Replay/Delete column began past the card's edge (long players and
+    results); at 390 px Result, Moves and the actions were off-screen. Now every cell fits
+    the card, as a table on a wide screen and as one card per game on a phone."""
+    record = save_game(
+        page,
+        game="connect4",
+        size="8x7",
+        moves=[{"column": column} for column in (1, 2, 1, 2, 1, 2, 1)],
+        players={"1": "engine", "2": "human"},
+        settings={"strength": "time", "time": 2.5},
+        status="finished",
+    )
+    page.goto("/games?game=connect4&status=finished")
+    row = page.locator(f'#games-table tbody tr[data-id="{record["id"]}"]')
+    expect(row).to_contain_text("Engine won")
+    cells = "#games-table tbody td, #games-table tbody td .button, #games-table thead th"
+    assert inside(page, cells, ".table-wrap") == []
+    wrap = page.locator(".table-wrap")
+    scroll, client = wrap.evaluate("node => [node.scrollWidth, node.clientWidth]")
+    assert scroll <= client, f"the table scrolls: {scroll} px in {client} px"
+    for text in ("Replay", "Delete"):
+        action = row.get_by_text(text, exact=True)
+        action.scroll_into_view_if_needed()
+        expect(action).to_be_in_viewport(ratio=1)
+    expect(row).to_contain_text("7")  # the moves
+    if width_of(page) < 600:  # one card per game: every value labelled
+        labels = row.locator("td").evaluate_all(
+            "cells => cells.map((cell) => getComputedStyle(cell, '::before').content)"
+        )
+        assert any("Result" in label for label in labels), labels
+        assert any("Moves" in label for label in labels), labels
+    shot(page, "issue27-games")
