@@ -8,6 +8,7 @@ board pictures). Each test fails on the pages as they were.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -96,3 +97,21 @@ def test_saved_games_fit_their_card(page: Page) -> None:
         assert any("Result" in label for label in labels), labels
         assert any("Moves" in label for label in labels), labels
     shot(page, "issue27-games")
+
+
+# -- item 14 --------------------------------------------------------------------------------------
+def test_history_takes_the_size_from_a_connect_four_picture(page: Page) -> None:
+    """Choosing Connect Four pre-filled Size with 7x6, and a 5x4 picture was refused ("size
+    7x6: the board given is 5x4"): the picture carries its size, as in the CLI and the API."""
+    page.goto("/tools/history")
+    page.wait_for_load_state("networkidle")  # the page has loaded its example
+    page.select_option("#game", "connect4")
+    page.wait_for_load_state("networkidle")
+    page.fill("#position", "...../...../..x../.ox..")
+    page.click("#reconstruct")
+    expect(page.locator("#verdict")).to_have_attribute("data-reachable", re.compile("true|false"))
+    expect(page.locator("#error-area")).to_be_hidden()
+    expect(page.locator("#stepper .step-label")).to_have_text("0 / 3")
+    expect(page.locator("#size")).to_have_value("5x4")  # filled from the picture
+    expect(page.locator("#board .cell")).to_have_count(20)
+    shot(page, "issue27-history-picture")

@@ -29,6 +29,12 @@ function pictureRows(text) {
   return rows.map((row) => [...row]);
 }
 
+/** Is `text` a picture of a board (rows split by "/" or new lines)? A picture carries its
+    own size, which the server works out (a Connect Four picture as much as a board text). */
+function isPicture(text) {
+  return /[/\n]/.test(text.trim()) && pictureRows(text) !== null;
+}
+
 /** The marks of the two sides as the game draws them (its sample pieces): ["x", "o"]. */
 function sideMarks(info) {
   return ["1", "2"].map((side) => (info.pieces && info.pieces[side] && info.pieces[side].mark) || null);
@@ -76,12 +82,13 @@ export class PositionEditor {
     return Boolean(info.board_notation && info.board && !info.board.gravity);
   }
 
-  /** The request fields of the edited position; a board text carries its own size. */
+  /** The request fields of the edited position; a board text or a picture carries its own
+      size (the field then shows the size the server found in it). */
   body() {
     const info = this.info;
     const position = this.fields.position.value.trim();
     const size = this.fields.size.value.trim() || (info.size ? info.size.default : "");
-    const sized = info.size && !(info.board_notation && position);
+    const sized = info.size && !(position && (info.board_notation || isPicture(position)));
     return positionBody(position, sized ? size : null, info.takes_k ? this.fields.k.value.trim() : null);
   }
 
