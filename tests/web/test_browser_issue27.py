@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.web.test_browser import TIMEOUT_MS, save_game
 from tests.web.test_browser import browser as browser  # the module's Chromium (a fixture)
@@ -115,3 +115,98 @@ def test_history_takes_the_size_from_a_connect_four_picture(page: Page) -> None:
     expect(page.locator("#size")).to_have_value("5x4")  # filled from the picture
     expect(page.locator("#board .cell")).to_have_count(20)
     shot(page, "issue27-history-picture")
+
+
+# -- item 10 --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("path", "exact"),
+    [
+        ("/play/tictactoe?size=15x15&k=5", False),
+        ("/play/connect4?size=8x7", False),
+        ("/play/tictactoe", True),
+        ("/play/connect4", True),
+    ],
+)
+def test_perfect_is_offered_as_exact_only_where_it_is(page: Page, path: str, exact: bool) -> None:
+    """ "Perfect (exact, 5.0 s cap)" was the default on 15x15 tic-tac-toe and offered on
+    Connect Four 8x7, where the engine's moves are timed heuristic ones. There the strength
+    is a time limit by default and the strongest setting says it is exact where reachable."""
+    page.goto(path)
+    perfect = page.locator('#strength-kind option[value="perfect"]')
+    expect(perfect).to_have_attribute("data-exact", "true" if exact else "false")
+    if exact:
+        expect(perfect).to_have_text(re.compile(r"^Perfect \(exact, "))
+    else:
+        expect(perfect).to_have_text("Strongest (exact where reachable)")
+        expect(page.locator("#strength-kind")).to_have_value("time")
+        expect(page.locator("#strength-amount")).to_be_visible()
+
+
+def test_heuristic_values_are_marked_in_the_move_list_and_overlay(page: Page) -> None:
+    """On 15x15 the engine's timed moves are estimates: the move list says so beside each
+    engine move, and every estimate of the overlay reads as one."""
+    page.goto("/play/tictactoe?size=15x15&k=5&side=2")
+    expect(page.locator("#strength-kind")).to_have_value("time")
+    engine_move = page.locator("#move-list li").first
+    expect(engine_move.locator(".value-kind")).to_have_text(re.compile("^(heuristic|exact)$"))
+    kind = engine_move.locator(".move-value").get_attribute("data-kind")
+    expect(engine_move.locator(".value-kind")).to_have_text(kind or "")
+    page.check("#overlay")
+    chips = page.locator("#board .cell .val")
+    expect(chips.first).to_be_visible()
+    for chip in chips.all():
+        if chip.get_attribute("data-kind") == "heuristic":
+            assert chip.inner_text().startswith("≈"), chip.inner_text()
+    shot(page, "issue27-play-15x15")
+
+
+# -- item 11 --------------------------------------------------------------------------------------
+PROVEN = {"outcome": "win", "plies": 7, "score": 99994, "exact": False, "weak": False}
+PROVEN["value"] = "win in at most 7"
+SATURATED = {"outcome": None, "plies": None, "score": 99999, "exact": False, "weak": False}
+SATURATED["value"] = "+99999 (heuristic)"
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        (PROVEN, "wins by a forcing attack in at most 4 moves (proven)"),
+        (SATURATED, "≈ winning attack (heuristic)"),
+    ],
+    ids=["proven", "saturated"],
+)
+def test_a_forced_win_is_said_in_words(page: Page, fields: dict[str, object], words: str) -> None:
+    """Gomoku showed "+99999 (heuristic)". The engine's answers are the server's own with
+    the value fields of a threat-space proof (win, plies a bound, not exact) or of a
+    saturated evaluation: the page says them in words, never the number."""
+
+    def patched(route: Route) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, json={**answer.json(), **fields})
+
+    page.route("**/api/gomoku/move", patched)
+    page.goto("/play/gomoku?side=2")
+    expect(page.locator("#pv")).to_contain_text(f"its view: {words}")
+    expect(page.locator("#move-list li").first.locator(".move-value")).to_have_attribute(
+        "data-kind", "proven" if fields is PROVEN else "heuristic"
+    )
+    assert "99999" not in page.locator("main").inner_text()
+    shot(page, f"issue27-gomoku-{'proven' if fields is PROVEN else 'saturated'}")
+
+
+def test_a_proven_value_in_the_overlay_reads_as_one(page: Page) -> None:
+    """A bounded win in the analysis overlay: a short phrase, marked proven, not a score."""
+
+    def patched(route: Route) -> None:
+        answer = route.fetch()
+        data = answer.json()
+        data["moves"][0].update(PROVEN)
+        route.fulfill(response=answer, json=data)
+
+    page.route("**/api/gomoku/analyze", patched)
+    page.goto("/play/gomoku")
+    page.check("#overlay")
+    proven = page.locator('#board .cell .val[data-kind="proven"]')
+    expect(proven).to_have_count(1)
+    expect(proven).to_have_text("forced win, ≤ 4 moves")
+    expect(proven).to_have_attribute("title", re.compile("proven"))

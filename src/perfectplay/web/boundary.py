@@ -115,6 +115,16 @@ def checked(name: str, body: PositionBody) -> api.Loaded:
     return loaded
 
 
+def exact_play(loaded: api.Loaded) -> bool:
+    """Whether perfect play is exact on the board of ``loaded`` for a whole game: every
+    position from the start to the end within the kit's reach (:func:`api.reach`: few enough
+    plies left, or an opening book). Where it is not (15x15 tic-tac-toe, Connect Four 8x7),
+    the engine's "perfect" move is exact only near the end, a timed heuristic move before."""
+    game = loaded.game
+    plies = game.plies_left_bound(api.start(game).position)
+    return api.reach(game).gap(0, plies) is None
+
+
 def check_board(loaded: api.Loaded, size: str | None) -> None:
     """Refuse a board of more cells than its kit declares the web serves
     (``Policy.web_cells``: :data:`MAX_CELLS` unless the game's engine holds bigger boards,

@@ -110,9 +110,11 @@ def meta_games() -> dict[str, Any]:
 @router.post("/{game}/state", summary="The board of a position", responses=BOARD)
 def state(game: GameName, body: PositionBody) -> dict[str, Any]:
     """Cells, side to move, legal moves, outcome and winning line of ``position`` (400 for a
-    game without a board view)."""
+    game without a board view), and ``exact_play``: whether the engine's perfect play is
+    exact for a whole game on this board (``boundary.exact_play``)."""
     loaded = boundary.checked(boundary.board_game(game), body)
     result: dict[str, Any] = contract.state_json(loaded)
+    result["exact_play"] = boundary.exact_play(loaded)
     return result
 
 

@@ -351,28 +351,69 @@ export function valueClass(item) {
   return { win: "val-win", draw: "val-draw", loss: "val-loss" }[item && item.outcome] || "val-heur";
 }
 
-/** A proved win or loss whose distance is an upper bound: "win in at most 7" (a threat-space
-    proof on a big board; see the JSON contract). */
+/** A proved win or loss whose distance is an upper bound (a threat-space proof on a big
+    board: outcome win or loss, plies a bound, not exact; see the JSON contract). */
 function bounded(item) {
   return !item.exact && !item.weak && (item.outcome === "win" || item.outcome === "loss");
 }
 
-/** "win in 3", "draw", "loss in 4", "win in at most 7"; a heuristic score as "≈+12" or "≈0":
-    an estimate, never mistaken for a proven draw (never "-0"). */
+/** The largest heuristic score (values.HEURISTIC_LIMIT): an evaluation that saturated, a
+    threat it sees on the board, not a proof; never shown as the bare number. */
+const HEURISTIC_LIMIT = 99999;
+
+/** The winner's moves within a bound of `plies` plies (the mover's when it wins, the
+    opponent's when it loses: they make every other ply, the last one included). */
+function attackMoves(item) {
+  return Math.ceil(Number(item.plies) / 2);
+}
+
+const movesText = (count) => `${count} move${count === 1 ? "" : "s"}`;
+
+/** A value as short as a board's chip holds: "win in 3", "draw", "loss in 4"; a proved win
+    or loss within a bound, "forced win, ≤ 4 moves" (the winner's moves); a heuristic
+    score as "≈+12" or "≈0": an estimate, never mistaken for a proven draw (never "-0"), and
+    a saturated one as "≈ winning attack" / "≈ losing to an attack", never as 99999. */
 export function valueText(item) {
   if (!item) return "";
-  if ((item.exact && item.outcome) || bounded(item)) return item.value;
+  if (item.exact && item.outcome) return item.value;
+  if (bounded(item)) return `forced ${item.outcome}, ≤ ${movesText(attackMoves(item))}`;
   const score = Number(item.score);
   if (!Number.isFinite(score) || score === 0) return "≈0";
+  if (Math.abs(score) >= HEURISTIC_LIMIT) return score > 0 ? "≈ winning attack" : "≈ losing to an attack";
   return score > 0 ? `≈+${score}` : `≈${score}`;
 }
 
-/** Full description, for tooltips and tables: "win in 3 (exact)", "≈+12: the engine's
-    estimate, not proven (above 0 favours the side to move)". */
+/** How sure a value is: "exact", "proven" (a forced win or loss within a bound), "weak"
+    (the outcome alone, exact) or "heuristic" (an estimate). */
+export function valueKind(item) {
+  if (!item) return "heuristic";
+  if (item.weak) return "weak";
+  if (item.exact) return "exact";
+  return bounded(item) ? "proven" : "heuristic";
+}
+
+/** Full description, for tooltips and tables: "win in 3 (exact)", "wins by a forcing attack
+    in ≤ 4 moves (proven: the game ends within 7 plies)", "≈+12: the engine's estimate, not
+    proven (above 0 favours the side to move)". */
 export function valueTitle(item) {
   if (item.exact && item.outcome) return `${item.value} (exact)`;
-  if (bounded(item)) return `${item.value}: proved, the game ends within that many plies`;
+  if (bounded(item)) return `${valueWords(item)}: the game ends within ${item.plies} plies`;
+  if (Math.abs(Number(item.score)) >= HEURISTIC_LIMIT) {
+    return `${valueText(item)}: the engine's evaluation sees a decisive threat, not proven`;
+  }
   return `${valueText(item)}: the engine's estimate, not proven (above 0 favours the side to move)`;
+}
+
+/** A value in words with how sure it is: "win in 3 (exact)", "wins by a forcing attack in
+    at most 4 moves (proven)", "≈+12 (heuristic)". */
+export function valueWords(item) {
+  if (!item) return "";
+  if (item.weak) return `${item.outcome} (weak solve)`;
+  if (bounded(item)) {
+    const verb = item.outcome === "win" ? "wins by" : "loses to";
+    return `${verb} a forcing attack in at most ${movesText(attackMoves(item))} (proven)`;
+  }
+  return `${valueText(item)} (${valueKind(item)})`;
 }
 
 /** Best first for the mover: wins (fastest first), then draws and heuristic scores by
@@ -409,6 +450,7 @@ export function valueChip(item, prefix) {
       title: valueTitle(item),
       "data-value": valueText(item),
       "data-outcome": item.outcome || "heuristic",
+      "data-kind": valueKind(item),
     },
     prefix ? h("b", { class: "val-shape" }, prefix) : null,
     valueText(item),

@@ -39,7 +39,10 @@ import {
   searchParams,
   strengthParams,
   strengthSettings,
+  valueChip,
+  valueKind,
   valueMap,
+  valueWords,
 } from "/static/common.js";
 
 const DATA = pageData();
@@ -80,6 +83,40 @@ const view = { overlay: false, values: null, best: null, hint: null, shape: null
 /** The last valid strength, kept for saving while the field holds a bad number. */
 let lastStrength = { kind: "perfect" };
 
+const strengthKind = $("#strength-kind");
+const perfectOption = $('option[value="perfect"]', strengthKind);
+/** Did the page itself trade "perfect" for a time limit (a board where it is not exact)? */
+let timedByBoard = false;
+
+/** Set the strength menu to `kind`, as if chosen (the number field follows). */
+function setStrengthKind(kind) {
+  strengthKind.value = kind;
+  strengthKind.dispatchEvent(new Event("change")); // the control's own listener; no bubbling
+}
+
+/** Follow what the server says of the board (`exact_play` of its state): where perfect play
+    is exact for a whole game it is "Perfect (exact...)"; elsewhere it is "Strongest (exact
+    where reachable...)" and the default strength is a time limit. A strength the person
+    chose is kept; a time limit the page chose goes back to perfect on an exact board. */
+function followReach(exact) {
+  const { exactName, reachName } = perfectOption.dataset;
+  perfectOption.textContent = exact ? exactName : reachName;
+  perfectOption.dataset.exact = String(exact);
+  if (!exact && strengthKind.value === "perfect") {
+    setStrengthKind("time");
+    timedByBoard = true;
+  } else if (exact && timedByBoard && strengthKind.value === "time") {
+    setStrengthKind("perfect");
+    timedByBoard = false;
+  }
+}
+
+/** What the engine said of its move or hint, in words with how sure it is; a level's view
+    is a shallow search's ("+12 (heuristic)" as the server writes it). */
+function viewText(reply) {
+  return reply.level ? reply.value : valueWords(reply);
+}
+
 // ---------------------------------------------------------------- the session
 
 function newSession(size, k, human) {
@@ -89,6 +126,7 @@ function newSession(size, k, human) {
     human,
     states: [],
     moves: [],
+    notes: [], // per move: the engine's answer for its own moves, null for the person's
     savedId: null,
     saving: Promise.resolve(),
     pending: null,
@@ -158,6 +196,7 @@ async function startGame(size, k, human) {
   game = session;
   view.values = view.best = view.hint = null;
   session.states.push(first);
+  followReach(first.exact_play !== false);
   fillSizes(size, k);
   setQuery({ size, k, side: human === 2 ? 2 : null });
   afterChange(session);
@@ -176,8 +215,9 @@ function afterChange(session) {
   else refreshOverlay(session);
 }
 
-function push(session, move, state) {
+function push(session, move, state, note = null) {
   session.moves.push(move);
+  session.notes.push(note);
   session.states.push(state);
   save(session);
 }
@@ -218,7 +258,7 @@ async function engineMove(session) {
     session.pv = reply;
     session.settings = strengthSettings(chosen);
     finishEngine(session);
-    push(session, reply.best_move, reply.after);
+    push(session, reply.best_move, reply.after, reply);
     afterChange(session);
   } catch (error) {
     if (game !== session || session.pending !== token) return;
@@ -253,6 +293,7 @@ function undo() {
   do {
     session.states.pop();
     session.moves.pop();
+    session.notes.pop();
   } while (session.states.length > 1 && current().to_move_number !== session.human);
   save(session);
   afterChange(session);
@@ -343,14 +384,14 @@ async function showHint() {
   const session = game;
   const state = current();
   if (!humansTurn()) return;
-  if (view.best) return markHint(itemMove(view.best), view.best.value);
+  if (view.best) return markHint(itemMove(view.best), valueWords(view.best));
   const chosen = strength();
   if (!chosen) return;
   setBusy(el.hintText, "Looking for your best move…");
   try {
     const body = { ...positionBody(state.position, session.size, session.k), ...searchParams(chosen) };
     const reply = await api(`/api/${GAME}/move`, body);
-    if (game === session && current() === state) markHint(reply.best_move, reply.value);
+    if (game === session && current() === state) markHint(reply.best_move, viewText(reply));
   } catch (error) {
     el.hintText.hidden = true;
     showError(error);
@@ -361,7 +402,7 @@ function markHint(move, value) {
   view.hint = move;
   if (move.shape) view.shape = move.shape; // the hint is a whole move: pick its shape too
   el.hintText.hidden = false;
-  el.hintText.replaceChildren("Hint: ", h("strong", { "data-move": moveKey(move) }, moveTitle(move)), ` (${value})`);
+  el.hintText.replaceChildren("Hint: ", h("strong", { "data-move": moveKey(move) }, moveTitle(move)), `: ${value}`);
   render();
 }
 
@@ -453,9 +494,19 @@ function renderMoves() {
         h("span", { class: `dot p${mover} dot-${boardStyle(game.states[index])}`, "aria-hidden": "true" }),
         h("span", { class: "move-name" }, moveName(move)),
         h("span", { class: "muted" }, who),
+        moveNote(game.notes[index]),
       );
     }),
   );
+}
+
+/** The engine's value of its own move in the move list, marked exact, proven or heuristic;
+    nothing for the person's moves or a level's (a shallow view that proves nothing). */
+function moveNote(reply) {
+  if (!reply || reply.level || reply.finished) return null;
+  const chip = valueChip(reply);
+  chip.classList.add("move-value");
+  return [chip, h("span", { class: "value-kind muted" }, valueKind(reply))];
 }
 
 function renderPv() {
@@ -469,7 +520,7 @@ function renderPv() {
     el.pv.replaceChildren(
       "Engine played ",
       h("strong", {}, moveTitle(reply.best_move)),
-      ` at level ${reply.level}: its view ${reply.value}, ${reply.depth} plies ahead${slip}.`,
+      ` at level ${reply.level}: its view ${viewText(reply)}, ${reply.depth} plies ahead${slip}.`,
     );
     return;
   }
@@ -477,7 +528,7 @@ function renderPv() {
   el.pv.replaceChildren(
     "Engine played ",
     h("strong", {}, moveTitle(reply.best_move)),
-    ` — its view: ${reply.value} (${facts.join(", ")}). `,
+    ` — its view: ${viewText(reply)} (${facts.join(", ")}). `,
     h("span", { class: "muted" }, "Expected line: "),
     h("span", { class: "pv-line" }, line || "—"),
   );
@@ -503,12 +554,12 @@ function presetValue(size, k) {
   return `${size || ""}|${k === null || k === undefined ? "" : k}`;
 }
 
-/** "7 × 6 (width × height)", with k when given. */
+/** "7 × 6", with k when given ("15 × 15, k=5"): short enough for the settings column (the
+    menu's label names the dimensions, "width × height"). */
 function sizeLabel(size, k) {
-  const rule = INFO.size;
   const kText = k ? `, k=${k}` : "";
-  if (!rule || !size) return INFO.board ? `${INFO.board.cols} × ${INFO.board.rows}${kText}` : `its board${kText}`;
-  return `${size.replace("x", " × ")} (${rule.names.join(" × ")})${kText}`;
+  if (!INFO.size || !size) return INFO.board ? `${INFO.board.cols} × ${INFO.board.rows}${kText}` : `its board${kText}`;
+  return `${size.replace("x", " × ")}${kText}`;
 }
 
 /** Can the human give another size or k (the page has fields for them)? */
