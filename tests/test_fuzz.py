@@ -18,6 +18,7 @@ import contextlib
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -41,10 +42,12 @@ from perfectplay.errors import (
     PerfectplayError,
     quote,
 )
-from perfectplay.games.connect4.book import OpeningBook
+from perfectplay.games.connect4.book import FORMAT_VERSION, OpeningBook, checksum
 from perfectplay.games.connect4.notation import format_connect4_moves
 from perfectplay.games.mnk.notation import parse_json_cell
 
+ENTRIES = ("keys", "scores")
+"""The arrays of a book's positions and their scores."""
 PARSER_EXAMPLES = 200
 """Inputs per parser here (``benchmarks/fuzz.py --examples`` for more)."""
 CLI_EXAMPLES = 500
@@ -98,26 +101,36 @@ def small_book(folder: Path) -> bytes:
 
 def test_every_single_byte_corruption_of_a_book_is_read_or_refused(tmp_path: Path) -> None:
     data = small_book(tmp_path)
+    original = OpeningBook.load(tmp_path / "book.npz")
+    whole = (original.keys.tolist(), original.scores.tolist())
     path = tmp_path / "corrupt.npz"
     refused = 0
     for at in range(len(data)):
         for value in {0, 0xFF, data[at] ^ 1}:
             path.write_bytes(data[:at] + bytes([value]) + data[at + 1 :])
             try:
-                OpeningBook.load(path)
+                read = OpeningBook.load(path)
             except ParameterError as exc:  # zlib errors, encrypted members, bad headers
                 assert str(path) in str(exc)
                 refused += 1
+                continue
+            # read: the byte was not part of what the book says (the checksum vouches for it)
+            assert (read.keys.tolist(), read.scores.tolist()) == whole
     assert refused > len(data)
 
 
 def book_with(folder: Path, **fields: object) -> Path:
-    """A 4x4 book file whose fields are replaced by ``fields``."""
-    values: dict[str, object] = {"width": 4, "height": 4, "k": 4, "depth": 1}
+    """A 4x4 book file whose fields are replaced by ``fields``, with the game, format version
+    and a checksum that matches what it says (what a tamperer who knows the format writes),
+    unless ``fields`` replaces them too."""
+    values: dict[str, Any] = {"width": 4, "height": 4, "k": 4, "depth": 1}
     values.update(keys=np.array([1, 2], np.uint64), scores=np.array([0, 1]))
     values.update(fields)
+    sizes = [int(np.asarray(values[name]).ravel()[0]) for name in ("width", "height", "k")]
+    said = checksum(*sizes, int(values["depth"]), *(np.asarray(values[n]) for n in ENTRIES))
+    values = {"game": "connect4", "version": FORMAT_VERSION, "checksum": said, **values}
     path = folder / "book.npz"
-    np.savez(path, **values)  # type: ignore[arg-type]
+    np.savez(path, **{name: np.asarray(value) for name, value in values.items()})
     return path
 
 
@@ -127,7 +140,11 @@ def book_with(folder: Path, **fields: object) -> Path:
         ({"depth": -2}, "depth is not a whole number from 0 to 16"),
         ({"depth": 17}, "depth is not a whole number from 0 to 16"),
         ({"width": 0}, "width is not a whole number from 1 to 64"),
-        ({"scores": np.array([0, 300])}, "scores from -127 to 127"),
+        ({"scores": np.array([0, 300])}, "scores from -5 to 5"),
+        ({"scores": np.array([0, 6])}, "scores from -5 to 5"),  # in 8 bits, not on 4x4
+        ({"game": "tictactoe"}, "a book for 'tictactoe', not connect4"),
+        ({"version": 1}, "format version 1, this perfectplay reads version 2"),
+        ({"checksum": "0" * 64}, "does not match its checksum"),
         ({"keys": np.array([-1, 2])}, "keys must be at least 0"),
     ],
 )

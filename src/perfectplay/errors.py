@@ -9,15 +9,15 @@ Hierarchy::
     PerfectplayError (ValueError)
     ├── UnknownGameError        a game name that is not registered
     ├── ParameterError          a game or search parameter out of range (size, k, depth, time)
+    │   └── DataFileError       a data file (an opening book) that is not what it claims
     ├── NotationError           text that does not parse (ragged rows, unknown characters)
     ├── IllegalPositionError    a board that parses but that no legal game reaches
     ├── IllegalMoveError        a move that is not legal in the position
     │   └── GameOverError       any move after the game has ended
     ├── ConflictError           a change that contradicts what is stored (a finished game's
     │                           record rewritten); the web answers 409
-    ├── PluginError             a plug-in game's code raised something else than these
-    │                           (named: the game, its method, what it raised)
-    └── DataFileError           a data file (an opening book) that is not what it claims
+    └── PluginError             a plug-in game's code raised something else than these
+                                (named: the game, its method, what it raised)
 """
 
 from __future__ import annotations
@@ -67,10 +67,11 @@ class PluginError(PerfectplayError):
     :class:`PerfectplayError`; the message names the game, the method and what was raised."""
 
 
-class DataFileError(PerfectplayError):
+class DataFileError(ParameterError):
     """A data file the engine reads (an opening book, a database) that is damaged, is for
     another game, size or depth, or holds values out of range; the message names the file
-    and the reason."""
+    and the reason. A :class:`ParameterError`, as the file is named by an option (``--book``)
+    or shipped for one (the board size)."""
 
 
 def quote(text: object, limit: int = 60) -> str:

@@ -8,11 +8,17 @@ When a search reaches a position with ``d`` stones it reads the score instead of
 below it, so the empty board is solved by searching only the first ``d`` plies.
 
 Books are ``.npz`` files: ``width``, ``height``, ``k``, ``depth`` and the sorted ``keys`` with
-their ``scores``.
+their ``scores``, and what the book is for and that it is whole: ``game`` (``connect4``),
+``version`` (:data:`FORMAT_VERSION`) and ``checksum`` (SHA-256 of all the rest, see
+:func:`checksum`). Loading checks every one, and every score against the range a position of
+the book's depth can have on its board (:func:`score_bound`): a damaged or tampered book, or
+one for another game or format, is refused with a :class:`~perfectplay.errors.DataFileError`
+naming the file and the reason, never believed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 import zipfile
@@ -23,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from perfectplay.errors import ParameterError, quote
+from perfectplay.errors import DataFileError, ParameterError, quote
 
 if TYPE_CHECKING:
     import numpy as np
@@ -63,6 +69,10 @@ class OpeningBook:
             return int(self.scores[index])
         return None
 
+    def checksum(self) -> str:
+        """The SHA-256 (hex) of what the book says: see :func:`checksum`."""
+        return checksum(self.width, self.height, self.k, self.depth, self.keys, self.scores)
+
     def save(self, path: Path) -> None:
         """Write the book as an ``.npz`` file to exactly ``path`` (no suffix is added),
         atomically: a temporary file in the same folder, then a rename. Raises
@@ -86,6 +96,9 @@ class OpeningBook:
                     depth=self.depth,
                     keys=self.keys,
                     scores=self.scores,
+                    game=np.array(GAME),
+                    version=np.array(FORMAT_VERSION),
+                    checksum=np.array(self.checksum()),
                 )
                 handle.flush()
                 os.fchmod(handle.fileno(), FILE_MODE & ~process_umask())  # not the temp's 0600
@@ -100,10 +113,11 @@ class OpeningBook:
     def load(cls, path: Path) -> OpeningBook:
         """Read a book written by :meth:`save`.
 
-        Raises :class:`ParameterError` naming the file when it is missing, unreadable, not an
-        ``.npz`` archive (a plain ``.npy`` array, a truncated or corrupt zip, an empty file, an
-        array larger than the memory), or lacks a field, or has a field of the wrong shape
-        or out of range.
+        Raises :class:`~perfectplay.errors.DataFileError` naming the file when it is missing,
+        unreadable, not an ``.npz`` archive (a plain ``.npy`` array, a truncated or corrupt
+        zip, an empty file, an array larger than the memory), or lacks a field, or is for
+        another game or format version, or has a field of the wrong shape or out of range (a
+        score beyond :func:`score_bound`), or does not match its checksum.
         """
         import numpy as np
 
@@ -112,15 +126,16 @@ class OpeningBook:
                 if not isinstance(data, np.lib.npyio.NpzFile):
                     raise ValueError("not an .npz archive of a book")
                 fields = {name: data[name] for name in BOOK_FIELDS}
+                fields.update((name, data[name]) for name in META_FIELDS if name in data.files)
         except UNREADABLE as exc:
             reason = " ".join(str(exc).split()) or type(exc).__name__  # one line
             if len(reason) > REASON:  # zipfile quotes whole headers
                 reason = reason[: REASON - 3] + "..."
-            raise ParameterError(
+            raise DataFileError(
                 f"opening book {quote(str(path), 200)}: not readable ({reason})"
             ) from None
         except (AttributeError, TypeError):  # np.load gave a plain array: no context manager
-            raise ParameterError(
+            raise DataFileError(
                 f"opening book {quote(str(path), 200)}: not readable "
                 "(not an .npz archive of a book)"
             ) from None
@@ -128,40 +143,104 @@ class OpeningBook:
 
     @classmethod
     def from_fields(cls, path: Path, fields: dict[str, np.ndarray[Any, Any]]) -> OpeningBook:
-        """A book from the arrays of its file; :class:`ParameterError` naming ``path`` when
-        a number is not a scalar in its range or the keys and scores do not match."""
+        """A book from the arrays of its file; :class:`~perfectplay.errors.DataFileError`
+        naming ``path`` when the file is not a book of this format for Connect Four, a number
+        is not a scalar in its range, the keys and scores do not match, a score is out of
+        the range of the book's positions, or the checksum does not match."""
+        _check_format(path, fields)
         width, height, k, depth = _sizes(path, fields)
-        keys, scores = _entries(path, fields["keys"], fields["scores"])
-        return cls(width, height, k, depth, keys, scores)
+        bound = score_bound(width, height, k, depth)
+        keys, scores = _entries(path, fields["keys"], fields["scores"], bound)
+        book = cls(width, height, k, depth, keys, scores)
+        if _text(fields["checksum"]) != book.checksum():
+            raise DataFileError(
+                f"opening book {quote(str(path), 200)}: its content does not match its "
+                "checksum (the file is damaged or was changed)"
+            )
+        return book
+
+
+def checksum(
+    width: int,
+    height: int,
+    k: int,
+    depth: int,
+    keys: np.ndarray[Any, Any],
+    scores: np.ndarray[Any, Any],
+) -> str:
+    """The SHA-256 (hex) of a book's game, format version, board, depth, keys (little-endian
+    64-bit) and scores (8-bit): what a book file's ``checksum`` holds."""
+    digest = hashlib.sha256(
+        f"{GAME} {FORMAT_VERSION} {width}x{height} k={k} depth={depth} {len(keys)}".encode()
+    )
+    digest.update(keys.astype("<u8").tobytes())
+    digest.update(scores.astype("i1").tobytes())
+    return digest.hexdigest()
+
+
+def score_bound(width: int, height: int, k: int, depth: int) -> int:
+    """The largest score (in absolute value) a running position with ``depth`` stones can
+    have on a ``width`` x ``height`` board with ``k`` in a row: the score of a win with the
+    side to move's ``s``-th stone is ``(cells + 1) // 2 + 1 - s``, and its next stone is at
+    least its ``depth // 2 + 1``-th and at least its ``k``-th (a loss is a win of the other
+    side, whose stones are as many or one more)."""
+    cells = width * height
+    return max(0, (cells + 1) // 2 + 1 - max(k, depth // 2 + 1))
+
+
+def _text(value: np.ndarray[Any, Any]) -> str | None:
+    """The text of a scalar text field, else ``None``."""
+    return str(value) if value.shape == () and value.dtype.kind == "U" else None
+
+
+def _check_format(path: Path, fields: dict[str, np.ndarray[Any, Any]]) -> None:
+    """Refuse (:class:`~perfectplay.errors.DataFileError` naming ``path``) a file without
+    the fields of this format, or one for another game or format version."""
+    missing = [name for name in META_FIELDS if name not in fields]
+    if missing:
+        raise DataFileError(
+            f"opening book {quote(str(path), 200)}: no {', '.join(missing)} (an older or "
+            f"foreign format; this perfectplay reads version {FORMAT_VERSION}: build the book "
+            "again with perfectplay book)"
+        )
+    game = _text(fields["game"])
+    if game != GAME:
+        raise DataFileError(
+            f"opening book {quote(str(path), 200)}: a book for {quote(game)}, not {GAME}"
+        )
+    version = fields["version"]
+    if version.shape != () or version.dtype.kind not in "iu" or int(version) != FORMAT_VERSION:
+        raise DataFileError(
+            f"opening book {quote(str(path), 200)}: format version {quote(version.tolist())}, "
+            f"this perfectplay reads version {FORMAT_VERSION} (build the book again)"
+        )
 
 
 def _entries(
-    path: Path, keys: np.ndarray[Any, Any], scores: np.ndarray[Any, Any]
+    path: Path, keys: np.ndarray[Any, Any], scores: np.ndarray[Any, Any], bound: int
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """The keys (``uint64``) and scores (``int8``) of a book's fields; :class:`ParameterError`
-    naming the file when they do not pair up, are not integers, are out of range (a key
-    below 0, a score beyond 8 bits) or the keys are not sorted and unique."""
+    """The keys (``uint64``) and scores (``int8``) of a book's fields;
+    :class:`~perfectplay.errors.DataFileError` naming the file when they do not pair up, are
+    not integers, are out of range (a key below 0, a score beyond ``bound``) or the keys are
+    not sorted and unique."""
     if keys.ndim != 1 or scores.ndim != 1 or len(keys) != len(scores):
-        raise ParameterError(f"opening book {quote(str(path), 200)}: keys and scores do not match")
+        raise DataFileError(f"opening book {quote(str(path), 200)}: keys and scores do not match")
     if keys.dtype.kind not in "iu" or scores.dtype.kind not in "iu":
-        raise ParameterError(
+        raise DataFileError(
             f"opening book {quote(str(path), 200)}: keys and scores are not integers"
         )
     if len(keys) and (
-        int(keys.min()) < 0
-        or not -SCORE_LIMIT <= int(scores.min()) <= int(scores.max()) <= SCORE_LIMIT
+        int(keys.min()) < 0 or not -bound <= int(scores.min()) <= int(scores.max()) <= bound
     ):
-        raise ParameterError(
+        raise DataFileError(
             f"opening book {quote(str(path), 200)}: keys must be at least 0 and scores from "
-            f"-{SCORE_LIMIT} to {SCORE_LIMIT}"
+            f"-{bound} to {bound} (the range of its positions on its board)"
         )
     import numpy as np
 
     keys, scores = keys.astype(np.uint64), scores.astype(np.int8)
     if np.any(keys[1:] <= keys[:-1]):
-        raise ParameterError(
-            f"opening book {quote(str(path), 200)}: keys must be sorted and unique"
-        )
+        raise DataFileError(f"opening book {quote(str(path), 200)}: keys must be sorted and unique")
     return keys, scores
 
 
@@ -176,11 +255,11 @@ def _sizes(path: Path, fields: dict[str, np.ndarray[Any, Any]]) -> tuple[int, in
 def _number(
     path: Path, fields: dict[str, np.ndarray[Any, Any]], name: str, low: int, high: int
 ) -> int:
-    """The whole number of field ``name``; :class:`ParameterError` naming the file, the field
+    """The whole number of field ``name``; :class:`DataFileError` naming the file, the field
     and the range for an array, another type, or a number out of the range."""
     value = fields[name]
     if value.shape != () or value.dtype.kind not in "iu" or not low <= int(value) <= high:
-        raise ParameterError(
+        raise DataFileError(
             f"opening book {quote(str(path), 200)}: {name} is not a whole number from {low} "
             f"to {high}"
         )
@@ -206,10 +285,14 @@ DEFAULT_UMASK = 0o022
 """The umask assumed where the system does not state it."""
 BOOK_FIELDS = ("width", "height", "k", "depth", "keys", "scores")
 """The arrays of a book file."""
+META_FIELDS = ("game", "version", "checksum")
+"""The arrays that say what a book file is for and that it is whole."""
+GAME = "connect4"
+"""The ``game`` field of every book."""
+FORMAT_VERSION = 2
+"""The book format this code writes and reads (1: no ``game``, ``version``, ``checksum``)."""
 MAX_SIDE = 64
 """No side of a board whose bitboard fits 64 bits is longer."""
-SCORE_LIMIT = 127
-"""Scores are kept as 8-bit integers."""
 UNREADABLE = (
     OSError,
     KeyError,
@@ -250,10 +333,10 @@ def bundled_book(width: int, height: int, k: int) -> OpeningBook | None:
         return None
     path = shipped_path(shipped)
     book = OpeningBook.load(path)
-    if book.depth != shipped.depth:
-        raise ParameterError(
-            f"opening book {quote(str(path), 200)}: depth {book.depth}, "
-            f"shipped as depth {shipped.depth}"
+    if book.depth != shipped.depth or (book.width, book.height, book.k) != (width, height, k):
+        raise DataFileError(
+            f"opening book {quote(str(path), 200)}: {book.width}x{book.height}, k={book.k}, "
+            f"depth {book.depth}; shipped as {width}x{height}, k={k}, depth {shipped.depth}"
         )
     return book
 

@@ -32,6 +32,11 @@ file                          record                                 values
                                                                      loses, 0 a draw
 ============================  =====================================  ====================
 
+The files are a dependency's data, so nothing in them is believed unchecked: a file must be
+a whole, non-empty number of records, its codes sorted, and every value one the format can
+hold (a distance from 1 to the plies left, a win/draw/loss mark); anything else is refused
+with a :class:`~perfectplay.errors.DataFileError` naming the file and the reason.
+
 The side to move is always the first player (the stone counts are even). Values are
 converted here to the standard score (:mod:`perfectplay.games.connect4.compiled`): a win with
 the winner's ``s``-th stone is ``22 - s``. Codes are kept as offset-binary ``uint32`` (the
@@ -47,7 +52,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from perfectplay.errors import ParameterError, quote
+from perfectplay.errors import DataFileError, ParameterError, quote
 
 if TYPE_CHECKING:
     import numpy as np
@@ -142,24 +147,21 @@ class MappedDeepBook:
     :func:`kernel_words`)."""
 
     def __init__(self, kind: DeepBookKind, path: Path) -> None:
-        """The book of ``kind`` in ``path``. Raises :class:`ParameterError` naming the file
-        for a book without exact scores, or a file that cannot be mapped or is not a whole
-        number of records."""
+        """The book of ``kind`` in ``path``. Raises :class:`ParameterError` for a book without
+        exact scores, :class:`~perfectplay.errors.DataFileError` naming the file for one that
+        cannot be mapped or is not a whole, non-empty number of records (a lookup refuses a
+        value out of the format's range the same way)."""
         if not kind.exact:
             raise ParameterError(f"{kind.file_name}: holds no exact scores")
         try:
             with path.open("rb") as handle:
                 self.data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError) as exc:  # ValueError: an empty file cannot be mapped
-            raise ParameterError(
+            raise DataFileError(
                 f"opening book {quote(str(path), 200)}: not readable ({exc})"
             ) from None
-        if len(self.data) % kind.record_bytes:
-            raise ParameterError(
-                f"opening book {quote(str(path), 200)}: not a whole number of "
-                f"{kind.record_bytes}-byte records"
-            )
-        self.kind = kind
+        _check_size(path, kind, len(self.data))
+        self.kind, self.path = kind, path
 
     def lookup(self, code: int) -> int | None:
         """The standard score of an offset-binary code, or ``None`` when it has no record
@@ -175,7 +177,7 @@ class MappedDeepBook:
             elif found > code:
                 high = middle
             else:
-                return distance_score(data[start + 4], self.kind.stones)
+                return checked_score(self.path, data[start + 4], self.kind.stones)
         return None
 
     def score(self, first: int, mask: int) -> int | None:
@@ -259,36 +261,83 @@ def database_path(kind: DeepBookKind) -> Path | None:
 
 def read_deep_book(kind: DeepBookKind, path: Path) -> DeepBook:
     """Read a book file of ``kind`` (format in the module docstring) and convert its values
-    to standard scores. Raises :class:`ParameterError` naming the file when it cannot be
-    read, its size is not a whole number of records, or its codes are not sorted."""
+    to standard scores. Raises :class:`~perfectplay.errors.DataFileError` naming the file
+    when it cannot be read, its size is not a whole, non-empty number of records, a value is
+    out of the format's range, or its codes are not sorted."""
     import numpy as np
 
     try:
         raw = np.fromfile(path, dtype=np.uint8)
     except OSError as exc:
-        raise ParameterError(
+        raise DataFileError(
             f"opening book {quote(str(path), 200)}: not readable ({exc.strerror})"
         ) from None
     size = kind.record_bytes
-    if len(raw) % size:
-        raise ParameterError(
-            f"opening book {quote(str(path), 200)}: not a whole number of {size}-byte records"
-        )
+    _check_size(path, kind, len(raw))
     if kind.exact:
         records = raw.view(np.dtype([("code", ">u4"), ("value", "i1")]))
         codes = records["code"].astype(np.uint32) ^ np.uint32(SIGN_FLIP)
-        scores = distance_table(kind.stones)[records["value"].view(np.uint8)]
+        values = records["value"].view(np.uint8)
+        if not np.all(_valid_bytes(kind.stones)[values]):
+            raise _bad_value(path, kind)
+        scores = distance_table(kind.stones)[values]
     else:
         words = np.zeros(len(raw) // size, dtype=np.uint32)
         for column in range(size):  # big-endian
             words = words << np.uint32(8) | raw[column::size]
-        scores = -(words & np.uint32(3)).astype(np.int8)  # 0 a draw, 1 a loss
+        if np.any((words & np.uint32(3)) > 1):  # 0 a draw, 1 a loss: nothing else
+            raise _bad_value(path, kind)
+        scores = -(words & np.uint32(3)).astype(np.int8)
         words &= ~np.uint32(3)
         codes = words ^ np.uint32(SIGN_FLIP) if size == 4 else words
     codes = codes.astype(np.uint32)
     if len(codes) > 1 and not np.all(codes[1:] > codes[:-1]):
-        raise ParameterError(f"opening book {quote(str(path), 200)}: codes are not sorted")
+        raise DataFileError(f"opening book {quote(str(path), 200)}: codes are not sorted")
     return DeepBook(kind, codes, scores.astype(np.int8, copy=False))
+
+
+def _check_size(path: Path, kind: DeepBookKind, size: int) -> None:
+    """Refuse (:class:`~perfectplay.errors.DataFileError` naming ``path``) a file of ``size``
+    bytes that is not a whole, non-empty number of ``kind``'s records."""
+    records = kind.record_bytes
+    if size == 0 or size % records:
+        problem = "empty" if size == 0 else f"not a whole number of {records}-byte records"
+        raise DataFileError(f"opening book {quote(str(path), 200)}: {problem}")
+
+
+def _bad_value(path: Path, kind: DeepBookKind) -> DataFileError:
+    """The refusal of a book file holding a value its format cannot hold."""
+    return DataFileError(
+        f"opening book {quote(str(path), 200)}: a value out of the range of {kind.file_name} "
+        f"(positions of {kind.stones} stones)"
+    )
+
+
+def valid_distance(byte: int, stones: int) -> bool:
+    """Whether a distance book's value byte (read unsigned) is one a position of ``stones``
+    stones can have: 0 (a draw), or ``100 - d`` or its negative for a result ``d`` plies
+    from now, ``d`` from 1 to the plies left."""
+    value = byte - 256 if byte > 127 else byte
+    return value == 0 or 1 <= DISTANCE_BASE - abs(value) <= WIDTH * HEIGHT - stones
+
+
+@lru_cache(maxsize=4)
+def _valid_bytes(stones: int) -> np.ndarray[Any, Any]:
+    """:func:`valid_distance` of every byte value, as a boolean array indexed by the byte."""
+    import numpy as np
+
+    return np.array([valid_distance(byte, stones) for byte in range(256)], dtype=bool)
+
+
+def checked_score(path: Path, byte: int, stones: int) -> int:
+    """:func:`distance_score` of a value byte read from the book file ``path``; raises
+    :class:`~perfectplay.errors.DataFileError` naming the file for a value out of range."""
+    if not valid_distance(byte, stones):
+        raise DataFileError(
+            f"opening book {quote(str(path), 200)}: value byte {byte} is out of the range of "
+            f"a position of {stones} stones"
+        )
+    return distance_score(byte, stones)
 
 
 def distance_score(byte: int, stones: int) -> int:
