@@ -165,3 +165,17 @@ def test_win_draw_loss_databases_hold_only_draws_and_losses(tmp_path: Path) -> N
     bad.write_bytes(bytes([0, 0, 4]) + bytes([0, 0, 11]))  # low bits 3: not a mark
     with pytest.raises(DataFileError, match="a value out of the range"):
         read_deep_book(DeepBookKind.EIGHT, bad)
+
+
+def test_a_book_is_never_written_with_a_score_out_of_range(
+    small_book: Path, tmp_path: Path
+) -> None:
+    """A resumed build takes its checkpoint's scores (JSON lines a person can edit): one out
+    of range stops the build before the book is written, with its fresh checksum."""
+    game, _ = api.new_game("connect4", size="5x4")
+    book = OpeningBook.load(small_book)
+    scores = [100, *book.scores.tolist()[1:]]
+    out = tmp_path / "never.npz"
+    with pytest.raises(DataFileError, match="score 100 is out of the range of its positions"):
+        api.kit("connect4").save_book(game, 2, book.keys.tolist(), scores, out)
+    assert not out.exists()

@@ -15,7 +15,7 @@ from math import prod
 from pathlib import Path
 from typing import Any, cast
 
-from perfectplay.errors import NotationError, quote
+from perfectplay.errors import DataFileError, NotationError, quote
 from perfectplay.games import kit as base
 from perfectplay.games.common.moves import column_from_json
 from perfectplay.games.connect4.notation import (
@@ -218,12 +218,21 @@ class Connect4Kit(base.GameKit):
     def save_book(
         self, game: Any, depth: int, keys: Sequence[int], scores: Sequence[int], path: Path
     ) -> None:
-        """An ``.npz`` book (see :mod:`perfectplay.games.connect4.book`)."""
+        """An ``.npz`` book (see :mod:`perfectplay.games.connect4.book`); raises
+        :class:`~perfectplay.errors.DataFileError` naming ``path`` for a score no position of
+        ``depth`` stones can have (a checkpoint changed by hand), before anything is written."""
         import numpy as np
 
-        from perfectplay.games.connect4.book import OpeningBook
+        from perfectplay.games.connect4.book import OpeningBook, score_bound
 
         spec = game.spec
+        bound = score_bound(spec.width, spec.height, spec.k, depth)
+        wrong = next((score for score in scores if not -bound <= score <= bound), None)
+        if wrong is not None:
+            raise DataFileError(
+                f"opening book {quote(str(path), 200)}: score {quote(wrong)} is out of the "
+                f"range of its positions, -{bound} to {bound} (a checkpoint changed?)"
+            )
         book = OpeningBook(
             spec.width,
             spec.height,
