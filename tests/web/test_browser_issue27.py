@@ -210,3 +210,52 @@ def test_a_proven_value_in_the_overlay_reads_as_one(page: Page) -> None:
     expect(proven).to_have_count(1)
     expect(proven).to_have_text("forced win, ≤ 4 moves")
     expect(proven).to_have_attribute("title", re.compile("proven"))
+
+
+# -- item 15 --------------------------------------------------------------------------------------
+def test_the_alpha_beta_stepper_counts_as_its_caption_on_one_line(page: Page) -> None:
+    """The slider's label said "4 / 21" beside "step 5 of 22"; on a phone "»" wrapped."""
+    page.goto("/tools/tree?position=xox%2Foox%2F___")
+    page.wait_for_load_state("networkidle")
+    page.click("#steps-start")
+    label = page.locator("#step-stepper .step-label")
+    expect(label).to_have_text(re.compile(r"^1 / \d+$"))
+    for _ in range(4):
+        page.click("#step-stepper [data-step=next]")
+    total = label.inner_text().split(" / ")[1]
+    expect(label).to_have_text(f"5 / {total}")
+    expect(page.locator("#step-number")).to_have_text(f"step 5 of {total}")
+    tops = page.locator("#step-stepper > *").evaluate_all(
+        "nodes => nodes.map((node) => Math.round(node.getBoundingClientRect().top + "
+        "node.getBoundingClientRect().height / 2))"
+    )
+    assert max(tops) - min(tops) <= 2, f"the stepper wraps: centres at {tops}"
+    shot(page, "issue27-steps")
+
+
+def test_the_board_menu_shows_its_whole_text(page: Page) -> None:
+    """The board menu read "7 x 6 (width x height), standar" at 1280 px (x: a times sign)."""
+    page.goto("/play/connect4")
+    expect(page.locator("#size option").first).to_have_text("7 \u00d7 6, standard")
+    for menu in ("#size", "#strength-kind"):
+        room, text = page.locator(menu).evaluate(
+            """(select) => {
+              const style = getComputedStyle(select);
+              const context = document.createElement("canvas").getContext("2d");
+              context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+              const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+              const arrow = 20;  // the drop-down arrow's room
+              const shown = select.selectedOptions[0].textContent;
+              return [select.clientWidth - padding - arrow, context.measureText(shown).width];
+            }"""
+        )
+        assert text <= room, f"{menu}: {text:.0f} px of text in {room:.0f} px"
+
+
+def test_the_gomoku_card_shows_a_gomoku_board(page: Page) -> None:
+    """The Gomoku card on the home page showed a 3x3 board."""
+    page.goto("/")
+    art = page.locator('.card-art[data-thumb="gomoku"]')
+    expect(art.locator(".cell")).to_have_count(15 * 15)
+    assert inside(page, '.card-art[data-thumb="gomoku"]', ".cards") == []
+    shot(page, "issue27-index")

@@ -43,16 +43,18 @@ def index(request: Request) -> HTMLResponse:
 
 
 def _example_state(game: dict[str, Any]) -> dict[str, Any] | None:
-    """The board of the game's first example position, or ``None`` (no example, or one its
-    kit refuses: a card is drawn without a picture rather than the page failing)."""
-    if not game["examples"]:
-        return None
+    """The board of the game's first example position on its default board, else its empty
+    default board (Gomoku's examples are 3x3 pictures, and its card shows 15x15); ``None``
+    when neither loads (a card is drawn without a picture rather than the page failing)."""
+    default = game["size"]["default"] if game["size"] else None
     try:
-        loaded = api.load_with_moves(game["name"], game["examples"][0])
+        for example in game["examples"]:
+            state: dict[str, Any] = contract.state_json(api.load_with_moves(game["name"], example))
+            if default is None or state.get("size") == default:
+                return state
+        return dict(contract.state_json(api.start(api.new_game(game["name"])[0])))
     except errors.PerfectplayError:
         return None
-    state: dict[str, Any] = contract.state_json(loaded)
-    return state
 
 
 @router.get("/play/{game}", response_class=HTMLResponse)

@@ -855,9 +855,12 @@ function previewColumn(board, state, opts, column) {
 
 /**
  * Wire first/prev/next/last buttons, a slider and the arrow keys (template macro
- * `stepper`) to `onStep(index)`. Returns {set(count, index), index()}.
+ * `stepper`) to `onStep(index)`. Returns {set(count, index), index()}. The label counts
+ * from `first`: 0 where index 0 is a start (a history's empty board: "3 / 7" is after the
+ * third move), 1 where every index is a step of its own (alpha-beta's steps: "5 / 22" is
+ * step 5 of 22).
  */
-export function stepper(root, onStep) {
+export function stepper(root, onStep, first = 0) {
   const slider = $("input[type=range]", root);
   const label = $(".step-label", root);
   let count = 1;
@@ -872,7 +875,7 @@ export function stepper(root, onStep) {
   const render = () => {
     slider.max = String(Math.max(0, count - 1));
     slider.value = String(current);
-    label.textContent = `${current} / ${count - 1}`;
+    label.textContent = `${current + first} / ${count - 1 + first}`;
     $("[data-step=first]", root).disabled = current === 0;
     $("[data-step=prev]", root).disabled = current === 0;
     $("[data-step=next]", root).disabled = current >= count - 1;

@@ -38,7 +38,7 @@ const el = {
  */
 export function stepThrough(request) {
   let answer = null;
-  const steps = stepper(el.stepper, (index) => show(answer, index));
+  const steps = stepper(el.stepper, (index) => show(answer, index), 1); // step 1 is index 0
 
   async function load() {
     const { game, body, state } = await request();
