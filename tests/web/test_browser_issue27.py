@@ -257,5 +257,7 @@ def test_the_gomoku_card_shows_a_gomoku_board(page: Page) -> None:
     page.goto("/")
     art = page.locator('.card-art[data-thumb="gomoku"]')
     expect(art.locator(".cell")).to_have_count(15 * 15)
+    width = art.locator(".board").evaluate("node => node.getBoundingClientRect().width")
+    assert width <= 100, f"the Gomoku card's board is {width:.0f} px wide"
     assert inside(page, '.card-art[data-thumb="gomoku"]', ".cards") == []
     shot(page, "issue27-index")
