@@ -142,6 +142,16 @@ def test_perfect_is_offered_as_exact_only_where_it_is(page: Page, path: str, exa
         expect(page.locator("#strength-amount")).to_be_visible()
 
 
+def test_the_analysis_names_its_strongest_setting_by_the_board(page: Page) -> None:
+    """The Analyse tool offered "Perfect (exact...)" on 15x15 too."""
+    page.goto("/tools/analyze?game=tictactoe&size=15x15&k=5&position=")
+    perfect = page.locator('#strength-kind option[value="perfect"]')
+    expect(perfect).to_have_text("Strongest (exact where reachable)")
+    page.goto("/tools/analyze?game=connect4&position=4453")
+    expect(perfect).to_have_attribute("data-exact", "true")
+    expect(perfect).to_have_text(re.compile(r"^Perfect \(exact, "))
+
+
 def test_heuristic_values_are_marked_in_the_move_list_and_overlay(page: Page) -> None:
     """On 15x15 the engine's timed moves are estimates: the move list says so beside each
     engine move, and every estimate of the overlay reads as one."""

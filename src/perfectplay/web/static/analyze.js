@@ -14,6 +14,7 @@ import {
   moveLabel,
   moveName,
   moveTitle,
+  nameStrongest,
   pageData,
   queryParams,
   setQuery,
@@ -59,6 +60,7 @@ function overlay() {
 }
 
 function boardChanged(state) {
+  if (state) nameStrongest($("#strength-kind"), state.exact_play !== false);
   if (analysis && (!state || analysis.position !== editor.body().position || analysis.game !== editor.game)) {
     analysis = null;
     renderResults();

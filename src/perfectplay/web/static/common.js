@@ -491,6 +491,16 @@ export function strengthText(settings) {
   return kind === "perfect" ? "perfect" : "—";
 }
 
+/** Name the strongest setting of a strength menu (template macro `strength_control`) for a
+    board: "Perfect (exact, N s cap)" where perfect play is exact for a whole game (the state
+    answer's `exact_play`), else "Strongest (exact where reachable)". */
+export function nameStrongest(select, exact) {
+  const option = $('option[value="perfect"]', select);
+  const { exactName, reachName } = option.dataset;
+  option.textContent = exact ? exactName : reachName;
+  option.dataset.exact = String(exact);
+}
+
 /** Wire a strength control (template macro `strength_control`): the number field follows the
     chosen kind. Returns a reader that throws an Error naming a bad number. */
 export function strengthControl(root, cap) {

@@ -25,6 +25,7 @@ import {
   moveKey,
   moveName,
   moveTitle,
+  nameStrongest,
   pageData,
   positionBody,
   queryParams,
@@ -84,7 +85,6 @@ const view = { overlay: false, values: null, best: null, hint: null, shape: null
 let lastStrength = { kind: "perfect" };
 
 const strengthKind = $("#strength-kind");
-const perfectOption = $('option[value="perfect"]', strengthKind);
 /** Did the page itself trade "perfect" for a time limit (a board where it is not exact)? */
 let timedByBoard = false;
 
@@ -99,9 +99,7 @@ function setStrengthKind(kind) {
     where reachable...)" and the default strength is a time limit. A strength the person
     chose is kept; a time limit the page chose goes back to perfect on an exact board. */
 function followReach(exact) {
-  const { exactName, reachName } = perfectOption.dataset;
-  perfectOption.textContent = exact ? exactName : reachName;
-  perfectOption.dataset.exact = String(exact);
+  nameStrongest(strengthKind, exact);
   if (!exact && strengthKind.value === "perfect") {
     setStrengthKind("time");
     timedByBoard = true;
