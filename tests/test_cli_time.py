@@ -10,6 +10,9 @@ import pytest
 from cli_support import COMMAND, interrupt, on_a_terminal, run
 
 from perfectplay import api
+from perfectplay.analysis.reach import TRIAL_SECONDS
+from perfectplay.errors import ParameterError
+from perfectplay.search.limits import make_limit
 
 
 def test_a_limit_counts_the_time_spent_before_the_search() -> None:
@@ -101,3 +104,28 @@ def test_ctrl_c_stops_a_history_within_a_second() -> None:
     assert code == 130, text
     assert "perfectplay: interrupted" in text and "Traceback" not in text
     assert waited < 1.0, f"stopped {waited:.2f} s after SIGINT"
+
+
+# -- issue 27, item 9: what the library proves, the command line proves ------------------------
+def test_the_trial_proves_the_5_5_4_draw(capsys: pytest.CaptureFixture[str]) -> None:
+    """The empty 5x5 board of (5,5,4) is 25 plies from the end, one past tic-tac-toe's reach:
+    its trial goes to the exact solver alone (2 to 4 s), which proves the draw."""
+    code, out, err = run(capsys, "solve", "tictactoe", "", "--size", "5x5", "--k", "4")
+    assert code == 0, err
+    assert "draw (score 0)" in out and "depth 25, exact" in out
+
+
+def test_a_timed_search_hands_over_to_the_exact_solver(capsys: pytest.CaptureFixture[str]) -> None:
+    """Under ``--time 60`` the iterative deepening hands over to the exact solver once its
+    next iteration would not fit, and the draw comes back proved, not '+0 (not proven)'."""
+    argv = ("solve", "tictactoe", "", "--size", "5x5", "--k", "4", "--time", "60", "--json")
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert '"exact": true' in out and '"outcome": "draw"' in out
+
+
+def test_a_trial_is_the_exact_solver_alone() -> None:
+    trial = api.trial_limit(*api.load("tictactoe", "", size="5x5", k=4))
+    assert trial is not None and trial.trial and trial.time == TRIAL_SECONDS
+    with pytest.raises(ParameterError, match="a trial has a time limit alone"):
+        make_limit(depth=3, trial=True)

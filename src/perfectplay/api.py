@@ -786,12 +786,13 @@ def trial_limit(
 ) -> Limit | None:
     """``None`` when an exact solve of ``position`` is within reach (with ``every_move``, of
     every position one move on, as an analysis of every move needs); else the time limit of
-    its trial (:data:`~perfectplay.analysis.reach.TRIAL_SECONDS`), whose answer
-    :func:`check_tried` accepts only when exact."""
+    its trial (:data:`~perfectplay.analysis.reach.TRIAL_SECONDS` of processor time for the
+    exact solver alone, counted once its engine is loaded), whose answer :func:`check_tried`
+    accepts only when exact."""
     plies_left = game.plies_left_bound(position) - (1 if every_move else 0)
     if reach(game, options).covers(max(plies_left, 0)):
         return None
-    return limit(time=TRIAL_SECONDS)
+    return make_limit(time=TRIAL_SECONDS, trial=True)
 
 
 def check_tried(

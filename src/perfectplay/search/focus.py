@@ -31,6 +31,7 @@ def share(limit: Limit, started: float, moves: int) -> Limit:
         None if limit.depth is None else max(0, limit.depth - 1),
         None if left is None or not moves else max(MIN_TIME, left / moves),
         limit.nodes,
+        trial=limit.trial,
     )
 
 

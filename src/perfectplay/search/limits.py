@@ -29,6 +29,10 @@ class Limit:
     started: float | None = None
     """The ``time.perf_counter()`` at which ``time`` started to run (``None``: when the search
     starts), so that a front door can count its own loading against the limit."""
+    trial: bool = False
+    """A trial of an exact solve (``time`` set): the whole time goes to the exact solver,
+    since an answer that is not exact is refused anyway (see
+    :mod:`perfectplay.analysis.reach`)."""
 
     @property
     def unlimited(self) -> bool:
@@ -44,9 +48,11 @@ def make_limit(
     time: float | None = None,
     nodes: int | None = None,
     started: float | None = None,
+    trial: bool = False,
 ) -> Limit:
-    """A checked limit (``started``: see :attr:`Limit.started`). Raises
-    :class:`ParameterError` naming the bad field."""
+    """A checked limit (``started``: see :attr:`Limit.started`; ``trial``: see
+    :attr:`Limit.trial`, with a time only). Raises :class:`ParameterError` naming the bad
+    field."""
     if depth is not None and (
         isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 10_000
     ):
@@ -63,7 +69,9 @@ def make_limit(
         raise ParameterError(f"nodes={quote(nodes)}: must be a whole number of at least 1")
     if started is not None and (isinstance(started, bool) or not isinstance(started, float)):
         raise ParameterError(f"started={quote(started)}: must be a time.perf_counter() reading")
-    return Limit(depth, None if time is None else float(time), nodes, started)
+    if trial and (time is None or depth is not None or nodes is not None):
+        raise ParameterError("trial: a trial has a time limit alone")
+    return Limit(depth, None if time is None else float(time), nodes, started, trial)
 
 
 class Deadline:

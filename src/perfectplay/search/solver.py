@@ -98,6 +98,20 @@ FINISHED = "finished"
 """The algorithm of the result of a finished position (nothing was searched)."""
 FROM_BOOKS = "opening-books"
 """The algorithm of a result every move of which the game's books answered."""
+EXACT_FIRST_SHARE = 0.5
+"""The part of a time limit an exact solve gets first, for a kernel declaring
+``exact_first``, before iterative deepening takes the rest."""
+TRIAL_WALL_FACTOR = 6.0
+"""A trial (:attr:`~perfectplay.search.limits.Limit.trial`) counts processor time, and ends
+by the wall clock at this many times its seconds however little of the processor it got."""
+LEAST_GROWTH = 2.0
+"""The least factor by which a timed search's next iteration is expected to outlast the
+last one (see :func:`_doomed`)."""
+HANDOVER_SHARE = 0.5
+"""A timed search hands over to the exact solver once its next iteration is expected to take
+more than this part of the time left (see :func:`_doomed`)."""
+HANDOVER_MIN_SECONDS = 0.01
+"""Iterations shorter than this say nothing of the next one's time (see :func:`_doomed`)."""
 EXACT_VALUE_SHARE = 0.5
 """The part of a timed value's limit an exact solve gets before a search takes over."""
 BOOK_TABLE_ENTRIES = 1 << 20
@@ -394,6 +408,8 @@ class Searcher:
         self.warm_up()
         started = time.perf_counter() if limit.started is None else limit.started
         full_depth = game.plies_left_bound(position)
+        if limit.trial and limit.time is not None:
+            return self._trial(position, limit.time, full_depth, started, with_pv, on_progress)
         if limit.time is None and limit.nodes is None:
             depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
             it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES, on_progress)
@@ -470,20 +486,23 @@ class Searcher:
         reached = 0
         exact_first = self.kernel is not None and self.kernel.traits.exact_first
         keeps_deadline = self.kernel is not None and self.kernel.traits.keeps_deadline
+        times: list[float] = []  # the seconds of each completed iteration
         for depth in range(1, max_depth + 1):
-            if depth == 2 and exact_first and limit.depth is None:
-                # An exact solve often finishes quickly: after depth 1 (a move in hand), give
-                # it half the budget before deepening.
-                share, exact_deadline = budget // 2, deadline.share(0.5)
-                if limit.time is not None and not keeps_deadline:
-                    share = min(share, int(rate * deadline.remaining() * 0.5))
-                it = self.fixed_depth(
-                    position, full_depth, None, exact_deadline, max(1_000, share), on_progress
+            handover = limit.depth is None and (
+                (depth == 2 and exact_first)
+                or (depth > 2 and depth < max_depth and _doomed(times, deadline))
+            )
+            if handover:
+                share = 1.0 if depth > 2 else EXACT_FIRST_SHARE
+                it = self._exact_attempt(
+                    position, full_depth, deadline, share, budget - total_nodes, rate, on_progress
                 )
                 total_nodes += it.nodes
                 if not it.aborted and it.move is not None:
                     found = _Iteration(it.move, it.value, total_nodes, it.exact, False)
                     return self._result(position, found, full_depth, started, with_pv, deadline)
+                if share == 1.0:  # the time is spent: keep the best move found so far
+                    break
             nodes_left = budget - total_nodes
             if self.kernel is not None and limit.time is not None and not keeps_deadline:
                 nodes_left = min(nodes_left, max(1_000, int(rate * deadline.remaining() * 0.9)))
@@ -500,6 +519,7 @@ class Searcher:
             total_nodes += it.nodes
             if it.aborted or it.move is None:
                 break
+            times.append(spent)
             if spent > 0.002:
                 rate = it.nodes / spent
             best, reached = it, depth
@@ -514,6 +534,60 @@ class Searcher:
             best = _Iteration(move, 0.0, 0, False, True)
         found = _Iteration(best.move, best.value, total_nodes, best.exact, False)
         return self._result(position, found, reached, started, with_pv, deadline)
+
+    def _trial(
+        self,
+        position: Any,
+        seconds: float,
+        full_depth: int,
+        started: float,
+        with_pv: bool,
+        on_progress: ExactProgress | None,
+    ) -> SearchResult[Any]:
+        """The exact solver alone on ``position`` for ``seconds`` of this process's processor
+        time (a busy machine slows the trial, it does not fail it), and at most
+        :data:`TRIAL_WALL_FACTOR` times as long by the wall clock: attempts under the clock,
+        each going on from the table the last one filled, until one ends. An answer that is
+        not exact (the game's favourite move) when none does."""
+        cpu_start, total = time.process_time(), 0
+        wall_end = started + seconds * TRIAL_WALL_FACTOR
+        while True:
+            left = min(seconds - (time.process_time() - cpu_start), wall_end - time.perf_counter())
+            if left <= 0:
+                break
+            deadline = Deadline(left)
+            it = self._exact_attempt(
+                position, full_depth, deadline, 1.0, UNLIMITED_NODES, KERNEL_START_RATE, on_progress
+            )
+            total += it.nodes
+            if not it.aborted and it.move is not None:
+                found = _Iteration(it.move, it.value, total, it.exact, False)
+                return self._result(position, found, full_depth, started, with_pv, deadline)
+        move = self.game.ordered_moves(position)[0]
+        found = _Iteration(move, 0.0, total, False, True)
+        return self._result(position, found, 0, started, False)
+
+    def _exact_attempt(
+        self,
+        position: Any,
+        full_depth: int,
+        deadline: Deadline,
+        share: float,
+        nodes: int,
+        rate: float,
+        on_progress: ExactProgress | None,
+    ) -> _Iteration:
+        """An exact solve of ``position`` on ``share`` of the time left before ``deadline``
+        and of the ``nodes`` left (a kernel that does not keep deadlines gets the nodes its
+        ``rate`` searches in that time); aborted when it does not end in time."""
+        exact_deadline = deadline.share(share)
+        keeps_deadline = self.kernel is not None and self.kernel.traits.keeps_deadline
+        budget = int(nodes * share)
+        if self.kernel is not None and not keeps_deadline and not math.isinf(deadline.end):
+            budget = min(budget, int(rate * exact_deadline.remaining()))
+        return self.fixed_depth(
+            position, full_depth, None, exact_deadline, max(1_000, budget), on_progress
+        )
 
     def check_weak(self, limit: Limit) -> Kernel[Any, Any]:
         """The kernel of a weak solve; raises :class:`ParameterError` when there is none or
@@ -649,6 +723,18 @@ def check_weak_limit(limit: Limit) -> None:
         raise ParameterError("weak solve: it is exact; it takes no depth or node limit")
 
 
+def _doomed(times: list[float], deadline: Deadline) -> bool:
+    """Whether the next iteration of a timed search, expected to take the last one's time
+    times the growth between the last two (at least :data:`LEAST_GROWTH`), would use more
+    than :data:`HANDOVER_SHARE` of the time left: it would most likely be cut off and thrown
+    away, so the exact solver gets the time instead (and proves the value when it can
+    finish: the same for every game)."""
+    if len(times) < 2 or times[-1] < HANDOVER_MIN_SECONDS or math.isinf(deadline.end):
+        return False
+    growth = max(LEAST_GROWTH, times[-1] / max(times[-2], 1e-6))
+    return times[-1] * growth > HANDOVER_SHARE * deadline.remaining()
+
+
 def _reserve(deadline: Deadline) -> float:
     """Time kept back from a kernel's own deadline for what follows the search (the line,
     the result) and for the scheduler's latency on a busy machine: 3% of the limit, at most
@@ -729,6 +815,7 @@ def analyze_with(
         None if limit.depth is None else max(0, limit.depth - 1),
         None if left is None or not moves else max(MIN_TIME, left / len(moves)),
         limit.nodes,
+        trial=limit.trial,
     )
     if weak:
         searcher.check_weak(per_move)
