@@ -110,7 +110,9 @@ last one (see :func:`_doomed`)."""
 HANDOVER_SHARE = 0.5
 """A timed search hands over to the exact solver once its next iteration is expected to take
 more than this part of the time left (see :func:`_doomed`)."""
-HANDOVER_MIN_SECONDS = 0.01
+MOST_GROWTH = 8.0
+"""The most it is expected to outlast it (a short iteration's time is mostly noise)."""
+HANDOVER_MIN_SECONDS = 0.02
 """Iterations shorter than this say nothing of the next one's time (see :func:`_doomed`)."""
 EXACT_VALUE_SHARE = 0.5
 """The part of a timed value's limit an exact solve gets before a search takes over."""
@@ -490,7 +492,7 @@ class Searcher:
         for depth in range(1, max_depth + 1):
             handover = limit.depth is None and (
                 (depth == 2 and exact_first)
-                or (depth > 2 and depth < max_depth and _doomed(times, deadline))
+                or (depth > 2 and depth < max_depth and _doomed(times, full_depth, deadline))
             )
             if handover:
                 share = 1.0 if depth > 2 else EXACT_FIRST_SHARE
@@ -723,15 +725,20 @@ def check_weak_limit(limit: Limit) -> None:
         raise ParameterError("weak solve: it is exact; it takes no depth or node limit")
 
 
-def _doomed(times: list[float], deadline: Deadline) -> bool:
-    """Whether the next iteration of a timed search, expected to take the last one's time
-    times the growth between the last two (at least :data:`LEAST_GROWTH`), would use more
-    than :data:`HANDOVER_SHARE` of the time left: it would most likely be cut off and thrown
-    away, so the exact solver gets the time instead (and proves the value when it can
-    finish: the same for every game)."""
-    if len(times) < 2 or times[-1] < HANDOVER_MIN_SECONDS or math.isinf(deadline.end):
+def _doomed(times: list[float], full_depth: int, deadline: Deadline) -> bool:
+    """Whether a timed search that has completed ``len(times)`` iterations (taking ``times``
+    seconds each) of a position ``full_depth`` plies from its end should hand over to the
+    exact solver: past half of the way to the end, when its next iteration, expected to take
+    the last one's time times the growth between the last two (from :data:`LEAST_GROWTH` to
+    :data:`MOST_GROWTH`; iterations under :data:`HANDOVER_MIN_SECONDS` measure nothing),
+    would use more than :data:`HANDOVER_SHARE` of the time left. That iteration would most
+    likely be cut off and thrown away; the exact solver gets the time instead and proves the
+    value when it can finish (the same for every game)."""
+    if len(times) < 2 or 2 * len(times) < full_depth or math.isinf(deadline.end):
         return False
-    growth = max(LEAST_GROWTH, times[-1] / max(times[-2], 1e-6))
+    if min(times[-2:]) < HANDOVER_MIN_SECONDS:
+        return False
+    growth = min(MOST_GROWTH, max(LEAST_GROWTH, times[-1] / times[-2]))
     return times[-1] * growth > HANDOVER_SHARE * deadline.remaining()
 
 
