@@ -115,7 +115,10 @@ def test_every_interface_with_public_says_so(
     out, called = _served(capsys, monkeypatch, tmp_path / "g.db", *argv)
     assert f"serving on every interface (0.0.0.0 port {port})" in out
     assert "reachable from other machines" in out
-    assert called == {"host": host, "port": port, "log_level": "warning"}
+    options = {key: called[key] for key in ("host", "port", "log_level")}
+    assert options == {"host": host, "port": port, "log_level": "warning"}
+    # slow bodies are bounded (issue 27, item 2): the connection's protocol and keep-alive
+    assert called["timeout_keep_alive"] == 5 and called["http"].read_timeout == 20.0
 
 
 @pytest.mark.parametrize(
