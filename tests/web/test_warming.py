@@ -23,7 +23,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from perfectplay.web.app import Settings, create_app
-from perfectplay.web.pool import EnginePool, EngineTimeout
+from perfectplay.web.pool import EnginePool, EngineTimeout, EngineWarming
+from perfectplay.web.pool import unpack as pool_reply
 from perfectplay.web.worker import TEST_WARM_STUB
 from tests.web import live
 
@@ -152,9 +153,51 @@ def test_a_request_waits_for_a_worker_expected_soon(
         assert engines(client)["ready"] is False
         answer = client.post("/api/tictactoe/move", json=MOVE)
         assert answer.status_code == 200 and answer.json()["exact"] is True
-        assert engines(client)["ready"] is True
+        until(lambda: engines(client)["ready"] is True, 60, "the warm-up's end")
         until(lambda: engines(client)["workers_ready"] == 2, 60, "the second worker started")
     assert [line for line in lines if line.startswith("engines ready after")], lines
+
+
+def test_the_other_workers_serve_once_the_first_engine_is_warm(
+    tmp_path: Path, slow_warm_up: Callable[[float], None]
+) -> None:
+    """Issue 25: the engines compile one after the other in one worker, minutes on a busy
+    machine; the others start once its first engine is in the cache and take jobs at once,
+    while the warm-up goes on (and ``ready`` waits for its end)."""
+    slow_warm_up(3)
+    lines: list[str] = []
+    with warming_app(tmp_path, workers=2, report=lines.append) as client:
+        until(lambda: engines(client)["workers_ready"] == 1, 60, "the second worker's start")
+        state = engines(client)
+        assert state["ready"] is False and state["step"] >= 2  # the warm-up goes on
+        answer = client.post("/api/tictactoe/move", json=MOVE)
+        assert answer.status_code == 200 and answer.json()["exact"] is True
+        assert not [line for line in lines if line.startswith("engines ready after")]
+        until(lambda: engines(client)["ready"] is True, 60, "the warm-up's end")
+        assert engines(client)["workers_ready"] == 2
+
+
+def test_a_worker_that_loads_the_cache_only_refuses_a_job_whose_engine_compiles(
+    tmp_path: Path,
+) -> None:
+    """A job that would compile an engine the warming worker has not reached is answered
+    ``pending`` (503 EngineWarming with Retry-After), not compiled under the request's cap;
+    one that needs no engine, or a cached one, runs."""
+    script = (
+        "from perfectplay.web.jobs import engine_pending\n"
+        "print(engine_pending('move', {'game': 'tictactoe', 'position': '____/____/____/____'}))\n"
+        "print(engine_pending('move', {'game': 'tictactoe', 'position': 'xox/oox/___'}))\n"
+        "print(engine_pending('tree', {'game': 'nim', 'position': '1,2'}))\n"
+        "print(engine_pending('move', {'game': 'tictactoe', 'position': 'xq'}))\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # an empty cache: nothing compiled
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines() == ["the m,n,k engine (boards up to 64 cells)"] + ["None"] * 3
+    with pytest.raises(EngineWarming, match="is still compiling") as refused:
+        pool_reply(("pending", "the m,n,k engine (boards up to 64 cells)"))
+    assert refused.value.retry_after >= 1
 
 
 # -- workers that die ---------------------------------------------------------------------------

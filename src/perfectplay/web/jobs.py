@@ -38,6 +38,8 @@ WARM_PLIES = 10
 WARM_TIME = 0.5
 """Seconds the warm-up's search of that position may take (it usually ends exactly at once)."""
 NOTIONS = ("outcome", "strict")
+SLOW_COMPILE_S = 60
+"""Engines whose first compile takes about this long or more are warmed last."""
 
 
 def search_limit(depth: int | None, seconds: float | None, cap: float) -> api.Limit:
@@ -248,18 +250,19 @@ WarmProgress = Callable[[str, int, int, bool], None]
 ``compiling``: its engine is not in numba's cache, so this step compiles it)."""
 
 
-def warm_up(progress: WarmProgress | None = None) -> None:
+def warm_up(progress: WarmProgress | None = None, cached_only: bool = False) -> None:
     """Load every compiled engine of every registered game (:func:`perfectplay.api.warm_plan`:
     each engine once, on a board it searches, so that no request's first search on another
     board size compiles under the request's time cap), each by the engine's own warm-up,
     then a short timed search and one near the end of a game (which usually ends exactly),
     before a worker takes requests: numba compiles them and writes its cache on a fresh
-    install, else loads them from that cache. ``progress`` hears of each engine first;
-    whatever it raises stops the warm-up.
+    install, else loads them from that cache. ``cached_only``: load only the engines numba's
+    cache holds already (another worker compiles the rest). ``progress`` hears of each engine
+    first; whatever it raises stops the warm-up.
 
     An engine whose warm-up fails (a broken plug-in) is skipped: its requests will say why.
     """
-    plan = warm_plan()
+    plan = [step for step in warm_plan() if not (cached_only and step.compiling)]
     for number, step in enumerate(plan, start=1):
         if progress is not None:
             progress(step.engine.label, number, len(plan), step.compiling)
@@ -268,6 +271,25 @@ def warm_up(progress: WarmProgress | None = None) -> None:
             searches(step.game)
         except Exception:  # a plug-in's failure must not stop the worker
             continue
+
+
+EVERY_POSITION_JOBS = frozenset({"history", "tree", "steps"})
+"""Jobs that value many positions with the kernel (:func:`perfectplay.api.engine_to_compile`'s
+``every_position``)."""
+
+
+def engine_pending(job: str, request: dict[str, Any]) -> str | None:
+    """The label of the compiled engine ``job`` on ``request`` would have to compile first
+    (numba's cache lacks it: the warm-up has not reached it yet), or None: none needed, or
+    cached. Input the job will refuse is None too: the job says why."""
+    try:
+        loaded = load(request["game"], request["position"], request.get("size"), request.get("k"))
+        engine = api.engine_to_compile(
+            loaded.game, loaded.position, every_position=job in EVERY_POSITION_JOBS
+        )
+    except Exception:  # bad input, or a plug-in that fails: the job itself answers
+        return None
+    return None if engine is None else engine.label
 
 
 def warm_plan() -> list[api.WarmStep]:
@@ -280,7 +302,8 @@ def warm_plan() -> list[api.WarmStep]:
         except Exception:  # a broken plug-in: its requests will say why
             continue
         plan += [step for step in steps if all(step.engine != seen.engine for seen in plan)]
-    return plan
+    # The slowest compiles last: the other workers serve the games of the rest meanwhile.
+    return sorted(plan, key=lambda step: step.engine.compile_seconds >= SLOW_COMPILE_S)
 
 
 def searches(game: api.RegisteredGame) -> None:

@@ -18,11 +18,16 @@ Starting (:meth:`EnginePool.start` returns at once; the app serves meanwhile)::
 
     one worker warms up: it loads every game's engine, numba compiling the kernels and
     writing its cache on a fresh install, and reports each engine over its pipe
-        ──► then the other workers start; they load the kernels from that cache
+        ──► once its first engine is done, the other workers start (``--cached-only``):
+            they load what the cache holds, take jobs at once, and answer a job whose engine
+            is still compiling with EngineWarming (503, Retry-After) instead of compiling it
 
-so no two processes compile the same kernel. No worker is ever killed for being slow to
-start. A worker whose process exits (while starting, idle or busy) is started again, said in
-one line through ``report``, after a backoff that grows with the deaths of the last minute.
+so no two processes compile the same kernel, and a game whose engine is ready (Connect Four
+comes first) is played long before the last engine is compiled. The warm-up ends, and
+``/api/health`` says the engines are ready, when the warming worker has loaded them all.
+No worker is ever killed for being slow to start. A worker whose process exits (while
+starting, idle or busy) is started again, said in one line through ``report``, after a
+backoff that grows with the deaths of the last minute.
 
 The event loop only waits on the workers' pipes (``add_reader``), so ``/api/health`` and the
 pages stay responsive whatever the workers do. Errors raised by a job for bad input come
@@ -107,6 +112,7 @@ class _Worker:
     process: subprocess.Popen[bytes]
     conn: multiprocessing.connection.Connection
     fd: int
+    warmer: bool = False
     ready: bool = False
     retired: bool = False
 
@@ -194,6 +200,7 @@ class EnginePool:
         self._tasks: set[asyncio.Task[None]] = set()
         self._deaths: collections.deque[float] = collections.deque()
         self._warm_up = WarmUp()
+        self._first_engine = asyncio.Event()
         self._stopping = False
         self._ready = 0
         self._starting = 0
@@ -258,7 +265,7 @@ class EnginePool:
         now = time.monotonic()
         warm_up = self._warm_up
         remaining = warm_up.remaining(now)
-        ready = self._ready > 0
+        ready = self._ready > 0 and (warm_up.finished is not None or not self.warm)
         return {
             "ready": ready,
             "warming": warm_up.engine if warm_up.finished is None else None,
@@ -275,13 +282,16 @@ class EnginePool:
 
     # -- starting workers ------------------------------------------------------------------
     async def _bring_up(self) -> None:
-        """The warming worker first (when ``warm``), then the others."""
+        """The warming worker first (when ``warm``); the others once it has warmed its first
+        engine: they load what numba's cache holds by then and take jobs at once, answering
+        those that need an engine still compiling with :class:`EngineWarming`."""
         await asyncio.sleep(START_DELAY)
-        others = self.size
-        if self.warm:
-            await self._keep_one(warmer=True)
-            others -= 1
-        await asyncio.gather(*(self._keep_one(warmer=False) for _ in range(others)))
+        if not self.warm:
+            await asyncio.gather(*(self._keep_one(warmer=False) for _ in range(self.size)))
+            return
+        self._background(self._keep_one(warmer=True))
+        await self._first_engine.wait()
+        await asyncio.gather(*(self._keep_one(warmer=False) for _ in range(self.size - 1)))
 
     async def _keep_one(self, warmer: bool) -> None:
         """Start a worker and put it in the idle line once it is ready, however long that
@@ -290,7 +300,7 @@ class EnginePool:
         while not self._stopping:
             await asyncio.sleep(self._backoff())
             try:
-                worker = self._spawn()
+                worker = self._spawn(warmer)
             except OSError as exc:  # out of processes or descriptors: try again later
                 self._deaths.append(time.monotonic())
                 self._say(f"could not start an engine worker ({exc}); trying again")
@@ -305,16 +315,20 @@ class EnginePool:
                 return
             await self._bury(worker, "while starting")
 
-    def _spawn(self) -> _Worker:
+    def _spawn(self, warmer: bool) -> _Worker:
         """Start ``python -m perfectplay.web.worker FD`` on one end of a socket pair (a
         fresh interpreter: nothing of the server process, its threads or its main script,
         is inherited), registered at once so that :meth:`stop` kills it whatever it does.
+        Only the ``warmer`` compiles engines; the others load numba's cache
+        (``--cached-only``), so that no two processes compile the same kernel.
         Called on the event loop's thread only: on Linux a worker dies when the thread that
         started it ends (see :func:`perfectplay.web.worker.watch_parent`)."""
         ours, theirs = socket.socketpair()
         command = [sys.executable, "-m", "perfectplay.web.worker", str(theirs.fileno())]
         if not self.warm:
             command.append("--cold")
+        elif not warmer:
+            command.append("--cached-only")
         try:
             process = subprocess.Popen(command, pass_fds=(theirs.fileno(),))
         except BaseException:
@@ -323,7 +337,7 @@ class EnginePool:
         finally:
             theirs.close()
         conn = multiprocessing.connection.Connection(ours.detach())
-        worker = _Worker(process, conn, conn.fileno())
+        worker = _Worker(process, conn, conn.fileno(), warmer)
         self._live.add(worker)
         return worker
 
@@ -340,10 +354,12 @@ class EnginePool:
                 self._progress(payload)
 
     def _mark_ready(self, worker: _Worker) -> None:
-        """``worker`` takes jobs from now on; the first one ends the warm-up."""
+        """``worker`` takes jobs from now on; the warming worker's readiness (any worker's,
+        without a warm-up) ends the warm-up."""
         worker.ready = True
         self._ready += 1
-        if self._warm_up.finished is None:
+        self._first_engine.set()
+        if self._warm_up.finished is None and (worker.warmer or not self.warm):
             self._warm_up.finished = time.monotonic()
             self._say(f"engines ready after {self._warm_up.elapsed(time.monotonic()):.1f} s")
         self._make_idle(worker)
@@ -395,7 +411,7 @@ class EnginePool:
 
     async def _restart(self, worker: _Worker, when: str) -> None:
         await self._bury(worker, when)
-        await self._keep_one(warmer=self._warm_up.finished is None)
+        await self._keep_one(warmer=worker.warmer and self._warm_up.finished is None)
 
     def _replace_later(self, worker: _Worker) -> None:
         """Kill ``worker`` (it overran the cap, or its request went away) and start a fresh
@@ -446,6 +462,8 @@ class EnginePool:
         warm_up = self._warm_up
         engine, step, steps = str(payload["engine"]), payload["step"], payload["steps"]
         warm_up.begin(engine, step, steps, bool(payload.get("compiling")), now)
+        if step > 1:  # the first engine is in numba's cache: the other workers may start
+            self._first_engine.set()
         if warm_up.compiling or warm_up.elapsed(now) >= QUIET:
             self._say(f"warming up the engines: {warm_up.describe(now)}")
 
@@ -498,7 +516,7 @@ class EnginePool:
         finally:
             self._busy -= 1
         self.completed += 1
-        return _unpack(reply)
+        return unpack(reply)
 
     def _patience(self) -> float:
         """Seconds a request may wait for the first ready worker: the longer of the cap and
@@ -602,7 +620,10 @@ def _exit_text(process: subprocess.Popen[bytes]) -> str:
     return f"exited with code {code}"
 
 
-def _unpack(reply: tuple[str, Any]) -> dict[str, Any]:
+def unpack(reply: tuple[str, Any]) -> dict[str, Any]:
+    """A worker's reply to a job as its answer; raises the job's :mod:`perfectplay.errors`
+    exception, :class:`EngineWarming` for a job whose engine is still compiling, or
+    :class:`EngineCrash` for a bug."""
     kind, payload = reply
     if kind == "ok":
         return payload  # type: ignore[no-any-return]
@@ -610,4 +631,10 @@ def _unpack(reply: tuple[str, Any]) -> dict[str, Any]:
         name, message = payload
         error_class = getattr(errors, name, errors.PerfectplayError)
         raise error_class(message)
+    if kind == "pending":
+        raise EngineWarming(
+            f"the engine is warming up: {payload} is still compiling (once after an "
+            f"install); try again in {UNKNOWN_RETRY} s",
+            retry_after=UNKNOWN_RETRY,
+        )
     raise EngineCrash(f"the engine failed: {payload}")

@@ -1,4 +1,4 @@
-"""An engine worker process: ``python -m perfectplay.web.worker FD [--cold]``.
+"""An engine worker process: ``python -m perfectplay.web.worker FD [--cold | --cached-only]``.
 
 It talks over the connection on file descriptor ``FD`` (one end of a socket pair made by
 :class:`perfectplay.web.pool.EnginePool`). Unless ``--cold``, it first warms up every
@@ -45,11 +45,16 @@ PARENT_CHECK = 0.5
 """Seconds between checks that the server process still runs."""
 
 
-def serve(conn: Connection, warm: bool, stub: float | None = None) -> None:
+def serve(
+    conn: Connection, warm: bool, stub: float | None = None, cached_only: bool = False
+) -> None:
     """Warm up (unless not ``warm``; with the stand-in of ``stub`` seconds per game when
-    given), say ready, then run jobs from ``conn`` until it closes. Raises OSError when the
-    server's end closes while the worker still has something to say."""
-    from perfectplay.web.jobs import JOBS, warm_up
+    given), say ready, then run jobs from ``conn`` until it closes. ``cached_only``: load
+    only the engines numba's cache holds (another worker is compiling the rest), and answer
+    a job that would have to compile one with ``("pending", engine label)`` instead of
+    compiling it under the request's cap. Raises OSError when the server's end closes while
+    the worker still has something to say."""
+    from perfectplay.web.jobs import JOBS, engine_pending, warm_up
 
     started = time.monotonic()
 
@@ -58,16 +63,18 @@ def serve(conn: Connection, warm: bool, stub: float | None = None) -> None:
         conn.send(("warming", info))
 
     if warm and stub is not None:
-        stub_warm_up(progress, stub)
+        if not cached_only:  # the stand-in compiles everything: nothing is cached for it
+            stub_warm_up(progress, stub)
     elif warm:
-        warm_up(progress)
+        warm_up(progress, cached_only)
     conn.send(("ready", {"warm_s": round(time.monotonic() - started, 3)}))
     while True:
         try:
             name, args = conn.recv()
         except (EOFError, OSError):
             return
-        conn.send(_answer(JOBS, name, args))
+        pending = engine_pending(name, args) if cached_only else None
+        conn.send(("pending", pending) if pending else _answer(JOBS, name, args))
 
 
 def _answer(jobs: Mapping[str, Callable[..., Any]], name: str, args: Any) -> tuple[str, Any]:
@@ -138,12 +145,19 @@ def _die_with_parent() -> bool:
 
 
 def main(argv: list[str]) -> None:
-    """Serve on the descriptor named by ``argv[0]`` (``--cold``: no warm-up); exit quietly
-    when the server goes away, with one line on stderr on any other error."""
+    """Serve on the descriptor named by ``argv[0]`` (``--cold``: no warm-up;
+    ``--cached-only``: see :func:`serve`); exit quietly when the server goes away, with one
+    line on stderr on any other error."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     watch_parent(os.getppid())
+    flags = argv[1:]
     try:
-        serve(Connection(int(argv[0])), "--cold" not in argv[1:], stub_seconds(os.environ))
+        serve(
+            Connection(int(argv[0])),
+            "--cold" not in flags,
+            stub_seconds(os.environ),
+            cached_only="--cached-only" in flags,
+        )
     except (EOFError, OSError):  # the server closed our pipe: nobody to answer
         return
     except Exception as exc:
