@@ -253,7 +253,8 @@ def test_saved_game_lifecycle(client: TestClient) -> None:
     # issue 15, item 1: a finished game was rewritten as "abandoned with 4 moves"
     rewrite = {**body, "id": game_id, "moves": moves[:4], "status": "abandoned"}
     error_of(client.post("/api/games", json=rewrite), 409, "ConflictError")
-    again = client.post("/api/games", json={**body, "id": game_id, "moves": moves})  # the same
+    same = {**body, "id": game_id, "moves": moves, "status": "finished"}
+    again = client.post("/api/games", json=same)  # the same finished game
     assert again.status_code == 200 and again.json() == record
     assert client.delete(f"/api/games/{game_id}").json() == {"deleted": game_id}
     error_of(client.get(f"/api/games/{game_id}"), 404, "NotFound")

@@ -195,7 +195,7 @@ def test_update_keeps_created_at_and_sets_finished_at_once(store: GameStore) -> 
         at(1),
         at(1),
     )
-    again = store.save(replace(ended, reason="o connects four"))  # the same finished game
+    again = store.save(replace(ended, updated_at=None))  # the same finished game
     assert again == ended and store.get(1) == ended  # a finished record never changes
     assert store.count() == 1
 

@@ -33,7 +33,7 @@ from perfectplay.web.schemas import (
     TreeBody,
     error_responses,
 )
-from perfectplay.web.store import ROWS_FIRST_GAMES, GameRecord, GameStore
+from perfectplay.web.store import ROWS_FIRST_GAMES, GameRecord, GameStore, finished_conflict
 
 GameId = Annotated[int, FastAPIPath(ge=1, le=MAX_ID)]
 """A saved game's id in a URL: SQLite's signed 64-bit integers (422 beyond). Its routes take
@@ -245,9 +245,15 @@ def save_game(body: GameBody, request: Request, response: Response) -> dict[str,
     """Replays the moves, works out the result and stores the game (updates it with
     ``id``); answers the stored game with its ``id`` and timestamps."""
     record = boundary.record_of(body)
+    store = _store(request)
     if record.id is not None:
         response.status_code = 200
-    return _store(request).save(record).to_json()
+        # The moves end the game, so it is stored as finished whatever status the body asks
+        # for; a game already finished does not take another status silently (issue 27).
+        before = store.get(record.id) if body.status != record.status else None
+        if before is not None and before.status == "finished":
+            raise finished_conflict(record.id, ["status"])
+    return store.save(record).to_json()
 
 
 @router.get("/games/export", summary="Saved games as one JSON document", responses=STORED)

@@ -737,16 +737,29 @@ def _update(conn: sqlite3.Connection, record: GameRecord, now: str) -> GameRecor
     return stored
 
 
+_RECORD_FIELDS = tuple(name for name in _DATA_COLUMNS if not name.endswith("_at"))
+"""What a saved game holds besides its id and timestamps: a finished game keeps all of it."""
+
+
+def finished_conflict(game_id: int | None, changed: list[str]) -> ConflictError:
+    """The error for a finished game saved again with the fields ``changed``."""
+    return ConflictError(
+        f"game {game_id}: it is finished and its record cannot change"
+        f" ({', '.join(changed)} differ); play on as a new game"
+    )
+
+
 def _check_change(before: GameRecord, record: GameRecord) -> None:
     """Raise :class:`ConflictError` for a change the stored game does not allow: a finished
-    game's record is never rewritten (saving the same finished game again is allowed), and
+    game's record is never rewritten (saving the same finished game again is allowed; any
+    other players, settings, status or outcome is refused, naming the fields), and
     an ended game does not go back to playing."""
-    if before.status == "finished" and (
-        record.status != "finished" or record.moves != before.moves
-    ):
-        raise ConflictError(
-            f"game {record.id}: it is finished and its record cannot change; play on as a new game"
-        )
+    if before.status == "finished":
+        changed = [
+            name for name in _RECORD_FIELDS if getattr(record, name) != getattr(before, name)
+        ]
+        if changed:
+            raise finished_conflict(before.id, changed)
     if before.status in ENDED and record.status == "playing":
         raise ConflictError(
             f"game {record.id}: it is {before.status} and cannot go back to playing"
