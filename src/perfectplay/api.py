@@ -486,6 +486,10 @@ def kernel_options(
             f"--table-bits {quote(table_bits)}: must be a whole number from {MIN_TABLE_BITS} "
             f"to {MAX_TABLE_BITS}"
         )
+    if book_path is not None and (
+        not isinstance(book_path, str | Path) or not str(book_path).strip()
+    ):
+        raise ParameterError(f"--book {quote(book_path)}: must be the name of a book file")
     if book_path is not None and not book:
         raise ParameterError("--book: cannot be given with --no-book")
     path = None if book_path is None else Path(book_path)
@@ -931,10 +935,9 @@ def perft(
     tree larger than the game's policy allows is refused, naming ``--depth``."""
     if depth is not None:
         limit(depth=depth)  # the same range check as a search depth
-    else:
-        job = f"perft {kit_of(game).name}{_size_words(game)}"
-        cells = kit_of(game).policy.whole_tree_cells
-        check_whole_tree(job, cells, game.plies_left_bound(game.initial()))
+    job = f"perft {kit_of(game).name}{_size_words(game)}"
+    cells = kit_of(game).policy.whole_tree_cells
+    check_whole_tree(job, cells, game.plies_left_bound(game.initial()), depth)
     from perfectplay.analysis.perft import perft as count_tree
 
     return count_tree(game, None, depth, progress)

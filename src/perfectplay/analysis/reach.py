@@ -121,11 +121,19 @@ def check_history(job: str, reach: Reach, plies_left: int, full: int) -> None:
         )
 
 
-def check_whole_tree(job: str, cells: int | None, plies: int) -> None:
+def check_whole_tree(job: str, cells: int | None, plies: int, depth: int | None = None) -> None:
     """Refuse counting a whole game tree of ``plies`` plies at most on a game whose policy
-    counts whole trees only up to ``cells`` cells (``None``: any). Raises
-    :class:`ParameterError`."""
-    if cells is not None and plies > cells:
+    counts whole trees only up to ``cells`` cells (``None``: any), and the same for a tree cut
+    ``depth`` plies down that is that deep (a ``depth`` beyond the policy's is a tree as large
+    as the whole tree it refuses). Raises :class:`ParameterError`."""
+    if cells is None:
+        return
+    if depth is not None and min(depth, plies) > cells:
+        raise ParameterError(
+            f"{job}: a tree {min(depth, plies)} plies deep is far too large to count "
+            f"(trees up to {cells} plies deep); give a smaller --depth D (such as --depth 6)"
+        )
+    if depth is None and plies > cells:
         raise ParameterError(
             f"{job}: the whole game tree ({plies} plies deep) is far too large to count "
             f"(whole trees up to {cells} cells); give --depth D (such as --depth 6)"

@@ -43,6 +43,11 @@ READ_TIMEOUT_S = 20.0
 """Seconds a client has to send one request, headers and body, unless ``--read-timeout``
 says otherwise: the largest body the app takes (256 KiB) comes in far less even over a slow
 mobile link."""
+MIN_CAP_S = 0.05
+"""The least ``--cap`` taken: below it no engine answers a request (loading a position and
+sending the answer take that much), so the server would refuse every search."""
+MAX_CAP_S = 600.0
+"""The most ``--cap`` and ``--read-timeout`` taken."""
 LOOPBACK = "a loopback address (127.0.0.0/8, ::1, localhost)"
 
 
@@ -101,15 +106,20 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError(f"--port {args.port}: must be from 1 to 65535")
     if not 1 <= args.workers <= 64:
         raise ParameterError(f"--workers {args.workers}: must be from 1 to 64")
-    if not 0 < args.cap <= 600:
-        raise ParameterError(f"--cap {args.cap:g}: must be above 0 and at most 600 seconds")
-    if not 0 < args.read_timeout <= 600:
+    if not MIN_CAP_S <= args.cap <= MAX_CAP_S:
         raise ParameterError(
-            f"--read-timeout {args.read_timeout:g}: must be above 0 and at most 600 seconds"
+            f"--cap {args.cap:g}: must be from {MIN_CAP_S:g} to {MAX_CAP_S:g} seconds"
         )
+    if not 0 < args.read_timeout <= MAX_CAP_S:
+        raise ParameterError(
+            f"--read-timeout {args.read_timeout:g}: must be above 0 and at most "
+            f"{MAX_CAP_S:g} seconds"
+        )
+    if args.db is not None and not args.db.strip():
+        raise ParameterError(f"--db {quote(args.db)}: an empty file name; name the SQLite file")
     check_host(args.host, args.public)
     bound = _check_free(args.host, args.port)
-    db = Path(args.db) if args.db else default_db()
+    db = default_db() if args.db is None else Path(args.db)
     if args.db and not db.parent.is_dir():  # a typo must not create folders silently
         raise ParameterError(
             f"--db {quote(str(db), 200)}: the folder {quote(str(db.parent), 200)} does not exist"

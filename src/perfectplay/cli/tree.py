@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(contract.tree_json(built, game))
         return EXIT_OK
     out = console()
-    if args.svg or args.dot:
+    if args.svg is not None or args.dot is not None:
         path = write_picture(built, args.svg, args.dot)
         say(out, f"wrote {path} ({built.node_count():,} nodes)")
     else:
@@ -179,8 +179,10 @@ def write_picture(built: GameTree, svg: str | None, dot: str | None) -> str:
     from perfectplay import api
     from perfectplay.errors import ParameterError
 
-    option, name = ("--svg", svg) if svg else ("--dot", dot)
+    option, name = ("--svg", svg) if svg is not None else ("--dot", dot)
     assert name is not None
+    if not name.strip():
+        raise ParameterError(f"{option} {quote(name)}: an empty file name; name the file to write")
     text = api.to_svg(built) if option == "--svg" else api.to_dot(built)
     try:
         Path(name).write_text(text, encoding="utf-8")
