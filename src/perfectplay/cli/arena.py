@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
+from perfectplay.cli.options import decimal, whole
 from perfectplay.cli.output import EXIT_OK, console, duration, print_json, say
 from perfectplay.cli.warm import compile_first
 
@@ -37,12 +38,12 @@ def add(commands: Any) -> None:
     )
     sub.add_argument("--p1", required=True, metavar="SPEC", help="player 1 (see below)")
     sub.add_argument("--p2", required=True, metavar="SPEC", help="player 2 (see below)")
-    sub.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
-    sub.add_argument("--time", type=float, metavar="S", help="seconds per engine move")
+    sub.add_argument("--games", type=whole, required=True, metavar="N", help="games to play")
+    sub.add_argument("--time", type=decimal, metavar="S", help="seconds per engine move")
     sub.add_argument("--size", metavar="WxH", help=options.SIZE_HELP)
-    sub.add_argument("--seed", type=int, default=0, help="seed of random players and openings")
+    sub.add_argument("--seed", type=whole, default=0, help="seed of random players and openings")
     sub.add_argument(
-        "--opening-plies", type=int, default=0, metavar="K", help="random plies opening each pair"
+        "--opening-plies", type=whole, default=0, metavar="K", help="random plies opening each pair"
     )
     sub.add_argument("--json", action="store_true", help="print the match as one JSON document")
 

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from perfectplay.cli import options
+from perfectplay.cli.options import whole
 from perfectplay.cli.output import stderr
 from perfectplay.cli.progress import callback, status_line
 from perfectplay.cli.report import BestSoFar, interrupted, report
@@ -32,7 +33,7 @@ def add(commands: Any) -> None:
     sub = options.add_verb(commands, "best", "the best move of a position", EPILOG, run)
     options.add_board(sub)
     options.add_limits(sub, exclusive=True)
-    sub.add_argument("--seed", type=int, help="choose randomly (reproducibly) among equal moves")
+    sub.add_argument("--seed", type=whole, help="choose randomly (reproducibly) among equal moves")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
+from perfectplay.cli.options import whole
 from perfectplay.cli.output import EXIT_INTERNAL, EXIT_OK, PROG, console, say, stderr
 from perfectplay.cli.progress import status_line
 from perfectplay.cli.warm import compile_first
@@ -35,7 +36,7 @@ def add(commands: Any) -> None:
         commands, "book", summary, EPILOG, run, requires=options.capability("BOOK")
     )
     options.add_size(sub)
-    sub.add_argument("--depth", type=int, required=True, help="stones on the book's positions")
+    sub.add_argument("--depth", type=whole, required=True, help="stones on the book's positions")
     sub.add_argument("--out", required=True, metavar="FILE", help="where to write the book")
     options.add_executor(sub)
     sub.add_argument(

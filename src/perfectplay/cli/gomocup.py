@@ -37,6 +37,7 @@ from perfectplay.errors import (
     NotationError,
     ParameterError,
     PerfectplayError,
+    quote,
 )
 
 if TYPE_CHECKING:
@@ -291,10 +292,10 @@ def about() -> str:
 
 def whole(text: str, name: str) -> int:
     """A whole number of the protocol; raises :class:`NotationError` naming it."""
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise NotationError(f"{name} {text.strip()!r}: expected a whole number") from None
+    number = text.strip()  # int() also takes other scripts' digits and "_": not the protocol
+    if not options.WHOLE.fullmatch(number) or len(number) > options.MAX_OPTION_DIGITS:
+        raise NotationError(f"{name} {quote(number)}: expected a whole number")
+    return int(number)
 
 
 def pair(text: str) -> tuple[int, int]:

@@ -15,6 +15,7 @@ not take it), so the helpers read ``args.weak`` or ``args.eval`` whatever the ve
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,37 @@ UNSET: tuple[tuple[str, object], ...] = (
     ("table_bits", None),
 )
 """The options some verbs take, with their value in a verb that does not take them."""
+
+
+WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+"""A whole number in an option: ASCII digits only, as the notation takes them (Python's
+``int`` also takes other scripts' digits and underscores)."""
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+"""A number of seconds in an option: ASCII digits, a point and an exponent only."""
+MAX_OPTION_DIGITS = 18
+"""The most characters a number in an option has (every option's range is far below)."""
+
+
+def _number_text(text: str, pattern: re.Pattern[str], kind: str) -> str:
+    from perfectplay.errors import quote
+
+    if not pattern.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{quote(text)}: expected {kind} in digits 0-9")
+    if len(text) > MAX_OPTION_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"{quote(text)}: too long, {MAX_OPTION_DIGITS} characters at most"
+        )
+    return text
+
+
+def whole(text: str) -> int:
+    """argparse's type of whole-number options: ASCII digits only."""
+    return int(_number_text(text, WHOLE, "a whole number"))
+
+
+def decimal(text: str) -> float:
+    """argparse's type of options in seconds: ASCII digits, a point and an exponent only."""
+    return float(_number_text(text, DECIMAL, "a number"))
 
 
 def capability(name: str) -> Offered:
@@ -120,7 +152,7 @@ def add_size(sub: argparse.ArgumentParser, board: bool = False) -> None:
     )
     sub.add_argument(
         "--k",
-        type=int,
+        type=whole,
         help="stones in a row to win (default: the game's; m,n,k boards: the shorter side, "
         "5 from 15 columns on, as in Gomoku)",
     )
@@ -136,7 +168,7 @@ def add_board(sub: argparse.ArgumentParser) -> None:
     add_solver(sub)
     sub.add_argument(
         "--threads",
-        type=int,
+        type=whole,
         default=1,
         metavar="N",
         help="search on N threads sharing the table (connect4's exact solver; default 1)",
@@ -149,7 +181,7 @@ def add_solver(sub: argparse.ArgumentParser) -> None:
     sub.set_defaults(threads=1)
     sub.add_argument(
         "--table-bits",
-        type=int,
+        type=whole,
         metavar="N",
         help="2**N transposition-table slots, 10 to 30 (8 bytes a slot in connect4, whose "
         "default 24 takes 128 MiB; 24 bytes in the others); refused beyond 75%% of the memory",
@@ -182,7 +214,7 @@ def add_executor(sub: argparse.ArgumentParser) -> None:
     )
     sub.add_argument(
         "--workers",
-        type=int,
+        type=whole,
         metavar="N",
         help="worker processes (default: a core each here, a CPU each on a Ray cluster)",
     )
@@ -205,10 +237,10 @@ def add_limits(sub: argparse.ArgumentParser, exclusive: bool, levels: bool = Fal
     """--depth and --time (and --level NAME when ``levels``); mutually exclusive when
     ``exclusive``. None of them: solve exactly."""
     group: Any = sub.add_mutually_exclusive_group() if exclusive else sub
-    group.add_argument("--depth", type=int, metavar="N", help="search N plies (heuristic below)")
+    group.add_argument("--depth", type=whole, metavar="N", help="search N plies (heuristic below)")
     group.add_argument(
         "--time",
-        type=float,
+        type=decimal,
         metavar="S",
         help="iterative deepening for S seconds (counted after the engine's first compile, "
         "if one is needed)",

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
+from perfectplay.cli.options import whole
 from perfectplay.cli.output import EXIT_OK, console, print_json
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def add(commands: Any) -> None:
     summary = "count the game tree (games, wins, draws, positions)"
     sub = options.add_verb(commands, "perft", summary, EPILOG, run)
     options.add_size(sub)
-    sub.add_argument("--depth", type=int, metavar="D", help="expand only the first D plies")
+    sub.add_argument("--depth", type=whole, metavar="D", help="expand only the first D plies")
     sub.add_argument("--json", action="store_true", help="print the counts as JSON")
 
 

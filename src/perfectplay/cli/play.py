@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
+from perfectplay.cli.options import whole
 from perfectplay.cli.output import EXIT_OK, console, say, show_board
 from perfectplay.cli.warm import compile_first
 
@@ -70,7 +71,7 @@ def add(commands: Any) -> None:
     sub.add_argument("--engine-first", action="store_true", help="the engine plays first")
     options.add_limits(sub, exclusive=True, levels=True)
     sub.add_argument("--self", action="store_true", help="the engine plays both sides")
-    sub.add_argument("--seed", type=int, help="engine chooses randomly among equal moves")
+    sub.add_argument("--seed", type=whole, help="engine chooses randomly among equal moves")
     options.add_eval(sub)
 
 

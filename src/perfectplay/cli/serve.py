@@ -30,6 +30,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
+from perfectplay.cli.options import decimal, whole
 from perfectplay.errors import ParameterError, quote
 
 EPILOG = """examples:
@@ -79,15 +80,15 @@ def add(commands: Any) -> None:
         help="allow a --host other machines can reach: the app has no login, anyone who "
         "reaches it can read and delete the saved games",
     )
-    sub.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    sub.add_argument("--port", type=whole, default=8000, help="port to listen on (8000)")
     sub.add_argument("--db", metavar="PATH", help=f"SQLite file of saved games ({default_db()})")
-    sub.add_argument("--workers", type=int, default=2, help="engine processes (2)")
+    sub.add_argument("--workers", type=whole, default=2, help="engine processes (2)")
     sub.add_argument(
-        "--cap", type=float, default=5.0, help="seconds of engine work per request, at most (5)"
+        "--cap", type=decimal, default=5.0, help="seconds of engine work per request, at most (5)"
     )
     sub.add_argument(
         "--read-timeout",
-        type=float,
+        type=decimal,
         default=READ_TIMEOUT_S,
         metavar="S",
         help=f"seconds a client has to send a whole request, headers and body "

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from perfectplay.cli import options
+from perfectplay.cli.options import decimal, whole
 from perfectplay.cli.output import EXIT_OK, EXIT_USAGE, print_json
 
 EPILOG = """\
@@ -35,18 +36,18 @@ def add(commands: Any) -> None:
     summary = "a refereed, sandboxed round robin of engines and outside bots"
     sub = options.add_verb(commands, "tournament", summary, EPILOG, run)
     sub.add_argument("players", nargs="+", metavar="PLAYER", help="player specs (see below)")
-    sub.add_argument("--rounds", type=int, default=1, metavar="N", help="rounds (default 1)")
-    sub.add_argument("--time", type=float, default=1.0, metavar="S", help="seconds a move")
+    sub.add_argument("--rounds", type=whole, default=1, metavar="N", help="rounds (default 1)")
+    sub.add_argument("--time", type=decimal, default=1.0, metavar="S", help="seconds a move")
     sub.add_argument(
-        "--margin", type=float, metavar="S", help="seconds added before a time forfeit (0.5)"
+        "--margin", type=decimal, metavar="S", help="seconds added before a time forfeit (0.5)"
     )
     sub.add_argument("--openings", metavar="FILE", help="one opening position a line")
-    sub.add_argument("--seed", type=int, default=0, help="seed of openings and our players")
-    sub.add_argument("--workers", type=int, default=1, metavar="N", help="games in parallel")
+    sub.add_argument("--seed", type=whole, default=0, help="seed of openings and our players")
+    sub.add_argument("--workers", type=whole, default=1, metavar="N", help="games in parallel")
     sub.add_argument("--out", metavar="DIR", help="write games.jsonl, standings.json, report.md")
     sub.add_argument("--resume", action="store_true", help="finish the tournament in --out")
     sub.add_argument("--gauntlet", action="store_true", help="the first player against the rest")
-    sub.add_argument("--memory", type=int, metavar="MB", help="a bot's address space (512)")
+    sub.add_argument("--memory", type=whole, metavar="MB", help="a bot's address space (512)")
     sub.add_argument("--json", action="store_true", help="print standings.json's document")
     options.add_size(sub)
 

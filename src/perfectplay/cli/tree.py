@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
+from perfectplay.cli.options import whole
 from perfectplay.cli.output import EXIT_OK, console, print_json, say, show_board
 from perfectplay.cli.progress import status_line
 from perfectplay.cli.warm import compile_first
@@ -56,7 +57,7 @@ def add(commands: Any) -> None:
     summary = "the game tree with minimax values, or alpha-beta's windows and cuts"
     sub = options.add_verb(commands, "tree", summary, EPILOG, run)
     sub.add_argument("board", metavar="BOARD", help="the position at the root")
-    sub.add_argument("--depth", type=int, metavar="D", help="cut the tree D plies deep")
+    sub.add_argument("--depth", type=whole, metavar="D", help="cut the tree D plies deep")
     sub.add_argument("--alphabeta", action="store_true", help="search it with alpha-beta")
     sub.add_argument(
         "--heuristic", action="store_true", help="value the cut by the evaluation, not exactly"

@@ -37,15 +37,15 @@ class PositionBody(_Strict):
 
     position: str = Field(max_length=MAX_POSITION, examples=["xox/oox/___", "4453", "4O 4X"])
     size: str | None = Field(default=None, max_length=16, examples=["7x6"])
-    k: int | None = Field(default=None, ge=1, le=64)
+    k: int | None = Field(default=None, ge=1, le=64, strict=True)
 
 
 class SearchBody(PositionBody):
     """A position and an optional search limit: ``depth`` plies and/or ``time`` seconds
     (at most the server's cap). Without either the search is exact, within the cap."""
 
-    depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
-    time: float | None = Field(default=None, gt=0, examples=[1.0])
+    depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH, strict=True)
+    time: float | None = Field(default=None, gt=0, strict=True, examples=[1.0])
 
 
 class MoveBody(SearchBody):
@@ -78,7 +78,7 @@ class ReplayBody(_Strict):
 
     moves: list[dict[str, Any]] = Field(max_length=MAX_DEPTH)
     size: str | None = Field(default=None, max_length=16, examples=["7x6"])
-    k: int | None = Field(default=None, ge=1, le=64)
+    k: int | None = Field(default=None, ge=1, le=64, strict=True)
 
 
 class HistoryBody(PositionBody):
@@ -93,7 +93,7 @@ class TreeBody(PositionBody):
     null), with alpha-beta's windows and cuts when ``alphabeta``; ``heuristic`` values the
     positions at the depth limit by the evaluation instead of solving them."""
 
-    depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
+    depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH, strict=True)
     alphabeta: bool = False
     heuristic: bool = False
 
@@ -104,7 +104,7 @@ class StepsBody(PositionBody):
     ``depth`` plies (to the end when null); ``heuristic`` values the positions at the depth
     limit by the evaluation instead of solving them."""
 
-    depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH)
+    depth: int | None = Field(default=None, ge=0, le=MAX_DEPTH, strict=True)
     heuristic: bool = False
     order: str = Field(default="game", max_length=16, examples=["game", "best"])
 
@@ -132,7 +132,7 @@ class GameBody(_Strict):
     id: int | None = Field(default=None, ge=1, le=MAX_ID)
     game: str = Field(max_length=32)
     size: str | None = Field(default=None, max_length=16)
-    k: int | None = Field(default=None, ge=1, le=64)
+    k: int | None = Field(default=None, ge=1, le=64, strict=True)
     moves: list[dict[str, Any]] = Field(max_length=64)
     players: dict[str, str] = Field(
         default_factory=lambda: {"1": "human", "2": "engine"}, examples=[{"1": "human"}]
