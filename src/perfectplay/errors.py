@@ -24,9 +24,41 @@ from __future__ import annotations
 
 import re
 
+MAX_WORD = 100
+"""The most characters of one word (a run without spaces) of an error message: a longer one
+(an input echoed whole, such as a 4,301-digit number) is cut in its middle by
+:func:`shorten`."""
+MAX_MESSAGE = 500
+"""The most characters of an error message, whatever it echoes: a longer one is cut in its
+middle by :func:`shorten` (the longest written in full, a refused trial naming its bounds,
+has about 430)."""
+_WORD = re.compile(rf"\S{{{MAX_WORD + 1},}}")
+
+
+def _cut_middle(text: str, limit: int, mark: str) -> str:
+    """``text`` cut in its middle to ``limit`` characters, ``mark`` where it is cut."""
+    if len(text) <= limit:
+        return text
+    head = (limit - len(mark)) * 2 // 3
+    return text[:head] + mark + text[len(text) - (limit - len(mark) - head) :]
+
+
+def shorten(message: str) -> str:
+    """``message`` with every word longer than :data:`MAX_WORD` cut in its middle, and then
+    the whole cut in its middle to :data:`MAX_MESSAGE` characters: its start names the input,
+    its end says the reason."""
+    message = _WORD.sub(lambda word: _cut_middle(word.group(), MAX_WORD, "..."), message)
+    return _cut_middle(message, MAX_MESSAGE, " ... ")
+
 
 class PerfectplayError(ValueError):
-    """Base of all input errors; the message is meant for the user as it is."""
+    """Base of all input errors; the message is meant for the user as it is (cut in the
+    middle to :data:`MAX_MESSAGE` characters, however long the input it echoes)."""
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], str):
+            args = (shorten(args[0]),)
+        super().__init__(*args)
 
 
 class UnknownGameError(PerfectplayError):

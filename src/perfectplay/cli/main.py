@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import Any
 
+from perfectplay.cli.options import Parser
 from perfectplay.cli.output import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -83,7 +84,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     ``argv`` starts with a verb, only that verb is declared (the others' modules are not
     imported: what they would add is never read); otherwise every verb is (the list of
     ``--help``, the choices of a usage error)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG,
         description="Play and solve two-player perfect-information board games.",
         epilog=EPILOG,

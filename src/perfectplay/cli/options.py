@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from perfectplay.api import GameKit, KernelOptions, Limit, Loaded, RegisteredGame
@@ -44,6 +45,17 @@ UNSET: tuple[tuple[str, object], ...] = (
     ("table_bits", None),
 )
 """The options some verbs take, with their value in a verb that does not take them."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are cut in the middle as every error message is
+    (argparse echoes an argument whole: a 4,301-digit value made a 4,400-character line)."""
+
+    def error(self, message: str) -> NoReturn:
+        from perfectplay.errors import shorten
+
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {shorten(message)}\n")
 
 
 WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)

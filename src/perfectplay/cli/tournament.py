@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from perfectplay.cli import options
-from perfectplay.cli.options import decimal, whole
+from perfectplay.cli.options import Parser, decimal, whole
 from perfectplay.cli.output import EXIT_OK, EXIT_USAGE, print_json
 
 EPILOG = """\
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tests and for ``python -m perfectplay.cli.tournament`` before the verb is registered."""
     from perfectplay.errors import PerfectplayError
 
-    parser = argparse.ArgumentParser(prog="perfectplay")
+    parser = Parser(prog="perfectplay")
     commands = parser.add_subparsers(dest="command", required=True)
     add(commands)
     try:

@@ -129,6 +129,8 @@ class OpeningBook:
                 fields.update((name, data[name]) for name in META_FIELDS if name in data.files)
         except UNREADABLE as exc:
             reason = " ".join(str(exc).split()) or type(exc).__name__  # one line
+            if "pickle" in reason:  # numpy's advice to load it with pickle: never for a book
+                reason = "it holds pickled Python objects, which a book never does"
             if len(reason) > REASON:  # zipfile quotes whole headers
                 reason = reason[: REASON - 3] + "..."
             raise DataFileError(

@@ -66,12 +66,10 @@ def parse_simplexity_move(text: str, number: int = 1) -> tuple[int, str]:
 
 def _simplexity_move(text: str, number: int, digits: str, letter: str) -> tuple[int, str]:
     shape = letter.upper()
+    label = f"{digits[:6]}...{letter}" if len(digits) > 6 else f"{digits}{letter}"
     if shape not in ("O", "X"):
-        raise NotationError(
-            f"moves {quote(text)}: move {number} ({digits}{letter}): the shape is O or X"
-        )
+        raise NotationError(f"moves {quote(text)}: move {number} ({label}): the shape is O or X")
     if len(digits) > 6:
-        label = f"{digits[:6]}...{letter}"
         raise IllegalMoveError(f"moves {quote(text)}: move {number} ({label}): no such column")
     return int(digits) - 1, shape
 
