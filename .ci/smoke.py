@@ -13,7 +13,8 @@ virtualenv, then a few checks that a missing install step would fail.
    :data:`MOVE_SECONDS`; the server must still be running then.
 4. Runs one solve from the command line.
 5. Runs the test command's install steps (its ``apt-get`` steps excepted: ``.ci/run``
-   installs the same system packages first) and one test file instead of the whole suite.
+   installs the same system packages first) and :data:`TEST_FILES` instead of the whole
+   suite.
 
 Exits 0 when all of it works, 1 (naming the step) when any step fails. Nothing is left
 running: the server is stopped whatever happens. ``--readme`` reads another README (to show
@@ -41,8 +42,10 @@ PAGE_SECONDS = 20.0
 """``/`` must answer within this many seconds of the server's start (issue 25)."""
 MOVE_SECONDS = 180.0
 """A Connect Four move must be answered within this many seconds of the server's start."""
-TEST_FILE = "tests/test_readme.py"
-"""The one test file run in the fresh virtualenv (the whole suite runs in CI's own step)."""
+TEST_FILES = ("tests/test_readme.py", "examples/nim/tests/test_nim.py")
+"""The test files run in the fresh virtualenv (the whole suite runs in CI's own step): the
+README's commands and the lock (the installed versions must be the locked ones), and the
+example plug-in (which must have been installed)."""
 
 
 class SmokeFailure(Exception):
@@ -162,7 +165,7 @@ def smoke(readme: Path, work: Path) -> None:
     for step in test_steps[:-1]:
         if not step.startswith("apt-get"):
             run(step, env)
-    run(f"python3 -m pytest -q -p no:cacheprovider {TEST_FILE}", env, timeout=600)
+    run(f"python3 -m pytest -q -p no:cacheprovider {' '.join(TEST_FILES)}", env, timeout=600)
 
 
 def main() -> int:
