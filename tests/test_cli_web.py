@@ -29,7 +29,7 @@ def test_serve_help_names_the_defaults(capsys: pytest.CaptureFixture[str]) -> No
         (["--port", "70000"], "--port 70000"),
         (["--workers", "0"], "--workers 0"),
         (["--cap", "0"], "--cap 0"),
-        (["--cap", "nan"], "--cap nan"),
+        (["--cap", "nan"], "argument --cap: 'nan'"),  # digits 0-9 only (issue 27, item 8)
     ],
 )
 def test_bad_options_are_refused_with_exit_2(
