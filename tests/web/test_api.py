@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -347,6 +348,12 @@ def test_a_full_waiting_line_is_refused(tmp_path: Path) -> None:
     settings = Settings(db=tmp_path / "busy.sqlite3", workers=1, cap=CAP, queue_limit=1, warm=False)
     statuses: list[int] = []
     with TestClient(create_app(settings)) as busy:
+        # The pool starts in the background: on a busy machine a request sent before the
+        # worker is up is refused as warming, which is not the refusal this test is about.
+        deadline = time.monotonic() + 60
+        while busy.get("/api/health").json()["engines"]["workers_ready"] < 1:
+            assert time.monotonic() < deadline, "the worker did not start within 60 s"
+            time.sleep(0.05)
 
         def search() -> None:
             body = {"position": "", "time": 1.0}

@@ -27,6 +27,7 @@ from perfectplay.web.schemas import (
     MoveBody,
     PlayBody,
     PositionBody,
+    QueryWhole,
     ReplayBody,
     SearchBody,
     StepsBody,
@@ -224,8 +225,8 @@ Filters = Annotated[dict[str, Any], Depends(game_filters)]
 def list_games(
     request: Request,
     filters: Filters,
-    limit: int = Query(default=50, ge=1, le=500),
-    offset: int = Query(default=0, ge=0, le=MAX_ID),
+    limit: Annotated[QueryWhole, Query(ge=1, le=500)] = 50,
+    offset: Annotated[QueryWhole, Query(ge=0, le=MAX_ID)] = 0,
 ) -> dict[str, Any]:
     """Filters combine; ``total`` counts every match, ``games`` is one page of them."""
     store = _store(request)
