@@ -329,8 +329,8 @@ def bounds_text(args: argparse.Namespace, game: RegisteredGame) -> tuple[str, st
     from perfectplay import api
 
     game_kit = api.kit_of(game)
-    ways = "--depth N, or a smaller --size" if sized(game_kit) else "or --depth N"
-    bounds = "give --time S to search S seconds (exact when the search reaches the end), " + ways
+    ways = "--depth N or a smaller --size" if sized(game_kit) else "or --depth N"
+    bounds = "give --time S (exact if the search reaches the end), " + ways
     return f"{args.command} {game_kit.name}", bounds
 
 
