@@ -1187,13 +1187,17 @@ def tournament(
     openings: Sequence[str],
     *,
     workers: int = 1,
+    executor: Executor = "local",
+    address: str | None = None,
     out: str | None = None,
     resume: bool = False,
     progress: TournamentProgress | None = None,
 ) -> TournamentResult:
-    """Play the tournament, written to the folder ``out`` when given (``games.jsonl``,
-    ``standings.json``, ``report.md``; ``resume`` finishes one there). Raises
-    :class:`ParameterError` for bad settings or a folder that does not fit."""
+    """Play the tournament on ``workers`` local processes or Ray actors (``executor``
+    ``"ray"``: a local Ray instance, or the cluster at ``address``), written to the folder
+    ``out`` when given (``games.jsonl``, ``standings.json``, ``report.md``; ``resume``
+    finishes one there). Raises :class:`ParameterError` for bad settings, an unknown
+    executor, a missing Ray or cluster, or a folder that does not fit."""
     from perfectplay.analysis import tournament as tournaments
 
     return tournaments.run_tournament(
@@ -1201,6 +1205,8 @@ def tournament(
         settings,
         list(openings),
         workers=workers,
+        executor=executor,
+        address=address,
         out=None if out is None else Path(out),
         resume=resume,
         progress=progress,

@@ -41,7 +41,9 @@ from perfectplay.analysis.referee import REASONS, Played, Table, referee, seat
 from perfectplay.errors import ParameterError, quote
 from perfectplay.games.kit import GameKit, GameParams, Loaded
 from perfectplay.games.registry import get_kit
+from perfectplay.jobs.run import check_executor
 from perfectplay.jobs.sandbox import Enforced, Limits, probe
+from perfectplay.jobs.tasks import Executor
 from perfectplay.processes import die_with_parent
 
 GAMES_FILE, STANDINGS_FILE, REPORT_FILE, PLAN_FILE = (
@@ -278,9 +280,20 @@ def _worker_start() -> None:
     die_with_parent()
 
 
-def run_games(tasks: list[GameTask], workers: int) -> Iterator[dict[str, Any]]:
-    """The records of ``tasks`` as they finish, played on ``workers`` spawned processes."""
+def run_games(
+    tasks: list[GameTask], workers: int, executor: Executor = "local", address: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """The records of ``tasks`` as they finish, played on ``workers`` spawned processes, or
+    on ``workers`` Ray actors (``executor`` ``"ray"``: a local instance, or the cluster at
+    ``address``, where the sandboxes' folders go in each machine's temporary directory)."""
     if not tasks:
+        return
+    if executor == "ray":
+        from perfectplay.jobs.ray_calls import ray_calls
+
+        if address is not None:  # the driver's folder is not on the cluster's machines
+            tasks = [dataclasses.replace(task, scratch=None) for task in tasks]
+        yield from ray_calls(play_task, tasks, workers, address)
         return
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(
@@ -486,15 +499,19 @@ def run_tournament(
     openings: list[str],
     *,
     workers: int = 1,
+    executor: Executor = "local",
+    address: str | None = None,
     out: Path | None = None,
     resume: bool = False,
     progress: TournamentProgress | None = None,
 ) -> TournamentResult:
-    """Play the tournament (see the module docstring); with ``out``, write ``games.jsonl``
-    as games end, then ``standings.json`` and ``report.md``. Raises :class:`ParameterError`
-    for bad settings (:func:`check_settings`), for ``resume`` without ``out``, and as
-    :func:`check_out` says."""
+    """Play the tournament (see the module docstring) on ``workers`` processes of
+    ``executor`` (:func:`run_games`); with ``out``, write ``games.jsonl`` as games end, then
+    ``standings.json`` and ``report.md``. Raises :class:`ParameterError` for bad settings
+    (:func:`check_settings`), an unknown executor or an address without Ray, for ``resume``
+    without ``out``, and as :func:`check_out` says."""
     check_settings(settings, entrants, workers)
+    check_executor(executor, workers, address)
     tasks = schedule(entrants, settings, openings)
     if resume and out is None:
         raise ParameterError("--resume needs --out DIR: the folder of the tournament to finish")
@@ -506,7 +523,7 @@ def run_tournament(
     todo = [task for task in tasks if task.index not in done]
     with scratch_folder(out) as scratch:
         todo = [dataclasses.replace(task, scratch=str(scratch)) for task in todo]
-        for record in run_games(todo, workers):
+        for record in run_games(todo, workers, executor, address):
             done[int(record["game"])] = record
             if out is not None:
                 append(out / GAMES_FILE, record)

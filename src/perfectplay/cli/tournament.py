@@ -19,6 +19,7 @@ examples:
   perfectplay tournament tictactoe engine:time=0.5 gomocup:./pbrain-tiny --size 9x9 --k 5 \\
       --gauntlet --time 1 --out gauntlet
   perfectplay tournament connect4 engine:depth=4 line:./mybot.py --rounds 4 --time 1
+  perfectplay tournament connect4 engine:depth=4 random --workers 2 --executor ray
   perfectplay tournament simplexity ... --out results --resume     finish a killed run
 
 players: engine[:eval=NAME,depth=N,time=S], random[:seed=N], level:NAME (beginner, casual,
@@ -44,6 +45,17 @@ def add(commands: Any) -> None:
     sub.add_argument("--openings", metavar="FILE", help="one opening position a line")
     sub.add_argument("--seed", type=whole, default=0, help="seed of openings and our players")
     sub.add_argument("--workers", type=whole, default=1, metavar="N", help="games in parallel")
+    sub.add_argument(
+        "--executor",
+        default="local",
+        metavar="local|ray",
+        help="local: a process pool on this machine (default); ray: Ray actors",
+    )
+    sub.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="a Ray cluster's HOST:PORT (default: a local Ray instance, started and stopped)",
+    )
     sub.add_argument("--out", metavar="DIR", help="write games.jsonl, standings.json, report.md")
     sub.add_argument("--resume", action="store_true", help="finish the tournament in --out")
     sub.add_argument("--gauntlet", action="store_true", help="the first player against the rest")
@@ -56,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the tournament and print its report (or its standings as JSON)."""
     from perfectplay import api
 
+    api.check_executor(args.executor, args.workers, args.address)
     settings = api.tournament_settings(
         args.game,
         size=args.size,
@@ -81,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         players,
         openings,
         workers=args.workers,
+        executor=args.executor,
+        address=args.address,
         out=args.out,
         resume=args.resume,
         progress=progress,

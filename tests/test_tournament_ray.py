@@ -1,0 +1,54 @@
+"""Issue 29: the same tournament on Ray actors (``--executor ray``, a local Ray instance) and
+on the local process pool gives the same games and standings for the same seed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_support import bot, bot_processes
+
+from perfectplay.cli.tournament import main
+
+pytest.importorskip("ray")
+
+PLAYERS = [
+    "engine:depth=1@engine",
+    "random:seed=5@random",
+    f"course:{bot('random_bot.py')}@course_random",
+    f"course:{bot('raiser.py')}@raiser",
+]
+OPTIONS = ["--time", "0.4", "--seed", "11", "--workers", "2"]
+
+
+def run(out: Path, *executor: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The games (in game order) and the standings of one run."""
+    assert main(["simplexity", *PLAYERS, *OPTIONS, *executor, "--out", str(out)]) == 0
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    standings = json.loads((out / "standings.json").read_text())
+    for record in games:
+        del record["move_ms"]  # times differ from run to run; nothing else may
+    for player in standings["players"].values():
+        del player["mean_move_ms"], player["max_move_ms"]
+    del standings["sandbox"]["pid"]
+    return sorted(games, key=lambda record: record["game"]), standings
+
+
+def test_ray_and_local_give_the_same_tournament(tmp_path: Path) -> None:
+    on_ray = run(tmp_path / "ray", "--executor", "ray")
+    local = run(tmp_path / "local")
+    assert on_ray == local
+    games, standings = on_ray
+    assert [record["game"] for record in games] == list(range(12))
+    assert {r["forfeit"]["reason"] for r in games if r["forfeit"]} == {"crash"}
+    assert standings["players"]["raiser"]["forfeits"]["crash"] == 6
+    assert bot_processes() == []
+
+
+def test_an_unknown_executor_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simplexity", "engine", "random", "--executor", "dask"]) == 2
+    assert "--executor 'dask'" in capsys.readouterr().err
+    assert main(["simplexity", "engine", "random", "--address", "h:1"]) == 2
+    assert "--address: only with --executor ray" in capsys.readouterr().err
