@@ -74,3 +74,28 @@ def test_a_game_told_twice_is_stored_once(tmp_path: Path) -> None:
 def test_a_bad_database_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["connect4", "engine", "random", *argv]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_the_pages_of_no_tournament_and_of_one_still_running(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from perfectplay.web.app import Settings, create_app
+
+    db = tmp_path / "games.sqlite3"
+    app = create_app(Settings(db=db, workers=1, warm=False))
+    with TestClient(app) as client:
+        assert 'id="no-runs"' in client.get("/tournaments").text
+        for path in ("/tournaments/1", "/tournaments/0", "/tournaments/x", f"/tournaments/{2**64}"):
+            answer = client.get(path)
+            assert answer.status_code == 404, path
+        settings = api.tournament_settings("connect4", move_time=0.5)
+        players = api.tournament_players(settings, ["engine:depth=1@a", "random:seed=1@b"])
+        sink = StoreSink(GameStore(db))
+        sink.begin("run-2", settings, players, 2)
+        record = {"game": 0, "round": 1, "first": "a", "second": "b", "opening": "44"}
+        record |= {"moves": ["3"], "result": "1-0", "end": "forfeit (time)"}
+        sink.game(record | {"forfeit": {"player": "b", "reason": "time", "detail": ""}})
+        page = client.get("/tournaments/1").text
+        assert 'id="no-standings"' in page and "b forfeits: time" in page
+        assert 'href="/games/1"' in page
+        assert "1 of 2 games · running" in client.get("/tournaments").text
