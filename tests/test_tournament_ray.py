@@ -1,9 +1,16 @@
 """Issue 29: the same tournament on Ray actors (``--executor ray``, a local Ray instance) and
-on the local process pool gives the same games and standings for the same seed."""
+on the local process pool gives the same games and standings for the same seed; a run on Ray
+killed with SIGKILL halfway leaves nothing running (Ray's own processes die with the
+command's process group) and ``--resume`` finishes it, every game exactly once."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -52,3 +59,28 @@ def test_an_unknown_executor_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
     assert "--executor 'dask'" in capsys.readouterr().err
     assert main(["simplexity", "engine", "random", "--address", "h:1"]) == 2
     assert "--address: only with --executor ray" in capsys.readouterr().err
+
+
+def test_killed_on_ray_and_resumed_plays_each_game_once(tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "perfectplay.cli.tournament", "simplexity", *PLAYERS]
+    command += [*OPTIONS, "--executor", "ray", "--out", str(out)]
+    process = subprocess.Popen(
+        command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if games.exists() and games.read_text().count("\n") >= 6:
+            break
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    assert 6 <= games.read_text().count("\n") < 12
+    for _ in range(100):  # Ray's actors end with its raylet, in the killed group
+        if not bot_processes():
+            break
+        time.sleep(0.1)
+    assert bot_processes() == []
+    resumed = run(out, "--executor", "ray", "--resume")
+    assert resumed == run(tmp_path / "local")
