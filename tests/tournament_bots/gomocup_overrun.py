@@ -4,47 +4,47 @@ three times the turn time the manager gave it (``INFO timeout_turn``) before ans
 import sys
 import time
 
-size, stones, turn_ms, moves = (0, 0), {}, 1000, 0
+state = {"size": (0, 0), "stones": {}, "turn_ms": 1000, "moves": 0}
 
 
-def reply(text):
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+def say(text):
+    print(text, flush=True)
 
 
-def move():
-    global moves
-    moves += 1
-    if moves >= 3:
-        time.sleep(3 * turn_ms / 1000)
-    width, height = size
-    cells = [(x, y) for y in range(height) for x in range(width) if (x, y) not in stones]
-    x, y = min(cells, key=lambda c: (abs(c[0] - width // 2) + abs(c[1] - height // 2), c))
-    stones[(x, y)] = 1
-    reply(f"{x},{y}")
+def answer():
+    state["moves"] += 1
+    if state["moves"] >= 3:
+        time.sleep(3 * state["turn_ms"] / 1000)
+    (width, height), stones = state["size"], state["stones"]
+    free = [(x, y) for y in range(height) for x in range(width) if (x, y) not in stones]
+    best = min(free, key=lambda c: (abs(c[0] - width // 2) + abs(c[1] - height // 2), c))
+    stones[best] = 1
+    say(f"{best[0]},{best[1]}")
 
 
-lines = iter(sys.stdin.readline, "")
-for line in lines:
-    words = line.strip().replace(",", " ").split()
-    command = words[0].upper() if words else ""
-    if command in ("START", "RECTSTART"):
-        size = (int(words[1]), int(words[-1]))
-        reply("OK")
-    elif command == "INFO" and len(words) == 3 and words[1] == "timeout_turn":
-        turn_ms = int(words[2])
-    elif command == "BEGIN":
-        move()
-    elif command == "TURN":
-        stones[(int(words[1]), int(words[2]))] = 2
-        move()
-    elif command == "BOARD":
-        stones = {}
-        for row in lines:
-            if row.strip().upper() == "DONE":
-                break
-            x, y, who = (int(v) for v in row.strip().split(","))
-            stones[(x, y)] = who
-        move()
-    elif command == "END":
-        break
+def read_board():
+    state["stones"] = {}
+    while (row := sys.stdin.readline().strip()).upper() != "DONE":
+        x, y, who = map(int, row.split(","))
+        state["stones"][(x, y)] = who
+    answer()
+
+
+def heard(words):
+    if words[0] in ("START", "RECTSTART"):
+        state["size"], state["stones"] = (int(words[1]), int(words[-1])), {}
+        say("OK")
+    elif words[:2] == ["INFO", "timeout_turn"]:
+        state["turn_ms"] = int(words[2])
+    elif words[0] == "TURN":
+        state["stones"][(int(words[1]), int(words[2]))] = 2
+        answer()
+    elif words[0] == "BEGIN":
+        answer()
+    elif words[0] == "BOARD":
+        read_board()
+    return words[0] != "END"
+
+
+while (line := sys.stdin.readline()) and heard(line.replace(",", " ").split() or ["?"]):
+    pass

@@ -10,12 +10,14 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from perfectplay.cli.tournament import main
-from tests.web import live
-from tests.web.test_browser import SHOTS, TIMEOUT_MS
+from tests.web.conftest import _serve
+from tests.web.test_browser import TIMEOUT_MS
 from tests.web.test_browser import browser as browser  # the module's Chromium (a fixture)
+from tests.web.test_browser_screens import page as page  # at 1280 and 390 px, fitting
+from tests.web.test_browser_screens import shot
 
 expect.set_options(timeout=TIMEOUT_MS)
 
@@ -31,48 +33,19 @@ GAMES = 30  # 6 players, each pair twice
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose database holds one tic-tac-toe round robin of six of our players."""
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose database holds one tic-tac-toe round robin of six of our players (for
+    this module, in place of conftest's empty one: the ``page`` fixture asks for it)."""
     folder = tmp_path_factory.mktemp("tournament-server")
-    db = folder / "games.sqlite3"
-    argv = ["tictactoe", *PLAYERS, "--time", "1", "--workers", "2", "--db", str(db)]
-    assert main(argv) == 0
-    port = live.free_port()
-    log = folder / "server.log"
-    process = live.start(db, port, log, "--workers", "1")
-    url = f"http://127.0.0.1:{port}"
-    try:
-        live.wait_healthy(url, process, log)
-        yield url
-    finally:
-        live.stop(process)
-
-
-@pytest.fixture(params=[1280, 390], ids=["1280px", "390px"])
-def page(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """A fresh page at the parametrised width; any JavaScript error fails the test."""
-    width: int = request.param
-    viewport = {"width": width, "height": 900}
-    context = browser.new_context(base_url=server, viewport=viewport, bypass_csp=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    argv = ["tictactoe", *PLAYERS, "--time", "1", "--workers", "2"]
+    assert main([*argv, "--db", str(folder / "games.sqlite3")]) == 0
+    yield from _serve(folder, "--workers", "1")
 
 
 def fits(page: Page) -> None:
     """The page is no wider than the screen."""
     width = page.viewport_size["width"] if page.viewport_size else 0
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-
-
-def shot(page: Page, name: str) -> None:
-    width = page.viewport_size["width"] if page.viewport_size else 0
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
 
 
 def test_the_crosstable_and_a_replay(page: Page) -> None:

@@ -51,17 +51,7 @@ def add(commands: Any) -> None:
     sub.add_argument("--openings", metavar="FILE", help="one opening position a line")
     sub.add_argument("--seed", type=whole, default=0, help="seed of openings and our players")
     sub.add_argument("--workers", type=whole, default=1, metavar="N", help="games in parallel")
-    sub.add_argument(
-        "--executor",
-        default="local",
-        metavar="local|ray",
-        help="local: a process pool on this machine (default); ray: Ray actors",
-    )
-    sub.add_argument(
-        "--address",
-        metavar="ADDR",
-        help="a Ray cluster's HOST:PORT (default: a local Ray instance, started and stopped)",
-    )
+    options.add_executor(sub, workers=False)
     sub.add_argument("--out", metavar="DIR", help="write games.jsonl, standings.json, report.md")
     sub.add_argument("--resume", action="store_true", help="finish the tournament in --out")
     sub.add_argument("--gauntlet", action="store_true", help="the first player against the rest")

@@ -5,7 +5,8 @@
     driver ── ray.init ──▶ a local Ray instance (started and stopped here), or a cluster
       │  actor_k = Caller.remote(function)      one actor per worker, each asking Ray for a CPU
       └─ actor_k.call.remote(item) ──▶ function(item), one item in flight per actor; the next
-                                       item goes to the actor that just finished
+                                       item goes to the actor that just finished (Ray's
+                                       ActorPool)
 
 Ray is joined and started through :mod:`perfectplay.jobs.ray_pool`'s public functions (the
 address checked first, the local instance quiet and on the loopback). The function travels
@@ -17,6 +18,7 @@ since a game takes seconds and a round trip a millisecond.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from perfectplay.jobs.ray_pool import WAIT_SECONDS, connect, import_ray
@@ -50,9 +52,7 @@ def ray_calls(
     here."""
     if not items:
         return
-    ray = import_ray()
-    started_here = connect(ray, address, workers)
-    try:
+    with _ray(address, workers) as ray:
         remote = ray.remote(num_cpus=1, max_restarts=0)(Caller)
         actors = [remote.remote(function) for _ in range(min(workers, len(items)))]
         try:
@@ -60,29 +60,35 @@ def ray_calls(
         finally:
             for actor in actors:
                 ray.kill(actor)
+
+
+@contextmanager
+def _ray(address: str | None, workers: int) -> Iterator[Any]:
+    """The ``ray`` module, joined to the cluster at ``address`` or to a local instance of
+    ``workers`` CPUs started here, and stopped here on leaving."""
+    ray = import_ray()
+    stop = connect(ray, address, workers)
+    try:
+        yield ray
     finally:
-        if started_here:
+        if stop:
             ray.shutdown()
 
 
 def _hand_out(ray: Any, actors: list[Any], items: Iterator[Any]) -> Iterator[Any]:
-    """One item in flight per actor; each result as its call ends."""
-    pending: dict[Any, Any] = {}
+    """One item in flight per actor (Ray's own ``ActorPool`` hands the next item to the
+    actor that finishes); each result as its call ends, looking every
+    :data:`WAIT_SECONDS` (so that Ctrl-C is heard)."""
+    from ray.util import ActorPool
 
-    def give(actor: Any) -> None:
-        for item in items:
-            pending[actor.call.remote(item)] = actor
-            return
-
-    for actor in actors:
-        give(actor)
-    while pending:
-        done, _ = ray.wait(list(pending), num_returns=1, timeout=WAIT_SECONDS)
-        for ref in done:
-            actor = pending.pop(ref)
-            try:
-                result = ray.get(ref)
-            except ray.exceptions.RayError as exc:
-                raise WorkerLost(f"a Ray actor failed: {str(exc).splitlines()[0]}") from None
-            give(actor)
-            yield result
+    pool: Any = ActorPool(actors)  # partly typed: has_next is not
+    for item in items:
+        pool.submit(lambda actor, value: actor.call.remote(value), item)
+    while pool.has_next():
+        try:
+            result = pool.get_next_unordered(timeout=WAIT_SECONDS)
+        except TimeoutError:
+            continue
+        except ray.exceptions.RayError as exc:
+            raise WorkerLost(f"a Ray actor failed: {str(exc).splitlines()[0]}") from None
+        yield result
