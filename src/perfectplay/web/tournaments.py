@@ -36,7 +36,7 @@ class StoreSink:
         """Record the run (a resumed run finds its row)."""
         game, _ = api.new_game(settings.game, size=settings.size, k=settings.k)
         game_kit = api.kit_of(game)
-        header = {"game": game_kit.name, "size": game_kit.size_text(game), "k": settings.k}
+        header = {"game": game_kit.name, "size": game_kit.size_text(game), "k": game_kit.k_of(game)}
         players = [{"name": entrant.name, "spec": entrant.spec} for entrant in entrants]
         self.settings = settings
         self.tournament = self.store.begin_tournament(
