@@ -28,6 +28,9 @@ API (all bodies JSON; the schema is at ``/docs`` and ``/openapi.json``)::
     GET  /api/games/{id}                  one saved game
     DELETE /api/games/{id}                forget one saved game
 
+Pages: ``/``, ``/play/{game}``, ``/tools/...``, ``/games`` and ``/games/{id}`` (replay),
+``/tournaments`` and ``/tournaments/{id}`` (the runs of ``perfectplay tournament``).
+
 Errors are always JSON, ``{"error": {"type": "NotationError", "message": "..."}}``: 400 for
 input the library rejects (the message names the input and the reason), 404 for an unknown
 game, route or saved game, 413 for a body over the size limit, 422 for a body of the wrong
@@ -57,7 +60,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from perfectplay import api
-from perfectplay.web import boundary, routes_api, routes_pages
+from perfectplay.web import boundary, routes_api, routes_pages, routes_tournaments
 from perfectplay.web.pool import FIRST_WAIT, EnginePool
 from perfectplay.web.store import GameStore, format_timestamp
 
@@ -123,6 +126,7 @@ def create_app(settings: Settings) -> FastAPI:
     boundary.add_error_handlers(app)
     app.include_router(routes_api.router)
     app.include_router(routes_pages.router)
+    app.include_router(routes_tournaments.router)
     app.mount("/static", StaticFiles(directory=boundary.HERE / "static"), name="static")
     return app
 
