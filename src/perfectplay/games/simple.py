@@ -109,6 +109,11 @@ class SimpleSpec:
     name: str
     rules: str
 
+    @property
+    def label(self) -> str:
+        """The rules' class, for match reports (a plain game has no size)."""
+        return self.rules
+
 
 class Author:
     """The author's rules behind checks: every call that raises, or returns against the
@@ -228,8 +233,9 @@ class SimpleGame(BaseGame[Node, str]):
                                    "(the game goes on), 0 (a draw), 1 or 2 (the winner)")
         if found == 0:
             return Outcome(None, "a draw")
-        winner = Player(found)
-        return Outcome(winner, f"player {found} ({self.player_name(winner)}) wins")
+        name = self.player_name(Player(found))
+        named = "" if name == str(found) else f" ({name})"
+        return Outcome(Player(found), f"player {found}{named} wins")
 
     def table(self, state: Any) -> dict[str, Any]:
         """The legal moves of a running game's position by their texts, checked once."""
@@ -389,8 +395,9 @@ class SimpleGame(BaseGame[Node, str]):
         return {"move": move}
 
     def format_move(self, move: str) -> str:
-        """The move's text."""
-        return move
+        """The move's text (``move 3`` for a number that is not a column: trees and steps
+        call a bare number a column)."""
+        return f"move {move}" if move.isdigit() and not self.gravity else move
 
     def player_name(self, player: Player) -> str:
         """The author's ``players``, else ``1`` and ``2``."""
@@ -453,6 +460,18 @@ class SimpleKit(GameKit):
     def move_entry(self, game: Any) -> str:
         """The moves' texts."""
         return "a legal move as listed (its text)"
+
+    def move_text(self, game: Any, move: Any) -> str:
+        """The move's text, as :meth:`parse_move` reads it."""
+        return str(move)
+
+    def render(self, game: Any, position: Any, color: bool = False) -> str:
+        """The board a row a line (``.`` empty, a side's first letter), else the position's
+        ``str``."""
+        if not self.game.has_board:
+            return str(position.state)
+        marks = ".", *(game.player_name(p)[:1] for p in Player)
+        return "\n".join("".join(marks[v] for v in row) for row in self.game.board_cells(position.state))
 
     def side_label(self, game: Any, player: int) -> str:
         """``player 1 (x)``."""
