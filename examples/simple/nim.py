@@ -18,7 +18,7 @@ Move = tuple[int, int]
 class Nim:
     """Nim: take one or more objects from one heap; whoever takes the last object wins."""
 
-    title = "Nim (plain)"
+    title = "Plain Nim"
 
     def __init__(self, heaps: Heaps = (3, 4, 5)) -> None:
         self.heaps = tuple(heaps)

@@ -14,7 +14,7 @@ MARKS = ".xo"
 class TicTacToe:
     """Tic-tac-toe: three in a row wins; x moves first."""
 
-    title = "Tic-tac-toe (plain)"
+    title = "Plain tic-tac-toe"
     players = ("x", "o")
 
     def start(self) -> str:

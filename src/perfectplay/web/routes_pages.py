@@ -59,8 +59,9 @@ def _example_state(game: dict[str, Any]) -> dict[str, Any] | None:
 
 @router.get("/play/{game}", response_class=HTMLResponse)
 def play_page(request: Request, game: str) -> HTMLResponse:
-    """Play ``game`` against the engine (``?size=&k=&side=`` pick the board and the side);
-    404 for an unknown game or one without a board view, naming the reason."""
+    """Play ``game`` against the engine (``?size=&k=&side=`` pick the board and the side):
+    on its board, or by its list of legal moves for a game without a board view; 404 for an
+    unknown game."""
     meta = _served(game)
     title = f"Play {meta['title']}"
     return boundary.page(
@@ -118,10 +119,10 @@ def replay_page(request: Request, game_id: int) -> HTMLResponse:
 
 
 def _served(game: str) -> dict[str, Any]:
-    """The ``contract.game_json`` of a game the play page serves; an unknown game or one
-    without a board view is a 404 whose page says why."""
+    """The ``contract.game_json`` of a game the play page serves; an unknown game is a 404
+    whose page says why."""
     try:
-        name = boundary.board_game(game)
+        name = boundary.played_game(game)
     except errors.UnknownGameError:
         raise HTTPException(status_code=404, detail=f"game {errors.quote(game)}: unknown") from None
     except errors.ParameterError as exc:

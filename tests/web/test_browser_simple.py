@@ -1,0 +1,87 @@
+"""The plain games of ``examples/simple`` (issue 30) played against the engine in a real
+browser, at 1280 px and on a 390 px phone: Nim by its list of legal moves (it has no board
+view), tic-tac-toe and Drop Three on their boards. Needs ``/usr/bin/chromium`` (see
+``test_browser.py``; ``PERFECTPLAY_NO_BROWSER=1`` skips)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.web.test_browser import CHROMIUM_ARGS, CHROMIUM, READY, TIMEOUT_MS, screenshot
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+WIDTHS = (1280, 390)
+"""The screen widths every game is played at: a desktop and a phone."""
+CLICKABLE = {
+    "simplenim": "#board button.move-choice:not([disabled])",
+    "simpletictactoe": "#board button.cell:not([disabled])",
+    "dropthree": "#board button.col-head:not([disabled])",
+}
+"""What a person clicks to move in each game."""
+MOST_MOVES = 12
+"""More human moves than any of the games lasts."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+def opened(browser: Browser, server: str, width: int) -> Iterator[Page]:
+    """A fresh page ``width`` px wide; any JavaScript error fails the test."""
+    context = browser.new_context(
+        base_url=server, viewport={"width": width, "height": 900}, bypass_csp=True
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def overflow(page: Page) -> int:
+    """How far the page is wider than the screen (0: no sideways scrolling)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", sorted(CLICKABLE))
+def test_each_plain_game_is_played_against_the_engine(
+    browser: Browser, simple_server: str, name: str, width: int
+) -> None:
+    for page in opened(browser, simple_server, width):
+        page.goto(f"/play/{name}")
+        expect(page.locator("#status")).to_have_attribute("data-state", "human")
+        for _ in range(MOST_MOVES):
+            page.wait_for_function(READY)
+            if page.locator("#result").is_visible():
+                break
+            played = page.locator("#move-list li").count()
+            page.locator(CLICKABLE[name]).first.click()
+            page.wait_for_function(f"document.querySelectorAll('#move-list li').length > {played}")
+        page.wait_for_function(READY)
+        expect(page.locator("#result")).to_be_visible()
+        moves = page.locator("#move-list li")
+        assert moves.count() >= 2
+        engine = page.locator("#move-list li.mover-engine")
+        assert engine.count() >= 1  # the engine answered
+        assert overflow(page) <= 0, f"{name} at {width} px scrolls sideways"
+        screenshot(page, f"play-{name}-{width}")
+
+
+def test_the_start_page_links_the_game_without_a_board(browser: Browser, simple_server: str) -> None:
+    for page in opened(browser, simple_server, 1280):
+        page.goto("/")
+        expect(page.locator('.more-games a[href="/play/simplenim"]')).to_have_count(1)
+        expect(page.locator('.site-nav a[href="/play/simpletictactoe"]')).to_have_count(1)
+        expect(page.locator('.card-art[data-thumb="dropthree"]')).to_have_count(1)
