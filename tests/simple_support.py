@@ -27,7 +27,9 @@ GAMES = {
 def example_module(module: str) -> ModuleType:
     """The example module ``module`` of ``examples/simple``, imported from its file (under
     a name of its own: ``nim`` alone could be another package's)."""
-    spec = importlib.util.spec_from_file_location(f"simple_example_{module}", EXAMPLES / f"{module}.py")
+    spec = importlib.util.spec_from_file_location(
+        f"simple_example_{module}", EXAMPLES / f"{module}.py"
+    )
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)
@@ -47,7 +49,9 @@ def site_with(folder: Path, entry_points: str, modules: dict[str, Path]) -> dict
     file) as importable: a ``.dist-info`` folder and links in ``folder``."""
     declared = folder / "perfectplay_plain_test-0.1.dist-info"
     declared.mkdir(parents=True)
-    (declared / "METADATA").write_text("Metadata-Version: 2.1\nName: perfectplay-plain-test\nVersion: 0.1\n")
+    (declared / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: perfectplay-plain-test\nVersion: 0.1\n"
+    )
     (declared / "entry_points.txt").write_text(entry_points)
     for name, target in modules.items():
         (folder / name).symlink_to(target)

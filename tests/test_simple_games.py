@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import ast
 import io
-import itertools
 import json
 import subprocess
 import sys
 import tokenize
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import reduce
 from operator import xor
 from pathlib import Path
@@ -59,8 +58,14 @@ def code_lines(path: Path) -> int:
                 docstrings.update(range(body[0].lineno, (body[0].end_lineno or 0) + 1))
     lines: set[int] = set()
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
-                              tokenize.DEDENT, tokenize.ENDMARKER):
+        if token.type not in (
+            tokenize.COMMENT,
+            tokenize.NL,
+            tokenize.NEWLINE,
+            tokenize.INDENT,
+            tokenize.DEDENT,
+            tokenize.ENDMARKER,
+        ):
             lines.update(range(token.start[0], token.end[0] + 1))
     return len(lines - docstrings)
 
@@ -73,7 +78,10 @@ def test_the_examples_are_at_most_a_hundred_lines_of_code(module: str) -> None:
 
 def test_code_lines_leave_out_docstrings_and_comments(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text('"""Doc\n\nstring."""\n\n# comment\nx = 1  # note\n\n\ndef f():\n    """Doc."""\n    return (\n        x)\n')
+    sample.write_text(
+        '"""Doc\n\nstring."""\n\n# comment\nx = 1  # note\n\n\n'
+        'def f():\n    """Doc."""\n    return (\n        x)\n'
+    )
     assert code_lines(sample) == 4
 
 
@@ -145,7 +153,10 @@ def perfectplay_cli(env: dict[str, str], *argv: str) -> subprocess.CompletedProc
     return subprocess.run([*COMMAND, *argv], env=env, capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.parametrize(("name", "position"), [("simplenim", "1-3 2-2"), ("simpletictactoe", "b2 a1 c3"), ("dropthree", "2 3 2 3 1")])
+@pytest.mark.parametrize(
+    ("name", "position"),
+    [("simplenim", "1-3 2-2"), ("simpletictactoe", "b2 a1 c3"), ("dropthree", "2 3 2 3 1")],
+)
 def test_the_command_line_solves_draws_steps_and_counts_each_installed_game(
     installed: dict[str, str], tmp_path: Path, name: str, position: str
 ) -> None:
@@ -170,8 +181,9 @@ def test_batch_solves_an_installed_games_positions_on_worker_processes(
     positions = tmp_path / "positions.txt"
     positions.write_text("1-3 2-2\n1-1\n3-5 2-4\n")
     out = tmp_path / "answers.jsonl"
-    done = perfectplay_cli(installed, "batch", "simplenim", str(positions), "--out", str(out),
-                           "--workers", "1")
+    done = perfectplay_cli(
+        installed, "batch", "simplenim", str(positions), "--out", str(out), "--workers", "1"
+    )
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(answers) == 3 and all("score" in json.dumps(a) for a in answers)
@@ -179,7 +191,9 @@ def test_batch_solves_an_installed_games_positions_on_worker_processes(
 
 # -- in-process: every verb through the api and the command line -----------------------------
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_verb_runs_on_the_registered_games(capsys: pytest.CaptureFixture[str], name: str) -> None:
+def test_every_verb_runs_on_the_registered_games(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
     position = {"simplenim": "1-1 2-2", "simpletictactoe": "b2 a1", "dropthree": "2 3 2"}[name]
     for argv in (
         ("best", name, position, "--time", "0.2"),
@@ -300,9 +314,7 @@ def test_plain_games_json_is_the_contracts(capsys: pytest.CaptureFixture[str]) -
 def test_a_plain_game_without_a_move_str_that_is_one_word_is_refused() -> None:
     rules = type("Spaced", (example_module("nim").Nim,), {"moves": lambda self, p: ["take one"]})
     perfectplay.register(rules, name="spaced")
-    with pytest.raises(errors.PluginError, match="'spaced': moves returned a move written 'take one'"):
+    with pytest.raises(
+        errors.PluginError, match="'spaced': moves returned a move written 'take one'"
+    ):
         api.load_with_moves("spaced", "")[0].legal_moves(api.new_game("spaced")[1])
-
-
-def test_unused(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert callable(itertools.chain) and isinstance(sys.argv, list) and Callable is not None

@@ -5,7 +5,6 @@ web app learns only from the registry (the plug-in test games of ``plugin/pairs_
 from __future__ import annotations
 
 import dataclasses
-import html
 import threading
 from collections.abc import Iterator
 from pathlib import Path

@@ -8,10 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import Browser, Page, expect
 
-from tests.web.test_browser import CHROMIUM_ARGS, CHROMIUM, READY, TIMEOUT_MS, screenshot
+# test_browser.py checks that Chromium is installed; its browser fixture serves here too.
+from tests.web import test_browser
+from tests.web.test_browser import READY, TIMEOUT_MS, screenshot
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+browser = test_browser.browser
 
 WIDTHS = (1280, 390)
 """The screen widths every game is played at: a desktop and a phone."""
@@ -25,27 +28,16 @@ MOST_MOVES = 12
 """More human moves than any of the games lasts."""
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        yield launched
-        launched.close()
-
-
 def opened(browser: Browser, server: str, width: int) -> Iterator[Page]:
-    """A fresh page ``width`` px wide; any JavaScript error fails the test."""
-    context = browser.new_context(
+    """A fresh page ``width`` px wide on ``server``; any JavaScript error fails the test."""
+    page = browser.new_page(
         base_url=server, viewport={"width": width, "height": 900}, bypass_csp=True
     )
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
-    context.close()
+    page.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
@@ -79,7 +71,9 @@ def test_each_plain_game_is_played_against_the_engine(
         screenshot(page, f"play-{name}-{width}")
 
 
-def test_the_start_page_links_the_game_without_a_board(browser: Browser, simple_server: str) -> None:
+def test_the_start_page_links_the_game_without_a_board(
+    browser: Browser, simple_server: str
+) -> None:
     for page in opened(browser, simple_server, 1280):
         page.goto("/")
         expect(page.locator('.more-games a[href="/play/simplenim"]')).to_have_count(1)

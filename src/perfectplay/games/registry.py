@@ -79,7 +79,7 @@ def registry() -> Registry:
     installed later is seen by the next process)."""
     from importlib.metadata import entry_points
 
-    sources: list[tuple[str, Any]] = [(ref, lambda ref=ref: _load(ref)) for ref in BUILTIN]
+    sources: list[tuple[Any, ...]] = [(ref, lambda ref=ref: _load(ref)) for ref in BUILTIN]
     sources += [
         (ep.value, ep.load, ep.name.lower()) for ep in entry_points(group=ENTRY_POINT_GROUP)
     ]
@@ -146,7 +146,7 @@ def register(rules: Any, name: str | None = None) -> GameKit:
     plain game's constructor that raises is a :class:`~perfectplay.errors.PluginError`.
     Running it again with the same name replaces the earlier game.
     """
-    label = (name or getattr(rules, "__name__", type(rules).__name__)).lower()
+    label = str(name or getattr(rules, "__name__", type(rules).__name__)).lower()
     installed = registry()
     lowered = label.strip().lower()
     if lowered in installed.kits or lowered in installed.aliases:

@@ -146,12 +146,15 @@ class Author:
 
     def position(self, method: str, *args: Any) -> Hashable:
         """A position returned by ``method``: refused unless hashable."""
-        found = self.call(method, *args)
+        found: Hashable = self.call(method, *args)
         try:
             hash(found)
         except TypeError:
-            raise self.fail(method, f"returned {type(found).__name__}: positions must be "
-                            "immutable and hashable (a tuple, a string, a frozen dataclass)")
+            raise self.fail(
+                method,
+                f"returned {type(found).__name__}: positions must be "
+                "immutable and hashable (a tuple, a string, a frozen dataclass)",
+            ) from None
         return found
 
     def unchanged(self, method: str, state: Any, before: int) -> None:
@@ -187,10 +190,17 @@ class SimpleGame(BaseGame[Node, str]):
         self._tables: dict[Hashable, dict[str, Any]] = {}
         self._depths: dict[Hashable, int] = {}
         self._results: dict[Hashable, Any] = {}
-        self.players: tuple[str, str] = tuple(self.author.optional("players", ("1", "2")))[:2]  # type: ignore[assignment]
+        self.players = self._players()
         self.max_plies: int | None = self.author.optional("max_plies", None)
         self.has_board = callable(self.author.optional("board", None))
         self.gravity = bool(self.author.optional("gravity", False))
+
+    def _players(self) -> tuple[str, str]:
+        """The author's ``players``: two names; refused otherwise."""
+        names = self.author.optional("players", ("1", "2"))
+        if isinstance(names, str) or not isinstance(names, (tuple, list)) or len(names) != 2:
+            raise self.author.fail("players", "must be two names, such as ('x', 'o')")
+        return str(names[0]), str(names[1])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SimpleGame) and other._spec == self._spec
@@ -229,8 +239,11 @@ class SimpleGame(BaseGame[Node, str]):
         if found is None:
             return None
         if isinstance(found, bool) or found not in (0, 1, 2):
-            raise self.author.fail("result", f"returned {quote(repr(found))}: expected None "
-                                   "(the game goes on), 0 (a draw), 1 or 2 (the winner)")
+            raise self.author.fail(
+                "result",
+                f"returned {quote(repr(found))}: expected None "
+                "(the game goes on), 0 (a draw), 1 or 2 (the winner)",
+            )
         if found == 0:
             return Outcome(None, "a draw")
         name = self.player_name(Player(found))
@@ -253,18 +266,21 @@ class SimpleGame(BaseGame[Node, str]):
         listed = self.author.call("moves", state)
         self.author.unchanged("moves", state, before)
         if isinstance(listed, (str, bytes, dict)) or not hasattr(listed, "__iter__"):
-            raise self.author.fail("moves", f"returned {type(listed).__name__}: expected a "
-                                   "list or tuple of moves")
+            raise self.author.fail(
+                "moves", f"returned {type(listed).__name__}: expected a list or tuple of moves"
+            )
         moves = list(listed)
         if not moves:
-            raise self.author.fail("moves", "returned no move while result says the game "
-                                   "goes on (None)")
+            raise self.author.fail(
+                "moves", "returned no move while result says the game goes on (None)"
+            )
         texts: dict[str, Any] = {}
         for move in moves:
             text = self._text(state, move)
             if text in texts:
-                raise self.author.fail("moves", f"returned the move {quote(text)} twice "
-                                       "(or two moves written alike)")
+                raise self.author.fail(
+                    "moves", f"returned the move {quote(text)} twice (or two moves written alike)"
+                )
             texts[text] = move
         return texts
 
@@ -274,12 +290,18 @@ class SimpleGame(BaseGame[Node, str]):
         try:
             hash(move)
         except TypeError:
-            raise self.author.fail("moves", f"returned a {type(move).__name__}: moves must "
-                                   "be hashable (a number, a string, a tuple)") from None
+            raise self.author.fail(
+                "moves",
+                f"returned a {type(move).__name__}: moves must "
+                "be hashable (a number, a string, a tuple)",
+            ) from None
         text = self._cell_text(state, move) if self.has_board else move_text(move)
         if not text or any(c.isspace() or c == "," for c in text):
-            raise self.author.fail("moves", f"returned a move written {quote(text)}: a "
-                                   "move's str must be one word (no spaces or commas)")
+            raise self.author.fail(
+                "moves",
+                f"returned a move written {quote(text)}: a "
+                "move's str must be one word (no spaces or commas)",
+            )
         return text
 
     def _cell_text(self, state: Any, move: Any) -> str:
@@ -297,8 +319,9 @@ class SimpleGame(BaseGame[Node, str]):
             if value and not before[r][c]
         ]
         if len(changed) != 1:
-            raise self.author.fail("board", "must show a move as one new piece; else "
-                                   "define cell(move)")
+            raise self.author.fail(
+                "board", "must show a move as one new piece; else define cell(move)"
+            )
         row, col = changed[0]
         return str(col + 1) if self.gravity else cell_name(row + 1, col + 1)
 
@@ -306,8 +329,9 @@ class SimpleGame(BaseGame[Node, str]):
         """The author's ``board`` checked: rows of equal length, each cell 0, 1 or 2."""
         rows = [list(row) for row in self.author.call("board", state)]
         if not rows or len({len(row) for row in rows}) != 1 or len(rows[0]) > len(LETTERS):
-            raise self.author.fail("board", f"must return rows of equal length (1 to "
-                                   f"{len(LETTERS)} cells)")
+            raise self.author.fail(
+                "board", f"must return rows of equal length (1 to {len(LETTERS)} cells)"
+            )
         cells = [[0 if value is None else value for value in row] for row in rows]
         if any(value not in (0, 1, 2) or isinstance(value, bool) for row in cells for value in row):
             raise self.author.fail("board", "cells must be None or 0 (empty), 1 or 2 (a piece)")
@@ -357,11 +381,14 @@ class SimpleGame(BaseGame[Node, str]):
         if known is not None:
             return known
         if state in path:
-            raise self.author.fail("play", "leads back to an earlier position: a game "
-                                   "must end (or declare max_plies)")
+            raise self.author.fail(
+                "play", "leads back to an earlier position: a game must end (or declare max_plies)"
+            )
         if len(self._depths) >= MEASURE_POSITIONS:
-            raise self.author.fail("max_plies", f"is needed: the game has more than "
-                                   f"{MEASURE_POSITIONS} positions to measure")
+            raise self.author.fail(
+                "max_plies",
+                f"is needed: the game has more than {MEASURE_POSITIONS} positions to measure",
+            )
         depth = 0
         if self.outcome(Node(state)) is None:
             path.add(state)
@@ -453,8 +480,8 @@ class SimpleKit(GameKit):
             if set(data) == {"row", "col"} and whole and _in_board(data):
                 return cell_name(int(data["row"]), int(data["col"]))  # type: ignore[arg-type]
         raise NotationError(
-            f"move {quote(data)}: expected {{\"move\": text}}, {{\"row\": r, \"col\": c}} or "
-            "{\"column\": c}"
+            f'move {quote(data)}: expected {{"move": text}}, {{"row": r, "col": c}} or '
+            '{"column": c}'
         )
 
     def move_entry(self, game: Any) -> str:
@@ -471,7 +498,9 @@ class SimpleKit(GameKit):
         if not self.game.has_board:
             return str(position.state)
         marks = ".", *(game.player_name(p)[:1] for p in Player)
-        return "\n".join("".join(marks[v] for v in row) for row in self.game.board_cells(position.state))
+        return "\n".join(
+            "".join(marks[v] for v in row) for row in self.game.board_cells(position.state)
+        )
 
     def side_label(self, game: Any, player: int) -> str:
         """``player 1 (x)``."""
@@ -486,7 +515,7 @@ class SimpleKit(GameKit):
             [None if not v else {"player": v, "mark": game.player_name(Player(v))} for v in row]
             for row in cells
         ]
-        return BoardView(len(cells), len(cells[0]), self.game.gravity, drawn)  # type: ignore[arg-type]
+        return BoardView(len(cells), len(cells[0]), self.game.gravity, drawn)
 
     def move_cell(self, game: Any, position: Any, move: Any) -> tuple[int, int] | None:
         """The ``(row, col)`` (top row 0) a move fills."""
@@ -519,4 +548,3 @@ def kit_of_rules(rules: Any, name: str) -> SimpleKit:
             f"{', '.join(missing)}; a game defines start, moves, play and result"
         )
     return SimpleKit(rules, name)
-
