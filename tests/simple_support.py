@@ -7,10 +7,15 @@ from __future__ import annotations
 import importlib.util
 import os
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 import perfectplay
+from perfectplay.games import registry
 from perfectplay.games.registry import game_names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +46,16 @@ def register_examples() -> None:
     for name, (module, cls) in GAMES.items():
         if name not in game_names():
             perfectplay.register(getattr(example_module(module), cls), name=name)
+
+
+@contextmanager
+def examples_registered() -> Iterator[None]:
+    """The example games registered (unless installed) in a registry of in-process games of
+    their own, which is dropped afterwards: games a test registers do not outlive it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(registry, "REGISTERED", registry.Registrations())
+        register_examples()
+        yield
 
 
 def site_with(folder: Path, entry_points: str, modules: dict[str, Path]) -> dict[str, str]:

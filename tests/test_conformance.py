@@ -49,7 +49,7 @@ from perfectplay.search.solver import SearchOptions
 from perfectplay.search.solver import solve as search_solve
 from perfectplay.values import HEURISTIC_BOUND, WIN
 from tests.simple_support import GAMES as SIMPLE_GAMES
-from tests.simple_support import register_examples
+from tests.simple_support import examples_registered
 
 EXAMPLE = "nim"
 """The plug-in of ``examples/nim``: checked whenever it is installed."""
@@ -214,10 +214,16 @@ def case(request: pytest.FixtureRequest) -> Case:
     """Each registered game (and the example plug-in, skipped when not installed; the plain
     games of ``examples/simple``, registered in this process when not installed)."""
     name = str(request.param)
-    register_examples()
     if name not in game_names():
         pytest.skip(f"{name}: the example plug-in is not installed (pip install ./examples/{name})")
     return make_case(name)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plain_examples() -> Iterator[None]:
+    """The plain example games registered for this module's length (unless installed)."""
+    with examples_registered():
+        yield
 
 
 # -- helpers ---------------------------------------------------------------------------------

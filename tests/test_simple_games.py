@@ -25,11 +25,18 @@ from hypothesis import strategies as st
 import perfectplay
 from perfectplay import api, contract, errors
 from perfectplay.analysis.table import value_table
-from perfectplay.games.registry import REGISTERED, get_kit
+from perfectplay.games import registry
+from perfectplay.games.registry import get_kit
 from perfectplay.games.simple import SimpleGame
 from perfectplay.web.app import Settings, create_app
 from tests.cli_support import COMMAND, run
-from tests.simple_support import EXAMPLES, GAMES, example_module, example_site, register_examples
+from tests.simple_support import (
+    EXAMPLES,
+    GAMES,
+    example_module,
+    example_site,
+    examples_registered,
+)
 
 PLAIN = Path(__file__).parent / "plain"
 MOST_LINES = 100
@@ -42,8 +49,10 @@ RESULT_KEYS = {"finished", "winner", "to_move", "to_move_number", "outcome", "pl
 
 
 @pytest.fixture(scope="module", autouse=True)
-def examples() -> None:
-    register_examples()
+def examples() -> Iterator[None]:
+    """The example games, and every game this module registers, for its length only."""
+    with examples_registered():
+        yield
 
 
 def code_lines(path: Path) -> int:
@@ -217,7 +226,7 @@ def test_register_refuses_a_taken_name_a_bad_name_and_a_class_without_rules() ->
         perfectplay.register(type("Empty", (), {"start": lambda self: 0}), name="empty")
     first = perfectplay.register(good, name="againnim")
     again = perfectplay.register(good, name="againnim")  # a notebook cell run twice
-    assert first is not again and REGISTERED.registry().kits["againnim"] is again
+    assert first is not again and registry.REGISTERED.registry().kits["againnim"] is again
     assert get_kit("againnim") is again
 
 
@@ -314,7 +323,6 @@ def test_plain_games_json_is_the_contracts(capsys: pytest.CaptureFixture[str]) -
 def test_a_plain_game_without_a_move_str_that_is_one_word_is_refused() -> None:
     rules = type("Spaced", (example_module("nim").Nim,), {"moves": lambda self, p: ["take one"]})
     perfectplay.register(rules, name="spaced")
-    with pytest.raises(
-        errors.PluginError, match="'spaced': moves returned a move written 'take one'"
-    ):
-        api.load_with_moves("spaced", "")[0].legal_moves(api.new_game("spaced")[1])
+    game, position = api.new_game("spaced")
+    with pytest.raises(errors.PluginError, match="'spaced': moves returned a move written"):
+        game.legal_moves(position)
