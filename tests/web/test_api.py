@@ -473,8 +473,8 @@ def test_a_plugin_game_is_served_through_its_kit(
 def test_a_game_without_a_board_view_is_served_as_a_move_list(
     client: TestClient, plugin_games: ModuleType
 ) -> None:
-    """Issue 30: a game without a board view is played by its list of legal moves (its
-    state's cells are null); only the board tools and history still need a board."""
+    """Issue 30: a game without a board view is played, analysed and drawn as a tree by its
+    list of legal moves (its state's cells are null); only history still needs a board."""
     state = client.post("/api/blindpairs/state", json={"position": "a1"}).json()
     assert (state["rows"], state["cols"], state["cells"]) == (None, None, None)
     assert state["position"] == "a1" and {"row": 2, "col": 1} in state["legal"]
@@ -488,8 +488,9 @@ def test_a_game_without_a_board_view_is_served_as_a_move_list(
     page = client.get("/play/blindpairs")
     assert page.status_code == 200 and 'id="board"' in page.text
     assert 'href="/play/blindpairs"' in client.get("/").text  # in the list of move-list games
-    for tool in ("/tools/analyze", "/tools/history", "/tools/tree"):
-        assert '<option value="blindpairs"' not in client.get(tool).text
+    for tool in ("/tools/analyze", "/tools/tree"):  # a position typed, its moves as buttons
+        assert '<option value="blindpairs"' in client.get(tool).text
+    assert '<option value="blindpairs"' not in client.get("/tools/history").text
 
 
 def test_jobs_run_a_plugin_game_they_never_heard_of(plugin_games: ModuleType) -> None:

@@ -79,3 +79,22 @@ def test_the_start_page_links_the_game_without_a_board(
         expect(page.locator('.more-games a[href="/play/simplenim"]')).to_have_count(1)
         expect(page.locator('.site-nav a[href="/play/simpletictactoe"]')).to_have_count(1)
         expect(page.locator('.card-art[data-thumb="dropthree"]')).to_have_count(1)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_game_without_a_board_is_analysed_and_drawn_as_a_tree(
+    browser: Browser, simple_server: str, width: int
+) -> None:
+    for page in opened(browser, simple_server, width):
+        page.goto("/tools/analyze?game=simplenim&position=1-3%202-4")  # heaps 0,0,5: take 5
+        page.wait_for_load_state("networkidle")
+        expect(page.locator("#best-move")).to_have_attribute("data-move-key", "3-5")
+        page.locator('#board button.move-choice[data-move="3-1"]').click()  # a click plays it
+        expect(page.locator("#position")).to_have_value("1-3 2-4 3-1")
+        page.goto("/tools/tree?game=simplenim&position=1-3%202-4%203-2")  # heaps 0,0,3
+        page.wait_for_load_state("networkidle")
+        page.click("#build")
+        expect(page.locator('#tree .node[data-depth="0"]')).to_have_count(1)
+        expect(page.locator('#tree .node[data-depth="1"]')).to_have_count(3)
+        assert overflow(page) <= 0
+        screenshot(page, f"tree-simplenim-{width}")
