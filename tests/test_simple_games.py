@@ -132,13 +132,22 @@ def value_of(game: Any, position: Any) -> float:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(0, 4), min_size=1, max_size=4).filter(lambda h: sum(h) <= 10))
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=4).filter(lambda h: 0 < sum(h) <= 10))
 def test_plain_nim_follows_the_xor_rule(heaps: list[int]) -> None:
+    loaded = api.load_with_moves("simplenim", ",".join(map(str, heaps)))  # the rules' parse
+    assert loaded.moves is None and api.position_text(loaded) == ",".join(map(str, heaps))
+    wins = api.solve(loaded.game, loaded.position).score.value > 0
+    assert wins == (reduce(xor, heaps, 0) != 0), heaps
     nim = SimpleGame("simplenim", example_module("nim").Nim(tuple(heaps)))
-    assert nim.legal_moves(nim.initial()) or not any(heaps)
-    if any(heaps):
-        wins = value_table(nim)[nim.key(nim.initial())] > 0
-        assert wins == (reduce(xor, heaps, 0) != 0), heaps
+    assert (value_table(nim)[nim.key(nim.initial())] > 0) == wins
+
+
+def test_a_parsed_position_says_who_moves_and_reads_back() -> None:
+    loaded = api.load_with_moves("simplenim", "1,2,3/2")
+    assert loaded.game.to_move(loaded.position) == perfectplay.Player.SECOND
+    assert api.position_text(loaded) == "1,2,3/2"
+    with pytest.raises(errors.NotationError, match="'3,99': neither moves nor a position"):
+        api.load_with_moves("simplenim", "3,99")
 
 
 def test_the_solver_follows_the_xor_rule_on_registered_nim() -> None:

@@ -19,7 +19,9 @@ start; without it the longest game is measured by walking the positions, up to
 for empty, 1 or 2 for a player's piece: it turns on the web's board and the SVG pictures),
 ``gravity`` (with a board: moves drop in columns), ``cell(move)`` (with a board: the 1-based
 ``(row, col)``, or the column with gravity, that ``move`` fills; by default found by
-comparing the boards before and after the move).
+comparing the boards before and after the move), ``parse(text)`` with ``player(position)``
+(positions in the author's own notation, and who moves in them; ``format(position)`` writes
+one back, ``str`` without it).
 
 :class:`SimpleGame` adapts such a class to the :class:`~perfectplay.games.protocol.Game`
 protocol and :class:`SimpleKit` to a :class:`~perfectplay.games.kit.GameKit`. A move of the
@@ -49,7 +51,15 @@ from perfectplay.errors import (
     PluginError,
     quote,
 )
-from perfectplay.games.kit import BoardView, Capability, GameKit, GameParams, JSONValue, Policy
+from perfectplay.games.kit import (
+    BoardView,
+    Capability,
+    GameKit,
+    GameParams,
+    JSONValue,
+    Loaded,
+    Policy,
+)
 from perfectplay.games.protocol import BaseGame, Outcome, Player
 
 RULES = ("start", "moves", "play", "result")
@@ -193,6 +203,7 @@ class SimpleGame(BaseGame[Node, str]):
         self.players = self._players()
         self.max_plies: int | None = self.author.optional("max_plies", None)
         self.has_board = callable(self.author.optional("board", None))
+        self.parses = all(callable(self.author.optional(m, None)) for m in ("parse", "player"))
         self.gravity = bool(self.author.optional("gravity", False))
 
     def _players(self) -> tuple[str, str]:
@@ -456,6 +467,45 @@ class SimpleKit(GameKit):
         if params.size is not None or params.k is not None:
             raise ParameterError(f"{self.name}: takes no size and no k")
         return self.game
+
+    def load(self, text: str, params: GameParams) -> Loaded:
+        """The position of ``text``: a move list from the start, else (when the rules define
+        ``parse`` and ``player``) the author's own notation, whose moves are unknown."""
+        game = self.make(params)
+        try:
+            return super().load(text, params)
+        except NotationError:
+            if not game.parses:
+                raise
+        state = self._parsed(game, text)
+        player = game.author.call("player", state)
+        if isinstance(player, bool) or player not in (1, 2):
+            raise game.author.fail("player", f"returned {quote(repr(player))}: expected 1 or 2")
+        return Loaded(game, Node(state, 0 if player == 1 else 1), None)
+
+    @staticmethod
+    def _parsed(game: SimpleGame, text: str) -> Hashable:
+        """The author's ``parse`` of ``text``: a ``ValueError`` it raises says the text is no
+        position (a :class:`NotationError` naming it); anything else is the author's slip."""
+        try:
+            return game.author.position("parse", text)
+        except PluginError as exc:
+            if not isinstance(exc.__cause__, ValueError):
+                raise
+            raise NotationError(
+                f"position {quote(text)}: neither moves nor a position of {game.name}: "
+                f"{quote(str(exc.__cause__), 200)}"
+            ) from None
+
+    def position_text(self, loaded: Loaded) -> str:
+        """The move list, or for a position read by ``parse`` the author's ``format`` of it
+        (``str`` without one), which ``parse`` must read back."""
+        if loaded.moves is not None:
+            return super().position_text(loaded)
+        game = self.game
+        if callable(game.author.optional("format", None)):
+            return str(game.author.call("format", loaded.position.state))
+        return str(loaded.position.state)
 
     def parse_move(self, game: Any, position: Any, text: str) -> str:
         """A legal move's text; raises :class:`NotationError` naming any other (on a
