@@ -29,7 +29,7 @@ class DropThree:
 
     def play(self, columns: Columns, column: int) -> Columns:
         player = 1 if sum(map(len, columns)) % 2 == 0 else 2
-        return tuple(col + (player,) if c == column - 1 else col for c, col in enumerate(columns))
+        return tuple((*col, player) if c == column - 1 else col for c, col in enumerate(columns))
 
     def piece(self, columns: Columns, c: int, r: int) -> int:
         inside = 0 <= c < WIDTH and 0 <= r < len(columns[c])
@@ -45,7 +45,9 @@ class DropThree:
 
     def board(self, columns: Columns) -> list[list[int]]:
         # Rows from the top: row 0 is the highest.
-        return [[self.piece(columns, c, HEIGHT - 1 - r) for c in range(WIDTH)] for r in range(HEIGHT)]
+        return [
+            [self.piece(columns, c, HEIGHT - 1 - r) for c in range(WIDTH)] for r in range(HEIGHT)
+        ]
 
     def heuristic(self, columns: Columns) -> float:
         # Central pieces take part in more lines.
