@@ -114,15 +114,11 @@ class Node:
 
 @dataclass(frozen=True, slots=True)
 class SimpleSpec:
-    """What tells two plain games apart: the registered name and the rules' class."""
+    """What tells two plain games apart: the registered name and the rules' class, its
+    ``label`` (match reports name it: a plain game has no size)."""
 
     name: str
-    rules: str
-
-    @property
-    def label(self) -> str:
-        """The rules' class, for match reports (a plain game has no size)."""
-        return self.rules
+    label: str
 
 
 class Author:
