@@ -39,9 +39,9 @@ cap, or while the engines warm up (with ``Retry-After``), or when the saved-game
 cannot be used. Each route declares the statuses it
 answers, with this error body, in the OpenAPI schema. No traceback ever reaches a client.
 The contract and the checked loading of requests are in :mod:`perfectplay.web.boundary`;
-this module only assembles the app and no router imports it. The board routes serve games
-whose kit declares ``Capability.BOARD`` (400 for another), ``history`` those that also
-declare ``Capability.HISTORY``.
+this module only assembles the app and no router imports it. The position routes serve
+every game (cells ``null`` without ``Capability.BOARD``), ``history`` those that declare
+``Capability.HISTORY``.
 """
 
 from __future__ import annotations

@@ -110,10 +110,10 @@ def meta_games() -> dict[str, Any]:
 # -- positions ----------------------------------------------------------------------------------
 @router.post("/{game}/state", summary="The board of a position", responses=BOARD)
 def state(game: GameName, body: PositionBody) -> dict[str, Any]:
-    """Cells, side to move, legal moves, outcome and winning line of ``position`` (400 for a
-    game without a board view), and ``exact_play``: whether the engine's perfect play is
+    """Cells (``null`` for a game without a board view), side to move, legal moves, outcome
+    and winning line of ``position``, and ``exact_play``: whether the engine's perfect play is
     exact for a whole game on this board (``boundary.exact_play``)."""
-    loaded = boundary.checked(boundary.board_game(game), body)
+    loaded = boundary.checked(boundary.played_game(game), body)
     result: dict[str, Any] = contract.state_json(loaded)
     result["exact_play"] = boundary.exact_play(loaded)
     return result
@@ -121,9 +121,8 @@ def state(game: GameName, body: PositionBody) -> dict[str, Any]:
 
 @router.post("/{game}/play", summary="The board after a move", responses=BOARD)
 def play(game: GameName, body: PlayBody) -> dict[str, Any]:
-    """``position`` after ``move`` (400 naming the move when it is not legal, or for a game
-    without a board view)."""
-    loaded = boundary.checked(boundary.board_game(game), body)
+    """``position`` after ``move`` (400 naming the move when it is not legal)."""
+    loaded = boundary.checked(boundary.played_game(game), body)
     result: dict[str, Any] = contract.state_json(api.play_json(loaded, body.move))
     return result
 
@@ -131,8 +130,8 @@ def play(game: GameName, body: PlayBody) -> dict[str, Any]:
 @router.post("/{game}/replay", summary="The board after moves from the start", responses=BOARD)
 def replay(game: GameName, body: ReplayBody) -> dict[str, Any]:
     """The board after ``moves`` played from the initial position (400 naming the first bad
-    move by its number, or for a game without a board view)."""
-    name = boundary.board_game(game)
+    move by its number)."""
+    name = boundary.played_game(game)
     loaded = api.replay(name, body.moves, size=body.size, k=body.k)
     boundary.check_board(loaded, body.size)
     result: dict[str, Any] = contract.state_json(loaded)
