@@ -51,7 +51,10 @@ def test_the_readme_has_two_commands_serve_then_test() -> None:
 def test_the_example_is_installed_after_the_package_not_with_it() -> None:
     """One pip command for the editable package, then one for the examples."""
     _, test = setup_commands()
-    assert pip_installs(test) == [[*LOCK, "-e", ".[test]"], [*LOCK, "./examples/nim", "./examples/simple"]]
+    assert pip_installs(test) == [
+        [*LOCK, "-e", ".[test]"],
+        [*LOCK, "./examples/nim", "./examples/simple"],
+    ]
 
 
 def test_ci_installs_as_the_readme_says() -> None:
