@@ -119,7 +119,7 @@ def test_every_command_is_answered() -> None:
         "ERROR no stone at 9,9",
         "ERROR 15,3 is off the 15x15 board",
         "ERROR 7,7 is taken",
-        "ERROR unsupported size 40x40: 5 to 19 a side",
+        "ERROR unsupported size 40x40: 5 to 20 a side",
         "UNKNOWN PLAY",
         "OK",
     ]  # nothing after END

@@ -53,6 +53,21 @@ def add_once(cell, out, n):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def spend(stats):  # type: ignore[no-untyped-def]
+    """Count one node of a threat search against its allowance, the search's budget and its
+    deadline (every proof reads the clock, as the search does): True when the search must
+    stop (``stats[3]`` set when the budget or the deadline ran out)."""
+    stats[5] -= 1
+    stats[0] += 1
+    if stats[0] >= stats[2] or past_deadline(stats[0], stats[4]):
+        stats[2] = 0
+        stats[3] = 1
+        stats[5] = 0
+        return True
+    return False
+
+
+@njit(cache=True)
 def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four, once each, into ``st[8][ply]``; their number."""
     out = st[8][ply]
@@ -71,14 +86,7 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """Plies of a forced win of ``side`` (to move, with no win cell of its own) by at most
     ``depth`` continuous fours: 3, 5, 7, ...; 0 when none was found within ``stats[5]`` nodes.
     """
-    if depth <= 0 or stats[5] <= 0:
-        return 0
-    stats[5] -= 1
-    stats[0] += 1
-    if stats[0] >= stats[2] or past_deadline(stats[0], stats[4]):
-        stats[2] = 0
-        stats[3] = 1
-        stats[5] = 0
+    if depth <= 0 or stats[5] <= 0 or spend(stats):
         return 0
     opp = 1 - side
     threats, block = win_cells(opp, ctx, st)
@@ -223,7 +231,8 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     n = near_cells(ply, ctx, st)
     for i in range(n):
         cell = st[8][ply, i]
-        stats[5] -= 1
+        if spend(stats):
+            return 0
         make(cell, side, ctx, st)
         wins, block = win_cells(side, ctx, st)
         result = 0
@@ -242,7 +251,9 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
             result = 5 if count else 0
             for j in range(m):
                 reply = answers[j]
-                stats[5] -= 1
+                if spend(stats):
+                    result = 0
+                    break
                 make(reply, opp, ctx, st)
                 if win_cells(opp, ctx, st)[0] > 0:
                     result = 0  # the defender's four: counted as a defence that holds
