@@ -61,6 +61,9 @@ OURS = [sys.executable, "-c", "from perfectplay.cli.main import main; raise Syst
 START_SECONDS = 30.0
 """How long the referee waits for START's OK (a first compile takes longer: run
 ``perfectplay warm gomoku`` first)."""
+READY = "MESSAGE perfectplay: engine loaded"
+"""What perfectplay's brain says once its engine is loaded (the manager waits for it)."""
+LOAD_SECONDS = 180.0
 NODE_MODE_TURN_MS = 30_000
 """The opponent's turn time when it plays by nodes (the node budget ends its search)."""
 
@@ -93,6 +96,18 @@ class Brain:
         assert self.process.stdin is not None
         self.process.stdin.write("".join(line + "\n" for line in lines))
         self.process.stdin.flush()
+
+    def wait_for(self, line: str, timeout: float) -> bool:
+        """Whether the brain said ``line`` within ``timeout`` (other lines dropped)."""
+        ends = time.perf_counter() + timeout
+        while (left := ends - time.perf_counter()) > 0:
+            try:
+                said = self.lines.get(timeout=left)
+            except queue.Empty:
+                return False
+            if said is None or said == line:
+                return said == line
+        return False
 
     def answer(self, timeout: float) -> tuple[str | None, float]:
         """The brain's next answer (not a ``MESSAGE``, ``DEBUG`` or ``INFO`` line) and the
@@ -260,6 +275,8 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
     """One match: every opening with both colours, one game at a time."""
     openings = read_openings(Path(args.openings))
     ours = Side(Brain([*OURS, "gomocup", "tictactoe"], "perfectplay"), args.ms)
+    ready = ours.brain.wait_for(READY, LOAD_SECONDS)
+    print(f"perfectplay's engine {'loaded' if ready else 'NOT loaded'} before the first game")
     if nodes is None:
         theirs = Side(Brain(opponent_command(args.engine), "opponent"), args.opponent_ms)
     else:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from perfectplay import api
-from perfectplay.cli.gomocup import Brain, Loader
+from perfectplay.cli.gomocup import READY, Brain, Loader
 
 COMMAND = [sys.executable, "-c", "from perfectplay.cli.main import main; raise SystemExit(main())"]
 
@@ -56,12 +56,21 @@ def test_start_answers_at_once_while_the_engine_loads() -> None:
         stalled.release.set()
 
 
-def test_the_engine_is_loaded_once() -> None:
-    calls: list[int] = []
-    brain = Brain(loader=Loader(lambda say: calls.append(1)))
+def test_the_engine_is_loaded_once_and_said_ready() -> None:
+    calls: list[str] = []
+    loader = Loader(lambda say: calls.append("load"), on_ready=lambda: calls.append("ready"))
+    brain = Brain(loader=loader)
     assert replies(brain, "START 15", "START 15", "RECTSTART 15,17", "RESTART") == ["OK"] * 4
     assert brain.loader.wait(30)
-    assert calls == [1]
+    assert calls == ["load", "ready"]
+
+
+def test_the_brain_says_when_its_engine_is_loaded() -> None:
+    """``MESSAGE perfectplay: engine loaded`` comes once, whenever the load ends (a manager
+    may wait for it before its first game); every command is still answered once."""
+    got = run_brain("START 15", "INFO timeout_turn 2000", "BEGIN", args=("tictactoe",))
+    assert got.count(READY) <= 1
+    assert [line for line in got if line != READY] == ["OK", "7,7"]
 
 
 def test_a_search_whose_deadline_has_passed_still_answers_the_forced_move() -> None:

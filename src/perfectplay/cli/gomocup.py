@@ -86,6 +86,9 @@ RULE_NAMES = {4: "renju", 8: "caro"}
 """The other rules Gomocup names (any other bit is unknown): refused."""
 OWN, THEIRS, NEUTRAL = 1, 2, 3
 """``BOARD``'s fields: the brain's stone, the opponent's, a continuous game's stone."""
+READY = "MESSAGE perfectplay: engine loaded"
+"""Said (at any time: the protocol allows it) once the engine is loaded: a manager that waits
+for it before the first game sees no move found without the engine."""
 LOAD_BOARD = "15x15"
 """The board the loader warms the engine on (its compiled code serves every size and rule)."""
 ABOUT = 'name="perfectplay", version="{version}", author="perfectplay", country="-"'
@@ -108,10 +111,16 @@ def run(args: argparse.Namespace) -> int:
             f"gomocup {args.game}: the protocol plays {EXACT_RULE} (exactly five) or "
             f"{FREESTYLE} (freestyle, five or more)"
         )
-    brain = Brain(exact_rule=name == EXACT_RULE)
+    lock = threading.Lock()  # the loader's thread writes its MESSAGE too
+
+    def say(line: str) -> None:
+        with lock:
+            write(sys.stdout, line)
+
+    brain = Brain(exact_rule=name == EXACT_RULE, loader=Loader(on_ready=lambda: say(READY)))
     brain.loader.start()
     for reply in brain.serve(iter(sys.stdin.readline, "")):
-        write(sys.stdout, reply)
+        say(reply)
     return EXIT_OK
 
 
@@ -119,10 +128,16 @@ class Loader:
     """The compiled engine, loaded once per process in a background thread (numba's cache
     read in seconds, or a compile of a minute on the first run after an install), so that
     the protocol's commands are answered meanwhile. ``warm(say)`` does the loading and calls
-    ``say`` with a notice when it must compile first (by default :func:`warm_engine`)."""
+    ``say`` with a notice when it must compile first (by default :func:`warm_engine`);
+    ``on_ready`` is called (from the loading thread) once it is done."""
 
-    def __init__(self, warm: Callable[[Callable[[str], None]], None] | None = None) -> None:
+    def __init__(
+        self,
+        warm: Callable[[Callable[[str], None]], None] | None = None,
+        on_ready: Callable[[], None] | None = None,
+    ) -> None:
         self._warm = warm_engine if warm is None else warm
+        self._on_ready = on_ready
         self._done = threading.Event()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -149,6 +164,8 @@ class Loader:
             pass
         finally:
             self._done.set()
+            if self._on_ready is not None:
+                self._on_ready()
 
     def _say(self, notice: str) -> None:
         self.notice = notice
