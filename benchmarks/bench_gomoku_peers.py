@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import os
 import queue
 import subprocess
 import sys
@@ -73,14 +72,9 @@ class Brain:
 
     def __init__(self, command: list[str], name: str) -> None:
         self.name = name
+        pipe = subprocess.PIPE
         self.process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            command, stdin=pipe, stdout=pipe, stderr=subprocess.DEVNULL, text=True
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         assert self.process.stdout is not None
@@ -196,12 +190,15 @@ def play(
     rule: int,
     grace_ms: int,
     tally: Tally,
+    size: int = SIZE,
 ) -> Game:
-    """One game from ``opening``; the referee's board is perfectplay's own rules."""
+    """One game from ``opening`` on a ``size`` board; the referee's board is perfectplay's
+    own rules."""
     record = Game(opening, ours_black)
-    game, position = api.new_game("gomoku" if rule & 1 else "tictactoe", size=f"{SIZE}x{SIZE}", k=5)
+    board = f"{size}x{size}"
+    game, position = api.new_game("gomoku" if rule & 1 else "tictactoe", size=board, k=5)
     for side in (ours, theirs):
-        side.brain.send(f"START {SIZE}")
+        side.brain.send(f"START {size}")
         ok, seconds = side.brain.answer(START_SECONDS)
         if side is ours:
             tally.slowest_start = max(tally.slowest_start, seconds)
@@ -214,7 +211,7 @@ def play(
     for x, y in opening:
         position = game.play(position, (y, x))
     told = {id(ours): False, id(theirs): False}
-    while game.outcome(position) is None and len(stones) < SIZE * SIZE:
+    while game.outcome(position) is None and len(stones) < size * size:
         black_to_move = len(stones) % 2 == 0
         mover = ours if black_to_move == ours_black else theirs
         if told[id(mover)]:
@@ -287,7 +284,9 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
     try:
         for number, opening in enumerate(openings[: args.count or None], 1):
             for ours_black in (True, False):
-                record = play(ours, theirs, opening, ours_black, args.rule, args.grace_ms, tally)
+                record = play(
+                    ours, theirs, opening, ours_black, args.rule, args.grace_ms, tally, args.size
+                )
                 tally.games.append(record)
                 colour = "black" if ours_black else "white"
                 print(
@@ -350,6 +349,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ladder", type=int, help="the first rung's node budget")
     parser.add_argument("--rungs", type=int, default=4)
     parser.add_argument("--rule", type=int, default=0, choices=(0, 1))
+    parser.add_argument("--size", type=int, default=SIZE, help="the board's side (15; 20)")
     parser.add_argument("--grace-ms", type=int, default=1000, help="lateness before a forfeit")
     parser.add_argument("--records", default=str(RECORDS))
     args = parser.parse_args(argv)
