@@ -129,7 +129,7 @@ class Loader:
     read in seconds, or a compile of a minute on the first run after an install), so that
     the protocol's commands are answered meanwhile. ``warm(say)`` does the loading and calls
     ``say`` with a notice when it must compile first (by default :func:`warm_engine`);
-    ``on_ready`` is called (from the loading thread) once it is done."""
+    ``on_ready`` is called (from the loading thread) once it has loaded."""
 
     def __init__(
         self,
@@ -160,12 +160,12 @@ class Loader:
     def _load(self) -> None:
         try:
             self._warm(self._say)
-        except Exception:  # the search itself raises it again, as an ERROR line
-            pass
-        finally:
+        except Exception:  # a move's search loads it again and says why, as an ERROR line
             self._done.set()
-            if self._on_ready is not None:
-                self._on_ready()
+            return
+        self._done.set()
+        if self._on_ready is not None:
+            self._on_ready()
 
     def _say(self, notice: str) -> None:
         self.notice = notice
