@@ -64,6 +64,8 @@ READY = "MESSAGE perfectplay: engine loaded"
 """What perfectplay's brain says once its engine is loaded (the manager waits for it)."""
 LOAD_SECONDS = 180.0
 NODE_MODE_TURN_MS = 30_000
+ONE_CORE = ("INFO thread_num 1", "INFO pondering 0")
+"""The opponent searches on one thread and not on our time (keys other brains ignore)."""
 """The opponent's turn time when it plays by nodes (the node budget ends its search)."""
 
 
@@ -275,9 +277,9 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
     ready = ours.brain.wait_for(READY, LOAD_SECONDS)
     print(f"perfectplay's engine {'loaded' if ready else 'NOT loaded'} before the first game")
     if nodes is None:
-        theirs = Side(Brain(opponent_command(args.engine), "opponent"), args.opponent_ms)
+        theirs = Side(Brain(opponent_command(args.engine), "opponent"), args.opponent_ms, ONE_CORE)
     else:
-        infos = (f"INFO max_node {nodes}",)
+        infos = (*ONE_CORE, f"INFO max_node {nodes}")
         theirs = Side(Brain(opponent_command(args.engine), "opponent"), NODE_MODE_TURN_MS, infos)
     tally = Tally()
     label = f"{nodes} nodes" if nodes is not None else f"{args.opponent_ms} ms"
