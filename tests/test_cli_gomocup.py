@@ -32,9 +32,13 @@ class Manager:
         self.process.stdin.flush()
 
     def ask(self, line: str) -> str:
+        """The answer to ``line``; MESSAGE lines (the brain may say one at any time: its
+        engine loaded) are passed over, as a manager does."""
         self.send(line)
         assert self.process.stdout is not None
-        return self.process.stdout.readline().strip()
+        while (answer := self.process.stdout.readline().strip()).startswith("MESSAGE"):
+            pass
+        return answer
 
     def end(self) -> int:
         self.send("END")

@@ -15,11 +15,12 @@ A VCF is a win in which every attacking move makes a four, so every reply is for
 
 Every defence considered is the only one that does not lose at once, so a VCF found is a
 proof of a forced win within ``N`` plies, the line's, whatever else the position holds (a
-sooner win that is not a VCF, by a double three say, may exist). Its nodes count as search
-nodes (``stats[0]``) under the search's budget and deadline (running out sets ``stats[3]``,
-as the search does). ``stats[5]`` is the node
-allowance of a VCF search (spent per node; an exhausted search finds nothing, which is always
-safe). The moves of the line found are left in ``st[10]`` by ply.
+sooner win that is not a VCF, by a double three say, may exist). Its nodes, and the VCT's
+moves and replies, count as search nodes (``stats[0]``) under the search's budget and
+deadline (:func:`spend`: running out sets ``stats[3]``, as the search does), so a proof never
+holds a move past its time. ``stats[5]`` is the node allowance of a VCF or VCT search (spent
+per node; an exhausted search finds nothing, which is always safe). The moves of the line
+found are left in ``st[10]`` by ply.
 """
 
 from __future__ import annotations
