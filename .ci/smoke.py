@@ -42,7 +42,11 @@ PAGE_SECONDS = 20.0
 """``/`` must answer within this many seconds of the server's start (issue 25)."""
 MOVE_SECONDS = 180.0
 """A Connect Four move must be answered within this many seconds of the server's start."""
-TEST_FILES = ("tests/test_readme.py", "examples/nim/tests/test_nim.py")
+TEST_FILES = (
+    "tests/test_readme.py",
+    "examples/nim/tests/test_nim.py",
+    "examples/simple/tests/test_simple.py",
+)
 """The test files run in the fresh virtualenv (the whole suite runs in CI's own step): the
 README's commands and the lock (the installed versions must be the locked ones), and the
 example plug-in (which must have been installed)."""

@@ -5,7 +5,9 @@ left an engine worker computing for minutes)."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -54,13 +56,21 @@ def started_by_this_run() -> dict[int, str]:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Mark the processes the tests will start, and note any already carrying the mark."""
+    """Mark the processes the tests will start, and note any already carrying the mark; give
+    the run a data folder of its own (the web's default database, which ``tournament``
+    writes to without ``--db``, is never the user's)."""
     os.environ[RUN_MARK] = f"{os.getpid()}-{time.time_ns()}"
+    session.config.stash[DATA] = os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(
+        prefix="perfectplay-test-data-"
+    )
     session.config.stash[BEFORE] = set(started_by_this_run())
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Fail the run when processes it started are still alive after a grace period."""
+    """Fail the run when processes it started are still alive after a grace period; remove
+    the run's data folder."""
+    if DATA in session.config.stash:
+        shutil.rmtree(session.config.stash[DATA], ignore_errors=True)
     if not Path("/proc").is_dir():
         return
     before = session.config.stash.get(BEFORE, set())
@@ -77,3 +87,5 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 BEFORE = pytest.StashKey[set[int]]()
 """The processes alive when the session started."""
+DATA = pytest.StashKey[str]()
+"""The run's own data folder (``XDG_DATA_HOME``)."""

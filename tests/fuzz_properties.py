@@ -70,7 +70,7 @@ from fuzz_strategies import (
 )
 from hypothesis import strategies as st
 
-from perfectplay import api
+from perfectplay import api, errors
 from perfectplay.cli import main
 from perfectplay.errors import GameOverError, IllegalMoveError, PerfectplayError
 from perfectplay.games.connect4.book import OpeningBook
@@ -94,8 +94,8 @@ from perfectplay.games.simplexity.notation import (
 )
 from perfectplay.notation import grid_from_text, parse_size, parse_whole, player_from_text
 
-MAX_MESSAGE = 1000
-"""The longest error message accepted: the input is quoted, and quoted shortened."""
+MAX_MESSAGE = errors.MAX_MESSAGE
+"""The longest error message accepted (issue 27: about 300 characters, echoed input cut)."""
 
 
 class Rejected(Exception):

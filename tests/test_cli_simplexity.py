@@ -89,11 +89,10 @@ def test_solve_large_board_needs_a_limit(capsys: pytest.CaptureFixture[str]) -> 
     code, out, err = run(capsys, "solve", "simplexity", "")
     assert code == 2 and out == ""
     assert err == (
-        "perfectplay: error: solve simplexity: not solved exactly in the 10 s trial given to a "
-        "position 42 plies from the end: its exact solve takes more than 10 s of processor time "
-        "here (one is sure to end in reasonable time with at most 20 plies left); give --time S "
-        "to search S seconds (exact when the search reaches the end), --depth N, or a smaller "
-        "--size\n"
+        "perfectplay: error: solve simplexity: not proved in its 10 s trial on a position 42 "
+        "plies from the end, so it needs more than 10 s of processor time (solves end soon "
+        "with at most 20 plies left); give --time S (exact if the search reaches the end), "
+        "--depth N or a smaller --size\n"
     )
     data = run_json(capsys, "solve", "simplexity", "", "--time", "0.2")
     assert data["exact"] is False and len(data["pv"]) >= 1

@@ -2,7 +2,8 @@
 (:mod:`perfectplay.games.protocol`) and of its kit (:mod:`perfectplay.games.kit`).
 
 The test runs over every game the registry knows, the built-ins and the installed plug-ins
-(the example ``examples/nim``, once installed: ``python3 -m pip install ./examples/nim``), so
+(the example ``examples/nim``, once installed: ``python3 -m pip install ./examples/nim``) and
+the plain games of ``examples/simple`` (registered in this process when not installed), so
 a new game is checked by running ``python3 -m pytest tests/test_conformance.py``; add
 ``-k NAME`` for one game. Nothing here branches on a game's name (but for the bugs listed in
 :data:`KNOWN_BUGS`): the games are played on small boards chosen from their kits
@@ -47,6 +48,8 @@ from perfectplay.search.result import Score, finished_value, score_of_move
 from perfectplay.search.solver import SearchOptions
 from perfectplay.search.solver import solve as search_solve
 from perfectplay.values import HEURISTIC_BOUND, WIN
+from tests.simple_support import GAMES as SIMPLE_GAMES
+from tests.simple_support import examples_registered
 
 EXAMPLE = "nim"
 """The plug-in of ``examples/nim``: checked whenever it is installed."""
@@ -206,13 +209,21 @@ def make_case(name: str) -> Case:
     return Case(name, kit, params, game, lines, exact_positions(game, lines))
 
 
-@pytest.fixture(scope="module", params=sorted({*game_names(), EXAMPLE}))
+@pytest.fixture(scope="module", params=sorted({*game_names(), EXAMPLE, *SIMPLE_GAMES}))
 def case(request: pytest.FixtureRequest) -> Case:
-    """Each registered game (and the example plug-in, skipped when not installed)."""
+    """Each registered game (and the example plug-in, skipped when not installed; the plain
+    games of ``examples/simple``, registered in this process when not installed)."""
     name = str(request.param)
     if name not in game_names():
         pytest.skip(f"{name}: the example plug-in is not installed (pip install ./examples/{name})")
     return make_case(name)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plain_examples() -> Iterator[None]:
+    """The plain example games registered for this module's length (unless installed)."""
+    with examples_registered():
+        yield
 
 
 # -- helpers ---------------------------------------------------------------------------------

@@ -49,15 +49,15 @@ def test_the_readme_has_two_commands_serve_then_test() -> None:
 
 
 def test_the_example_is_installed_after_the_package_not_with_it() -> None:
-    """One pip command for the editable package, then one for the example."""
+    """One pip command for the editable package, then one for the examples."""
     _, test = setup_commands()
-    assert pip_installs(test) == [[*LOCK, "-e", ".[test]"], [*LOCK, "./examples/nim"]]
+    assert pip_installs(test) == [[*LOCK, "-e", ".[test]"], [*LOCK, "./examples/nim", "./examples/simple"]]
 
 
 def test_ci_installs_as_the_readme_says() -> None:
     script = (ROOT / ".ci" / "run").read_text()
     installs = [found for line in script.splitlines() for found in pip_installs(line)]
-    assert installs == [[*LOCK, "-e", ".[test]"], [*LOCK, "./examples/nim"]]
+    assert installs == [[*LOCK, "-e", ".[test]"], [*LOCK, "./examples/nim", "./examples/simple"]]
     assert re.search(r"^(PYTEST_ADDOPTS=\S+ )?python3 -m pytest$", script, re.MULTILINE)
     assert "python3 .ci/smoke.py" in script  # the README's commands in a fresh virtualenv
 

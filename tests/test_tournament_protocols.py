@@ -50,3 +50,27 @@ def test_line_protocol_connect4(tmp_path: Path) -> None:
         if "garbage" in (record["first"], record["second"]):
             assert record["forfeit"]["player"] == "garbage"
             assert record["forfeit"]["reason"] == "illegal"
+
+
+def test_gomoku_gauntlet_against_gomocup_brains(tmp_path: Path) -> None:
+    """Issue 29, item 4: Gomoku itself (exactly five, on 9x9) over the Gomocup protocol: our
+    engine beats the tiny brain by five in a row, and a brain that answers three times too
+    late (from its third move on) loses every game on time, after its first moves counted."""
+    out = tmp_path / "gomoku"
+    argv = ["gomoku", "engine:depth=2@us", f"gomocup:{bot('gomocup_engine.py')}@tiny"]
+    argv += [f"gomocup:{bot('gomocup_overrun.py')}@slow", "--size", "9x9", "--k", "5"]
+    argv += ["--gauntlet", "--time", "0.3", "--workers", "2", "--no-db"]
+    assert main([*argv, "--out", str(out)]) == 0
+    records = games(out)
+    assert len(records) == 4
+    for record in records:
+        if "tiny" in (record["first"], record["second"]):
+            assert record["forfeit"] is None and record["winner"] == "us"
+            assert "5 in a row" in record["end"]
+        else:
+            assert record["forfeit"] == {**record["forfeit"], "player": "slow", "reason": "time"}
+            assert len(record["move_ms"]["slow"]) == 2  # two moves in time, the third late
+    standings = json.loads((out / "standings.json").read_text())["players"]
+    assert standings["slow"]["forfeits"]["time"] == 2
+    assert standings["us"]["points"] == 4
+    assert bot_processes() == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -40,12 +41,18 @@ def outcome(records: list[dict]) -> dict[int, tuple]:
     }
 
 
+def stored_games(db: Path) -> list[tuple[int, int]]:
+    """(number, saved game id) of every tournament game in the web's store at ``db``."""
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT number, game_id FROM tournament_games").fetchall()
+
+
 def test_killed_and_resumed_plays_each_game_once(tmp_path: Path) -> None:
-    out = tmp_path / "killed"
+    out, db = tmp_path / "killed", tmp_path / "games.sqlite3"
     folders = sandbox_folders()
     command = [sys.executable, "-m", "perfectplay.cli.tournament", "simplexity", *PLAYERS]
     process = subprocess.Popen(
-        [*command, *OPTIONS, "--out", str(out)],
+        [*command, *OPTIONS, "--out", str(out), "--db", str(db)],
         start_new_session=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -64,9 +71,21 @@ def test_killed_and_resumed_plays_each_game_once(tmp_path: Path) -> None:
             break
         time.sleep(0.1)
     assert bot_processes() == []
-    assert main(["simplexity", *PLAYERS, *OPTIONS, "--out", str(out), "--resume"]) == 0
+    assert (
+        main(["simplexity", *PLAYERS, *OPTIONS, "--out", str(out), "--resume", "--db", str(db)])
+        == 0
+    )
     resumed = lines(out)
     assert sorted(r["game"] for r in resumed) == list(range(GAMES))
+    stored = stored_games(db)  # the web's store too holds every game once, as one run
+    assert sorted(number for number, _ in stored) == list(range(GAMES))
+    assert len({game_id for _, game_id in stored}) == GAMES
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*), min(status) FROM tournaments").fetchone() == (
+            1,
+            "finished",
+        )
+        assert conn.execute("SELECT count(*) FROM games").fetchone() == (GAMES,)
     assert not (out / ".sandboxes").exists()  # the killed run's sandbox folders are cleared
     assert sandbox_folders() == folders
     clean = tmp_path / "clean"

@@ -35,6 +35,7 @@ _EXPORTS = {
     "GameKit": "perfectplay.games.kit",
     "Capability": "perfectplay.games.kit",
     "get_game": "perfectplay.games.registry",
+    "register": "perfectplay.games.registry",
     "game_names": "perfectplay.games.registry",
     "Player": "perfectplay.games.protocol",
     "Outcome": "perfectplay.games.protocol",

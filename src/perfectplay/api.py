@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import import_module
 from pathlib import Path
@@ -119,6 +119,7 @@ if TYPE_CHECKING:
         Settings,
         TournamentProgress,
         TournamentResult,
+        TournamentSink,
     )
     from perfectplay.jobs.books import BookBuild
     from perfectplay.jobs.journal import Journal
@@ -163,6 +164,7 @@ LAZY_EXPORTS = {
     "Task": "perfectplay.jobs.tasks",
     "TournamentProgress": "perfectplay.analysis.tournament",
     "TournamentResult": "perfectplay.analysis.tournament",
+    "TournamentSink": "perfectplay.analysis.tournament",
     "WorkerLost": "perfectplay.jobs.tasks",
     "check_executor": "perfectplay.jobs.run",
     "default_workers": "perfectplay.jobs.run",
@@ -221,6 +223,7 @@ __all__ = [
     "Capability",
     "CompiledEngine",
     "Engine",
+    "Entrant",
     "ExactProgress",
     "Executor",
     "GameKit",
@@ -255,10 +258,14 @@ __all__ = [
     "Score",
     "ScoredLine",
     "SearchResult",
+    "Settings",
     "SideRecord",
     "Step",
     "Steps",
     "Task",
+    "TournamentProgress",
+    "TournamentResult",
+    "TournamentSink",
     "TreeNode",
     "TreeProgress",
     "WarmProgress",
@@ -1187,13 +1194,19 @@ def tournament(
     openings: Sequence[str],
     *,
     workers: int = 1,
+    executor: Executor = "local",
+    address: str | None = None,
     out: str | None = None,
     resume: bool = False,
     progress: TournamentProgress | None = None,
+    sink: TournamentSink | None = None,
 ) -> TournamentResult:
-    """Play the tournament, written to the folder ``out`` when given (``games.jsonl``,
-    ``standings.json``, ``report.md``; ``resume`` finishes one there). Raises
-    :class:`ParameterError` for bad settings or a folder that does not fit."""
+    """Play the tournament on ``workers`` local processes or Ray actors (``executor``
+    ``"ray"``: a local Ray instance, or the cluster at ``address``), written to the folder
+    ``out`` when given (``games.jsonl``, ``standings.json``, ``report.md``; ``resume``
+    finishes one there) and told to ``sink`` (the run, each game, the result). Raises
+    :class:`ParameterError` for bad settings, an unknown executor, a missing Ray or cluster,
+    or a folder that does not fit."""
     from perfectplay.analysis import tournament as tournaments
 
     return tournaments.run_tournament(
@@ -1201,10 +1214,23 @@ def tournament(
         settings,
         list(openings),
         workers=workers,
+        executor=executor,
+        address=address,
         out=None if out is None else Path(out),
         resume=resume,
         progress=progress,
+        sink=sink,
     )
+
+
+def tournament_game(settings: Settings, record: Mapping[str, object]) -> Loaded:
+    """A tournament game's record (a ``games.jsonl`` line) as the position it ended in,
+    with every move from the empty board, the opening's too. Raises
+    :class:`ParameterError` for an opening no order of moves reaches, and the game's
+    notation errors for a move the record does not play legally."""
+    from perfectplay.analysis.tournament_games import game_line
+
+    return game_line(settings, dict(record))
 
 
 def tournament_report(result: TournamentResult) -> str:

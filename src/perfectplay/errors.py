@@ -28,10 +28,10 @@ MAX_WORD = 100
 """The most characters of one word (a run without spaces) of an error message: a longer one
 (an input echoed whole, such as a 4,301-digit number) is cut in its middle by
 :func:`shorten`."""
-MAX_MESSAGE = 500
+MAX_MESSAGE = 300
 """The most characters of an error message, whatever it echoes: a longer one is cut in its
 middle by :func:`shorten` (the longest written in full, a refused trial naming its bounds,
-has about 430)."""
+has about 250)."""
 _WORD = re.compile(rf"\S{{{MAX_WORD + 1},}}")
 
 

@@ -11,6 +11,7 @@ import pytest
 from reference import mnk_reference as ref
 
 from perfectplay.analysis.perft import PerftCounts, perft
+from perfectplay.errors import ParameterError
 from perfectplay.games.mnk.rules import Cell, game
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "perft_mnk.json"
@@ -214,3 +215,13 @@ def test_perft_reports_progress_per_level() -> None:
     assert [depth for depth, _, _ in calls] == list(range(len(counts.nodes_by_depth)))
     assert [positions for _, positions, _ in calls] == list(counts.positions_by_depth)
     assert calls[-1][2] == counts.nodes
+
+
+def test_a_level_past_the_position_bound_is_refused_naming_the_depth() -> None:
+    """Each level is held whole in memory: past the bound the count stops with a
+    ParameterError naming the deepest --depth that fits (3x3: 252 positions at ply 3, 756
+    at ply 4)."""
+    with pytest.raises(ParameterError, match=r"ply 4 has more than 300 distinct .* --depth 3"):
+        perft(game(3, 3, 3), max_positions=300)
+    counted = perft(game(3, 3, 3), max_depth=3, max_positions=300)
+    assert counted.positions == 1 + 9 + 72 + 252

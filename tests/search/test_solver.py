@@ -13,7 +13,9 @@ from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.limits import Limit, make_limit
 from perfectplay.search.minimax import minimax
+from perfectplay.search.result import Score
 from perfectplay.search.solver import SearchOptions, analyze, best_move, solve
+from perfectplay.values import HEURISTIC_LIMIT
 
 KNOWN = json.loads((Path(__file__).parent.parent / "data" / "mnk_values.json").read_text())
 
@@ -162,3 +164,15 @@ def test_limits_are_checked() -> None:
     bare = WithoutKernel(game(3, 3, 3).spec)
     with pytest.raises(ParameterError, match="kernel"):
         solve(bare, bare.initial(), Limit(depth=1), search=SearchOptions(engine="kernel"))
+
+
+@pytest.mark.parametrize(
+    ("value", "words"), [(HEURISTIC_LIMIT, "winning"), (-HEURISTIC_LIMIT, "losing")]
+)
+def test_a_saturated_heuristic_score_reads_in_words(value: int, words: str) -> None:
+    """A big board's evaluation that saturates sees a decisive threat it has not proved
+    (issue 27): never the bare sentinel number, never an outcome."""
+    score = Score(value, exact=False)
+    assert str(score) == f"{words} by a threat the search sees (heuristic, not proven)"
+    assert score.outcome is None and not score.bounded
+    assert str(Score(-668, exact=False)) == "-668 (heuristic)"

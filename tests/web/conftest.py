@@ -9,6 +9,7 @@ plug-ins: an entry-point declaration (a ``.dist-info`` folder) on the ``PYTHONPA
 server and of its engine workers, which find them through the registry as they would an
 installed package.
 ``plugin_games`` registers the same games in this process only, for the length of a test.
+``simple_server`` serves the plain games of ``examples/simple`` as installed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from types import ModuleType
 import pytest
 
 from perfectplay.games import registry
+from tests.simple_support import example_site
 from tests.web import live
 
 PLUGIN = Path(__file__).parent / "plugin"
@@ -64,6 +66,15 @@ def plugin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     paths = [str(PLUGIN), str(folder / "site"), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
     yield from _serve(folder, "--workers", "1", env=env)
+
+
+@pytest.fixture(scope="session")
+def simple_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running server (one engine worker) with the plain games of
+    ``examples/simple`` installed (their entry points, as ``pip install ./examples/simple``
+    declares them; see ``tests/simple_support.py``)."""
+    folder = tmp_path_factory.mktemp("simple-server")
+    yield from _serve(folder, "--workers", "1", env=example_site(folder / "site"))
 
 
 @pytest.fixture

@@ -29,3 +29,20 @@ def test_numeric_fields_take_numbers(client: TestClient) -> None:  # noqa: F811
     body = {"position": "xox/oox/___", "size": "3x3", "k": 3, "depth": 2, "time": 1}
     response = client.post("/api/tictactoe/analyze", json=body)
     assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("value", ["1_0", "٤", "+5", " 7", "5 ", "0x10", "1e1"])
+@pytest.mark.parametrize("name", ["limit", "offset"])
+def test_list_query_numbers_take_ascii_digits_only(
+    client: TestClient,  # noqa: F811
+    name: str,
+    value: str,
+) -> None:
+    message = error_of(client.get(f"/api/games?{name}={value}"), 422, "RequestValidationError")
+    assert name in message
+
+
+def test_list_query_numbers_take_digits(client: TestClient) -> None:  # noqa: F811
+    answer = client.get("/api/games?limit=10&offset=0")
+    assert answer.status_code == 200, answer.text
+    assert (answer.json()["limit"], answer.json()["offset"]) == (10, 0)

@@ -576,7 +576,7 @@ def make_v1_file(path: Path, *extra_sql: str) -> None:
 
 def test_new_file_has_current_schema_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    assert GameStore(path).schema_version() == SCHEMA_VERSION == 4
+    assert GameStore(path).schema_version() == SCHEMA_VERSION == 5
     with raw(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert conn.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
@@ -588,7 +588,7 @@ def test_v1_file_is_migrated_in_place(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     make_v1_file(path)
     store = GameStore(path, clock=lambda: START)
-    assert store.schema_version() == 4
+    assert store.schema_version() == 5
     playing, ended = store.get(1), store.get(2)
     assert playing is not None and ended is not None
     assert playing.moves == ({"column": 4}, {"column": 4})
@@ -623,7 +623,7 @@ def test_sizes_given_rows_first_are_migrated_to_width_x_height(tmp_path: Path) -
         for game, size in stored:
             conn.execute(insert, (game, size, players, moment, moment))
     store = GameStore(path)
-    assert store.schema_version() == 4
+    assert store.schema_version() == 5
     with raw(path) as conn:
         sizes = [row[0] for row in conn.execute("SELECT size FROM games ORDER BY id")]
     assert sizes == ["7x6", "3x3", "7x6", "4x3", "17x15", "6x5", ""]
@@ -649,7 +649,7 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
         GameStore(path)
     message = str(caught.value)
     assert str(path) in message
-    assert "schema version 7 is newer than this perfectplay supports (4)" in message
+    assert "schema version 7 is newer than this perfectplay supports (5)" in message
 
 
 def test_non_database_file_is_refused_untouched(tmp_path: Path) -> None:

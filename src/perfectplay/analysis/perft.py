@@ -20,8 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from perfectplay.errors import ParameterError
 from perfectplay.games.protocol import Player
 
+MAX_LEVEL_POSITIONS = 2_000_000
+"""The most distinct positions one level may hold: past it the count is refused, since each
+level is held whole in memory (about 0.5 GiB of Python objects a million) and takes minutes.
+7x6 Connect Four has 1,662,623 positions at ply 10 (its --depth 9 took 72 s on a busy
+machine), 4,568,683 at ply 11."""
 ProgressCallback = Callable[[int, int, int], None]
 """Called after each level with (depth, positions at that level, nodes so far)."""
 
@@ -107,12 +113,15 @@ def perft(
     position: Any = None,
     max_depth: int | None = None,
     progress: ProgressCallback | None = None,
+    max_positions: int = MAX_LEVEL_POSITIONS,
 ) -> PerftCounts:
     """Count the tree below ``position`` (the initial position by default).
 
     With ``max_depth`` only that many plies are expanded (``complete`` is then False when
     unfinished positions remain at the last level; games and terminal counts cover the
-    levels reached). Game lengths count plies from ``position``.
+    levels reached). Game lengths count plies from ``position``. Raises
+    :class:`ParameterError` (naming ``--depth``) as soon as a level would hold more than
+    ``max_positions`` distinct positions.
     """
     root = game.initial() if position is None else position
     level: dict[Any, tuple[Any, int]] = {game.key(root): (root, 1)}
@@ -137,9 +146,19 @@ def perft(
                     key = game.key(child)
                     known = following.get(key)
                     following[key] = (child, paths if known is None else known[1] + paths)
+                if len(following) > max_positions:
+                    raise _too_many(depth + 1, max_positions)
         if progress is not None:
             progress(depth, len(level), sum(tally.nodes_by_depth))
         if not following:
             return tally.counts(complete=not unfinished or expand)
         level = following
         depth += 1
+
+
+def _too_many(depth: int, max_positions: int) -> ParameterError:
+    """The refusal of a level past ``max_positions`` distinct positions."""
+    return ParameterError(
+        f"perft: ply {depth} has more than {max_positions:,} distinct positions, too many to "
+        f"hold in memory; give --depth {depth - 1} or less"
+    )

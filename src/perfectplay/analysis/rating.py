@@ -41,10 +41,13 @@ class Elo:
         return f"{round(self.value) or 0:+d} ± {error}"
 
     def as_dict(self) -> dict[str, float | str | None]:
+        """``standings.json``'s form: rounded value and error, bound, and as the report
+        writes it (``text``)."""
         return {
             "value": None if self.value is None else round(self.value, 1),
             "error": None if self.error is None else round(self.error, 1),
             "bound": self.bound,
+            "text": str(self),
         }
 
 

@@ -69,10 +69,7 @@ class Reach:
         """The reach in words, for messages."""
         if self.book_plies is None:
             return f"at most {self.exact_plies} plies left"
-        return (
-            f"at most {self.exact_plies} plies left, or at least {self.book_plies} where the "
-            "opening book answers"
-        )
+        return f"at most {self.exact_plies} plies left or at least {self.book_plies} in the book"
 
 
 def check_trial(
@@ -82,16 +79,11 @@ def check_trial(
     ``every_move``: the trial valued every move of the position. Raises
     :class:`ParameterError`."""
     if not exact:
-        tried = (
-            f"the moves of a position {plies_left} plies from the end (each leads to one "
-            f"{plies_left - 1} plies from it)"
-            if every_move
-            else f"a position {plies_left} plies from the end"
-        )
+        tried = "the moves of a position" if every_move else "a position"
         raise ParameterError(
-            f"{job}: not solved exactly in the {TRIAL_SECONDS:g} s trial given to {tried}: its "
-            f"exact solve takes more than {TRIAL_SECONDS:g} s of processor time here (one is sure "
-            f"to end in reasonable time with {reach.limit_text()}); {bounds}"
+            f"{job}: not proved in its {TRIAL_SECONDS:g} s trial on {tried} {plies_left} plies "
+            f"from the end, so it needs more than {TRIAL_SECONDS:g} s of processor time (solves "
+            f"end soon with {reach.limit_text()}); {bounds}"
         )
 
 

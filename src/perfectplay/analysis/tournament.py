@@ -29,10 +29,11 @@ import os
 import random
 import shutil
 import tempfile
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from perfectplay.analysis.arena import random_opening
 from perfectplay.analysis.entrants import Entrant, check_names, parse_entrant
@@ -41,7 +42,9 @@ from perfectplay.analysis.referee import REASONS, Played, Table, referee, seat
 from perfectplay.errors import ParameterError, quote
 from perfectplay.games.kit import GameKit, GameParams, Loaded
 from perfectplay.games.registry import get_kit
+from perfectplay.jobs.run import check_executor
 from perfectplay.jobs.sandbox import Enforced, Limits, probe
+from perfectplay.jobs.tasks import Executor
 from perfectplay.processes import die_with_parent
 
 GAMES_FILE, STANDINGS_FILE, REPORT_FILE, PLAN_FILE = (
@@ -67,6 +70,7 @@ __all__ = [
     "Standing",
     "TournamentProgress",
     "TournamentResult",
+    "TournamentSink",
     "check_names",
     "parse_entrant",
     "probe",
@@ -76,6 +80,21 @@ __all__ = [
 ]
 TournamentProgress = Callable[[int, int, dict[str, Any]], None]
 """Called after each game with (games done, games in all, the game's record)."""
+
+
+class TournamentSink(Protocol):
+    """Where a tournament's games go besides ``--out`` (the web app's store): told of the
+    run when it starts (a resumed run keeps its id), of each game as it ends, and of the
+    result at the end (every game's record, the kept ones too, and the standings)."""
+
+    def begin(self, run: str, settings: Settings, entrants: list[Entrant], games: int) -> None:
+        """The run ``run`` of ``games`` scheduled games starts (or resumes)."""
+
+    def game(self, record: dict[str, Any]) -> None:
+        """A game ended (its ``games.jsonl`` record)."""
+
+    def end(self, result: TournamentResult) -> None:
+        """The tournament ended."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,9 +297,20 @@ def _worker_start() -> None:
     die_with_parent()
 
 
-def run_games(tasks: list[GameTask], workers: int) -> Iterator[dict[str, Any]]:
-    """The records of ``tasks`` as they finish, played on ``workers`` spawned processes."""
+def run_games(
+    tasks: list[GameTask], workers: int, executor: Executor = "local", address: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """The records of ``tasks`` as they finish, played on ``workers`` spawned processes, or
+    on ``workers`` Ray actors (``executor`` ``"ray"``: a local instance, or the cluster at
+    ``address``, where the sandboxes' folders go in each machine's temporary directory)."""
     if not tasks:
+        return
+    if executor == "ray":
+        from perfectplay.jobs.ray_calls import ray_calls
+
+        if address is not None:  # the driver's folder is not on the cluster's machines
+            tasks = [dataclasses.replace(task, scratch=None) for task in tasks]
+        yield from ray_calls(play_task, tasks, workers, address)
         return
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(
@@ -296,11 +326,13 @@ def run_games(tasks: list[GameTask], workers: int) -> Iterator[dict[str, Any]]:
 
 
 # -- the journal ---------------------------------------------------------------------------------
-def check_out(out: Path, plan: dict[str, Any], resume: bool) -> dict[int, dict[str, Any]]:
-    """Prepare ``out`` and return the games already played there (by number): none for a new
-    tournament (:class:`ParameterError` when ``out`` already holds one and ``resume`` is off),
-    the kept games when resuming (:class:`ParameterError` when ``out`` holds no tournament or
-    another plan)."""
+def check_out(
+    out: Path, plan: dict[str, Any], resume: bool
+) -> tuple[str, dict[int, dict[str, Any]]]:
+    """Prepare ``out`` and return the run's id and the games already played there (by
+    number): a new id and none for a new tournament (:class:`ParameterError` when ``out``
+    already holds one and ``resume`` is off), the stored id and the kept games when resuming
+    (:class:`ParameterError` when ``out`` holds no tournament or another plan)."""
     plan_path, games_path = out / PLAN_FILE, out / GAMES_FILE
     if not resume:
         if plan_path.exists() or games_path.exists():
@@ -309,19 +341,26 @@ def check_out(out: Path, plan: dict[str, Any], resume: bool) -> dict[int, dict[s
                 "it or choose another folder"
             )
         out.mkdir(parents=True, exist_ok=True)
-        plan_path.write_text(json.dumps(plan, indent=1) + "\n")
+        run = new_run()
+        plan_path.write_text(json.dumps({**plan, "run": run}, indent=1) + "\n")
         games_path.touch()
-        return {}
+        return run, {}
     try:
         stored = json.loads(plan_path.read_text())
-    except (OSError, ValueError):
+        run = str(stored.pop("run", None) or new_run())  # a plan written before runs had ids
+    except (OSError, ValueError, AttributeError):
         raise ParameterError(f"--resume: {quote(str(out))} holds no tournament to resume") from None
     if stored != json.loads(json.dumps(plan)):
         raise ParameterError(
             f"--resume: the tournament in {quote(str(out))} has other players, settings or "
             "openings than this command"
         )
-    return kept_games(games_path, plan["games"])
+    return run, kept_games(games_path, plan["games"])
+
+
+def new_run() -> str:
+    """A new run's id: random, 32 hexadecimal digits."""
+    return uuid.uuid4().hex
 
 
 def kept_games(path: Path, total: int) -> dict[int, dict[str, Any]]:
@@ -458,7 +497,8 @@ def crosstable(
 @dataclass(slots=True)
 class TournamentResult:
     """A finished tournament: its settings and players, every game's record in game order,
-    the standings and crosstable, how many games this run played and how many it kept."""
+    the standings and crosstable, how many games this run played and how many it kept,
+    what the sandbox enforced, the run's id (kept by ``--resume``)."""
 
     settings: Settings
     entrants: list[Entrant]
@@ -468,10 +508,12 @@ class TournamentResult:
     played: int
     kept: int
     sandbox: Enforced | None = None
+    run: str = ""
 
     def standings_json(self) -> dict[str, Any]:
         """``standings.json``: the players by name, in standing order."""
         return {
+            "run": self.run,
             "game": self.settings.game,
             "games": len(self.records),
             "players": {s.name: s.as_dict() for s in self.standings},
@@ -486,37 +528,51 @@ def run_tournament(
     openings: list[str],
     *,
     workers: int = 1,
+    executor: Executor = "local",
+    address: str | None = None,
     out: Path | None = None,
     resume: bool = False,
     progress: TournamentProgress | None = None,
+    sink: TournamentSink | None = None,
 ) -> TournamentResult:
-    """Play the tournament (see the module docstring); with ``out``, write ``games.jsonl``
-    as games end, then ``standings.json`` and ``report.md``. Raises :class:`ParameterError`
-    for bad settings (:func:`check_settings`), for ``resume`` without ``out``, and as
-    :func:`check_out` says."""
+    """Play the tournament (see the module docstring) on ``workers`` processes of
+    ``executor`` (:func:`run_games`); with ``out``, write ``games.jsonl`` as games end, then
+    ``standings.json`` and ``report.md``; tell ``sink`` of the run, each game and the
+    result. Raises :class:`ParameterError` for bad settings
+    (:func:`check_settings`), an unknown executor or an address without Ray, for ``resume``
+    without ``out``, and as :func:`check_out` says."""
     check_settings(settings, entrants, workers)
+    check_executor(executor, workers, address)
     tasks = schedule(entrants, settings, openings)
     if resume and out is None:
         raise ParameterError("--resume needs --out DIR: the folder of the tournament to finish")
-    done: dict[int, dict[str, Any]] = {}
+    run, done = new_run(), dict[int, dict[str, Any]]()
     if out is not None:
-        done = check_out(out, plan_of(tasks, entrants, openings), resume)
+        run, done = check_out(out, plan_of(tasks, entrants, openings), resume)
     kept = len(done)
+    if sink is not None:
+        sink.begin(run, settings, entrants, len(tasks))
     sandbox = probe(settings.limits) if any(e.outside for e in entrants) else None
     todo = [task for task in tasks if task.index not in done]
     with scratch_folder(out) as scratch:
         todo = [dataclasses.replace(task, scratch=str(scratch)) for task in todo]
-        for record in run_games(todo, workers):
+        for record in run_games(todo, workers, executor, address):
             done[int(record["game"])] = record
             if out is not None:
                 append(out / GAMES_FILE, record)
+            if sink is not None:
+                sink.game(record)
             if progress is not None:
                 progress(len(done), len(tasks), record)
     records = [done[number] for number in sorted(done)]
     table, cross = standings(entrants, records), crosstable(entrants, records)
-    result = TournamentResult(settings, entrants, records, table, cross, len(todo), kept, sandbox)
+    result = TournamentResult(
+        settings, entrants, records, table, cross, len(todo), kept, sandbox, run
+    )
     if out is not None:
         write_results(out, result)
+    if sink is not None:
+        sink.end(result)
     return result
 
 

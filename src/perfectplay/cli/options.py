@@ -217,20 +217,22 @@ def add_weak(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--weak", action="store_true", help="win/draw/loss only (score 1, 0, -1)")
 
 
-def add_executor(sub: argparse.ArgumentParser) -> None:
-    """``--executor``, ``--workers`` and ``--address``: where a batch job's workers run."""
+def add_executor(sub: argparse.ArgumentParser, workers: bool = True) -> None:
+    """``--executor``, ``--workers`` (unless ``workers`` is off: a verb with its own) and
+    ``--address``: where a batch job's workers run."""
     sub.add_argument(
         "--executor",
         default="local",
         metavar="local|ray",
         help="local: a process pool on this machine (default); ray: Ray actors",
     )
-    sub.add_argument(
-        "--workers",
-        type=whole,
-        metavar="N",
-        help="worker processes (default: a core each here, a CPU each on a Ray cluster)",
-    )
+    if workers:
+        sub.add_argument(
+            "--workers",
+            type=whole,
+            metavar="N",
+            help="worker processes (default: a core each here, a CPU each on a Ray cluster)",
+        )
     sub.add_argument(
         "--address",
         metavar="ADDR",
@@ -330,8 +332,8 @@ def bounds_text(args: argparse.Namespace, game: RegisteredGame) -> tuple[str, st
     from perfectplay import api
 
     game_kit = api.kit_of(game)
-    ways = "--depth N, or a smaller --size" if sized(game_kit) else "or --depth N"
-    bounds = "give --time S to search S seconds (exact when the search reaches the end), " + ways
+    ways = "--depth N or a smaller --size" if sized(game_kit) else "or --depth N"
+    bounds = "give --time S (exact if the search reaches the end), " + ways
     return f"{args.command} {game_kit.name}", bounds
 
 

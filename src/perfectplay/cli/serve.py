@@ -58,6 +58,26 @@ def default_db() -> Path:
     return Path(base) / "perfectplay" / "games.sqlite3"
 
 
+def database(value: str | None) -> Path:
+    """The saved-games file of ``--db`` (``None``: :func:`default_db`, its folder made on
+    first use); :class:`ParameterError` for an empty name, a folder given that does not
+    exist (a typo must not create folders silently) or one that cannot be made."""
+    if value is not None and not value.strip():
+        raise ParameterError(f"--db {quote(value)}: an empty file name; name the SQLite file")
+    db = default_db() if value is None else Path(value)
+    if value and not db.parent.is_dir():
+        raise ParameterError(
+            f"--db {quote(str(db), 200)}: the folder {quote(str(db.parent), 200)} does not exist"
+        )
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ParameterError(
+            f"--db {quote(str(db), 200)}: cannot create its folder ({exc.strerror})"
+        ) from None
+    return db
+
+
 def add(commands: Any) -> None:
     """Declare the verb (it takes no GAME)."""
     summary = "run the web app: play against the engine, analyse, keep your games"
@@ -120,17 +140,7 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError(f"--db {quote(args.db)}: an empty file name; name the SQLite file")
     check_host(args.host, args.public)
     bound = _check_free(args.host, args.port)
-    db = default_db() if args.db is None else Path(args.db)
-    if args.db and not db.parent.is_dir():  # a typo must not create folders silently
-        raise ParameterError(
-            f"--db {quote(str(db), 200)}: the folder {quote(str(db.parent), 200)} does not exist"
-        )
-    try:
-        db.parent.mkdir(parents=True, exist_ok=True)  # the default place, made on first use
-    except OSError as exc:
-        raise ParameterError(
-            f"--db {quote(str(db), 200)}: cannot create its folder ({exc.strerror})"
-        ) from None
+    db = database(args.db)
     app = create_app(Settings(db=db, workers=args.workers, cap=args.cap, report=say))
     print(
         f"perfectplay: serving on {where(args.host, bound, args.port)} (saved games in {db}, "

@@ -6,11 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.cli import options
 from perfectplay.cli.options import Parser, decimal, whole
 from perfectplay.cli.output import EXIT_OK, EXIT_USAGE, print_json
+from perfectplay.errors import ParameterError
+
+if TYPE_CHECKING:
+    from perfectplay.web.tournaments import StoreSink
 
 EPILOG = """\
 examples:
@@ -19,6 +23,7 @@ examples:
   perfectplay tournament tictactoe engine:time=0.5 gomocup:./pbrain-tiny --size 9x9 --k 5 \\
       --gauntlet --time 1 --out gauntlet
   perfectplay tournament connect4 engine:depth=4 line:./mybot.py --rounds 4 --time 1
+  perfectplay tournament connect4 engine:depth=4 random --workers 2 --executor ray
   perfectplay tournament simplexity ... --out results --resume     finish a killed run
 
 players: engine[:eval=NAME,depth=N,time=S], random[:seed=N], level:NAME (beginner, casual,
@@ -28,7 +33,9 @@ gomocup:PATH (a Gomocup brain: tictactoe/gomoku boards), line:PATH (our line pro
 docs/tournaments.md); each may end in @NAME. Outside bots run sandboxed: their own
 process, CPU, memory and process limits, no network, read-only files but a folder of
 their own. A move may take --time plus --margin seconds of wall clock.
-Every pairing plays each round's opening twice, each player first once."""
+Every pairing plays each round's opening twice, each player first once.
+The run and every game are saved in the web app's database (--db, default where
+`perfectplay serve` keeps it; --no-db: not at all): its Tournaments page shows them."""
 
 
 def add(commands: Any) -> None:
@@ -44,11 +51,16 @@ def add(commands: Any) -> None:
     sub.add_argument("--openings", metavar="FILE", help="one opening position a line")
     sub.add_argument("--seed", type=whole, default=0, help="seed of openings and our players")
     sub.add_argument("--workers", type=whole, default=1, metavar="N", help="games in parallel")
+    options.add_executor(sub, workers=False)
     sub.add_argument("--out", metavar="DIR", help="write games.jsonl, standings.json, report.md")
     sub.add_argument("--resume", action="store_true", help="finish the tournament in --out")
     sub.add_argument("--gauntlet", action="store_true", help="the first player against the rest")
     sub.add_argument("--memory", type=whole, metavar="MB", help="a bot's address space (512)")
     sub.add_argument("--json", action="store_true", help="print standings.json's document")
+    sub.add_argument(
+        "--db", metavar="PATH", help="save the run and its games in this web app's database"
+    )
+    sub.add_argument("--no-db", action="store_true", help="save nothing in the web's database")
     options.add_size(sub)
 
 
@@ -56,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the tournament and print its report (or its standings as JSON)."""
     from perfectplay import api
 
+    api.check_executor(args.executor, args.workers, args.address)
     settings = api.tournament_settings(
         args.game,
         size=args.size,
@@ -69,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
     )
     players = api.tournament_players(settings, args.players)
     openings = api.tournament_openings(settings, args.openings, args.rounds)
+    if args.no_db and args.db is not None:
+        raise ParameterError("--db with --no-db: choose one")
+    sink = None if args.no_db else store_sink(args.db)
     show = sys.stderr.isatty()
 
     def progress(done: int, total: int, record: dict[str, Any]) -> None:
@@ -81,9 +97,12 @@ def run(args: argparse.Namespace) -> int:
         players,
         openings,
         workers=args.workers,
+        executor=args.executor,
+        address=args.address,
         out=args.out,
         resume=args.resume,
         progress=progress,
+        sink=sink,
     )
     if show:
         sys.stderr.write("\n")
@@ -92,6 +111,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(api.tournament_report(result))
     return EXIT_OK
+
+
+def store_sink(db: str | None) -> StoreSink:
+    """The web app's store at ``db`` (``None``: where ``perfectplay serve`` keeps it) as the
+    tournament's sink; ParameterError naming a file that cannot be used."""
+    from perfectplay.cli.serve import database
+    from perfectplay.web.store import GameStore
+    from perfectplay.web.tournaments import StoreSink
+
+    return StoreSink(GameStore(database(db)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

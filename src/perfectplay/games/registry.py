@@ -13,6 +13,11 @@ Names and aliases are matched case-insensitively; a later game cannot take a nam
 already taken (it is skipped, and the clash is reported by :func:`problems`). A name the
 built-in games answer is looked up without reading the installed packages' entry points
 (tens of milliseconds at every start): no plug-in can take it.
+
+An entry point may also name a plain game class (:mod:`perfectplay.games.simple`: start,
+moves, play, result), which is adapted under the entry point's name. A plain game can be
+registered in a running process too, with no packaging: :func:`register` (exported as
+``perfectplay.register``) keeps it in :data:`REGISTERED` for the rest of the process.
 """
 
 from __future__ import annotations
@@ -23,9 +28,10 @@ from functools import cache
 from importlib import import_module
 from typing import Any
 
-from perfectplay.errors import UnknownGameError, quote
+from perfectplay.errors import ParameterError, UnknownGameError, quote
 from perfectplay.games.kit import GameKit, GameParams
 from perfectplay.games.plugin import guard_kit
+from perfectplay.games.simple import SimpleKit, is_plain, kit_of_rules
 
 ENTRY_POINT_GROUP = "perfectplay.games"
 
@@ -52,7 +58,9 @@ def _load(reference: str) -> object:
     return getattr(import_module(module), attribute)
 
 
-def _as_kit(found: object) -> GameKit:
+def _as_kit(found: object, name: str | None = None) -> GameKit:
+    if name is not None and not isinstance(found, GameKit) and is_plain(found):
+        return kit_of_rules(found, name)
     kit = found() if isinstance(found, type) and issubclass(found, GameKit) else found
     if not isinstance(kit, GameKit):
         raise TypeError(f"{found!r} is not a GameKit")
@@ -71,20 +79,23 @@ def registry() -> Registry:
     installed later is seen by the next process)."""
     from importlib.metadata import entry_points
 
-    sources: list[tuple[str, Any]] = [(ref, lambda ref=ref: _load(ref)) for ref in BUILTIN]
-    sources += [(ep.value, ep.load) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    sources: list[tuple[Any, ...]] = [(ref, lambda ref=ref: _load(ref)) for ref in BUILTIN]
+    sources += [
+        (ep.value, ep.load, ep.name.lower()) for ep in entry_points(group=ENTRY_POINT_GROUP)
+    ]
     return _registry(sources)
 
 
-def _registry(sources: list[tuple[str, Any]]) -> Registry:
-    """The kits of ``sources`` (label, loader), in order; a kit that fails to load or takes
-    a name already taken is left out, and the reason kept."""
+def _registry(sources: list[tuple[Any, ...]]) -> Registry:
+    """The kits of ``sources`` (label, loader and, for an entry point, its name), in order;
+    a kit that fails to load or takes a name already taken is left out, and the reason
+    kept."""
     kits: dict[str, GameKit] = {}
     aliases: dict[str, str] = {}
     problems: list[str] = []
-    for label, load in sources:
+    for label, load, *named in sources:
         try:
-            kit = _as_kit(load())
+            kit = _as_kit(load(), *named)
         except Exception as exc:  # a broken plug-in must not break the built-in games
             problems.append(f"{label}: {type(exc).__name__}: {exc}")
             continue
@@ -98,17 +109,64 @@ def _registry(sources: list[tuple[str, Any]]) -> Registry:
     return Registry(kits, aliases, tuple(problems))
 
 
+class Registrations:
+    """The plain games registered in this process by :func:`register`, by name.
+
+    A process-wide registry is unavoidable here: ``perfectplay.register(MyGame)`` in a
+    notebook cell must make ``MyGame`` known to every later call of the api (``load``,
+    ``solve``, ``tree``) in that process, none of which is handed a registry. It is this one
+    object, changed only by :meth:`add`; the built-in games and the entry points stay
+    immutable, read once.
+    """
+
+    def __init__(self) -> None:
+        self._kits: dict[str, GameKit] = {}
+
+    def add(self, kit: SimpleKit) -> None:
+        """Registers ``kit`` under its name, replacing an earlier registration of the name
+        (a notebook cell run again)."""
+        self._kits[kit.name] = kit
+
+    def registry(self) -> Registry:
+        """The games registered so far."""
+        return Registry(dict(self._kits), {}, ())
+
+
+REGISTERED = Registrations()
+"""The process's in-process registrations (see :class:`Registrations`)."""
+
+
+def register(rules: Any, name: str | None = None) -> GameKit:
+    """Makes the plain game ``rules`` (a class with start, moves, play and result, or an
+    instance of one; see :mod:`perfectplay.games.simple`) known as ``name`` (by default its
+    class name in lower case) to this process: the api, ``perfectplay.tree``, the stepper.
+
+    Returns the game's kit. Raises :class:`ParameterError` for a name that is not a plain
+    name or that a built-in or installed game has, or for a class that lacks a rule; a
+    plain game's constructor that raises is a :class:`~perfectplay.errors.PluginError`.
+    Running it again with the same name replaces the earlier game.
+    """
+    label = str(name or getattr(rules, "__name__", type(rules).__name__)).lower()
+    installed = registry()
+    lowered = label.strip().lower()
+    if lowered in installed.kits or lowered in installed.aliases:
+        raise ParameterError(f"name {quote(label)}: a built-in or installed game has it")
+    kit = kit_of_rules(rules, label)
+    REGISTERED.add(kit)
+    return kit
+
+
 def _known(name: str) -> tuple[Registry, str]:
-    """The registry that knows ``name`` (the built-in one when it does, else the full one)
-    and the registered name it stands for; raises :class:`UnknownGameError` naming the known
-    games."""
+    """The registry that knows ``name`` (the built-in one when it does, then the games
+    registered in this process, then the full one) and the registered name it stands for;
+    raises :class:`UnknownGameError` naming the known games."""
     lowered = name.strip().lower()
-    for source in (builtin_registry, registry):
+    for source in (builtin_registry, REGISTERED.registry, registry):
         known = source()
         resolved = known.aliases.get(lowered, lowered)
         if resolved in known.kits:
             return known, resolved
-    names = ", ".join(sorted(registry().kits))
+    names = ", ".join(game_names())
     raise UnknownGameError(f"game {quote(name)}: unknown; known games are {names}")
 
 
@@ -146,8 +204,8 @@ def get_game(name: str, size: tuple[int, int] | None = None, k: int | None = Non
 
 
 def game_names() -> list[str]:
-    """Registered game names, sorted."""
-    return sorted(registry().kits)
+    """Registered game names (installed and registered in this process), sorted."""
+    return sorted({*registry().kits, *REGISTERED.registry().kits})
 
 
 def problems() -> tuple[str, ...]:

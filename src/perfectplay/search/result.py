@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
-from perfectplay.values import MAX_PLIES, WIN
+from perfectplay.values import HEURISTIC_LIMIT, MAX_PLIES, WIN
 
 M = TypeVar("M")
 
@@ -119,6 +119,9 @@ class Score:
             return f"{outcome} in {'at most ' if self.bounded else ''}{self.plies}"
         if outcome == "draw":
             return "draw"
+        if abs(self.value) >= HEURISTIC_LIMIT:  # saturated: a threat seen, not a proof
+            side = "winning" if self.value > 0 else "losing"
+            return f"{side} by a threat the search sees (heuristic, not proven)"
         return f"{self.value + 0.0:+g} (heuristic)"  # + 0.0: -0.0 reads as +0
 
 

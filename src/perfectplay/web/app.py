@@ -28,6 +28,9 @@ API (all bodies JSON; the schema is at ``/docs`` and ``/openapi.json``)::
     GET  /api/games/{id}                  one saved game
     DELETE /api/games/{id}                forget one saved game
 
+Pages: ``/``, ``/play/{game}``, ``/tools/...``, ``/games`` and ``/games/{id}`` (replay),
+``/tournaments`` and ``/tournaments/{id}`` (the runs of ``perfectplay tournament``).
+
 Errors are always JSON, ``{"error": {"type": "NotationError", "message": "..."}}``: 400 for
 input the library rejects (the message names the input and the reason), 404 for an unknown
 game, route or saved game, 413 for a body over the size limit, 422 for a body of the wrong
@@ -36,9 +39,9 @@ cap, or while the engines warm up (with ``Retry-After``), or when the saved-game
 cannot be used. Each route declares the statuses it
 answers, with this error body, in the OpenAPI schema. No traceback ever reaches a client.
 The contract and the checked loading of requests are in :mod:`perfectplay.web.boundary`;
-this module only assembles the app and no router imports it. The board routes serve games
-whose kit declares ``Capability.BOARD`` (400 for another), ``history`` those that also
-declare ``Capability.HISTORY``.
+this module only assembles the app and no router imports it. The position routes serve
+every game (cells ``null`` without ``Capability.BOARD``), ``history`` those that declare
+``Capability.HISTORY``.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from perfectplay import api
-from perfectplay.web import boundary, routes_api, routes_pages
+from perfectplay.web import boundary, routes_api, routes_pages, routes_tournaments
 from perfectplay.web.pool import FIRST_WAIT, EnginePool
 from perfectplay.web.store import GameStore, format_timestamp
 
@@ -123,6 +126,7 @@ def create_app(settings: Settings) -> FastAPI:
     boundary.add_error_handlers(app)
     app.include_router(routes_api.router)
     app.include_router(routes_pages.router)
+    app.include_router(routes_tournaments.router)
     app.mount("/static", StaticFiles(directory=boundary.HERE / "static"), name="static")
     return app
 

@@ -80,10 +80,12 @@ def require(game: str, capability: api.Capability, what: str) -> str:
     return game_kit.name
 
 
-def board_game(game: str) -> str:
-    """The registered name of a game the pages can draw (``Capability.BOARD``); a game
-    without a board view is refused with :class:`~perfectplay.errors.ParameterError`."""
-    return require(game, api.Capability.BOARD, "the web app's boards (pages, state and play)")
+def played_game(game: str) -> str:
+    """The registered name of a game the play page and the position routes serve: every
+    game (one with a board view, ``Capability.BOARD``, is drawn as its board; one without,
+    as the list of its legal moves: issue 30's plain games); raises
+    :class:`~perfectplay.errors.UnknownGameError` (404)."""
+    return game_name(game)
 
 
 def games_json(capabilities: tuple[api.Capability, ...] = ()) -> list[dict[str, Any]]:

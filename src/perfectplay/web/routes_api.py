@@ -27,6 +27,7 @@ from perfectplay.web.schemas import (
     MoveBody,
     PlayBody,
     PositionBody,
+    QueryWhole,
     ReplayBody,
     SearchBody,
     StepsBody,
@@ -109,10 +110,10 @@ def meta_games() -> dict[str, Any]:
 # -- positions ----------------------------------------------------------------------------------
 @router.post("/{game}/state", summary="The board of a position", responses=BOARD)
 def state(game: GameName, body: PositionBody) -> dict[str, Any]:
-    """Cells, side to move, legal moves, outcome and winning line of ``position`` (400 for a
-    game without a board view), and ``exact_play``: whether the engine's perfect play is
+    """Cells (``null`` for a game without a board view), side to move, legal moves, outcome
+    and winning line of ``position``, and ``exact_play``: whether the engine's perfect play is
     exact for a whole game on this board (``boundary.exact_play``)."""
-    loaded = boundary.checked(boundary.board_game(game), body)
+    loaded = boundary.checked(boundary.played_game(game), body)
     result: dict[str, Any] = contract.state_json(loaded)
     result["exact_play"] = boundary.exact_play(loaded)
     return result
@@ -120,9 +121,8 @@ def state(game: GameName, body: PositionBody) -> dict[str, Any]:
 
 @router.post("/{game}/play", summary="The board after a move", responses=BOARD)
 def play(game: GameName, body: PlayBody) -> dict[str, Any]:
-    """``position`` after ``move`` (400 naming the move when it is not legal, or for a game
-    without a board view)."""
-    loaded = boundary.checked(boundary.board_game(game), body)
+    """``position`` after ``move`` (400 naming the move when it is not legal)."""
+    loaded = boundary.checked(boundary.played_game(game), body)
     result: dict[str, Any] = contract.state_json(api.play_json(loaded, body.move))
     return result
 
@@ -130,8 +130,8 @@ def play(game: GameName, body: PlayBody) -> dict[str, Any]:
 @router.post("/{game}/replay", summary="The board after moves from the start", responses=BOARD)
 def replay(game: GameName, body: ReplayBody) -> dict[str, Any]:
     """The board after ``moves`` played from the initial position (400 naming the first bad
-    move by its number, or for a game without a board view)."""
-    name = boundary.board_game(game)
+    move by its number)."""
+    name = boundary.played_game(game)
     loaded = api.replay(name, body.moves, size=body.size, k=body.k)
     boundary.check_board(loaded, body.size)
     result: dict[str, Any] = contract.state_json(loaded)
@@ -224,8 +224,8 @@ Filters = Annotated[dict[str, Any], Depends(game_filters)]
 def list_games(
     request: Request,
     filters: Filters,
-    limit: int = Query(default=50, ge=1, le=500),
-    offset: int = Query(default=0, ge=0, le=MAX_ID),
+    limit: Annotated[QueryWhole, Query(ge=1, le=500)] = 50,
+    offset: Annotated[QueryWhole, Query(ge=0, le=MAX_ID)] = 0,
 ) -> dict[str, Any]:
     """Filters combine; ``total`` counts every match, ``games`` is one page of them."""
     store = _store(request)

@@ -3,8 +3,9 @@
 Each page is one template in ``templates/`` and one script in ``static/``; the scripts hold
 no game rules and no game names (the server says which moves are legal, how a game ended and
 what each game is: ``contract.game_json`` in every page). Which games a page offers comes
-from their capabilities: the board pages take games with a board view, the history tool
-those that can also take moves back.
+from their capabilities: every game is played, analysed and drawn as a tree (on its board, or
+by its legal moves without a board view), the history tool takes games with a board view
+that can also take moves back.
 """
 
 from __future__ import annotations
@@ -59,8 +60,9 @@ def _example_state(game: dict[str, Any]) -> dict[str, Any] | None:
 
 @router.get("/play/{game}", response_class=HTMLResponse)
 def play_page(request: Request, game: str) -> HTMLResponse:
-    """Play ``game`` against the engine (``?size=&k=&side=`` pick the board and the side);
-    404 for an unknown game or one without a board view, naming the reason."""
+    """Play ``game`` against the engine (``?size=&k=&side=`` pick the board and the side):
+    on its board, or by its list of legal moves for a game without a board view; 404 for an
+    unknown game."""
     meta = _served(game)
     title = f"Play {meta['title']}"
     return boundary.page(
@@ -75,8 +77,9 @@ def play_page(request: Request, game: str) -> HTMLResponse:
 
 @router.get("/tools/analyze", response_class=HTMLResponse)
 def analyze_page(request: Request) -> HTMLResponse:
-    """Paste or edit a board; its best move and every move's value."""
-    return _tool(request, "analyze.html", "Analyse a position", BOARD)
+    """Paste or edit a position (a board, or a move list of legal-move buttons for a game
+    without a board view); its best move and every move's value."""
+    return _tool(request, "analyze.html", "Analyse a position")
 
 
 @router.get("/tools/history", response_class=HTMLResponse)
@@ -87,8 +90,9 @@ def history_page(request: Request) -> HTMLResponse:
 
 @router.get("/tools/tree", response_class=HTMLResponse)
 def tree_page(request: Request) -> HTMLResponse:
-    """The game tree of a small position, expandable, with alpha-beta cuts."""
-    return _tool(request, "tree.html", "Game tree", BOARD)
+    """The game tree of a small position, expandable, with alpha-beta cuts (nodes without
+    pictures for a game without a board view)."""
+    return _tool(request, "tree.html", "Game tree")
 
 
 @router.get("/games", response_class=HTMLResponse)
@@ -118,10 +122,10 @@ def replay_page(request: Request, game_id: int) -> HTMLResponse:
 
 
 def _served(game: str) -> dict[str, Any]:
-    """The ``contract.game_json`` of a game the play page serves; an unknown game or one
-    without a board view is a 404 whose page says why."""
+    """The ``contract.game_json`` of a game the play page serves; an unknown game is a 404
+    whose page says why."""
     try:
-        name = boundary.board_game(game)
+        name = boundary.played_game(game)
     except errors.UnknownGameError:
         raise HTTPException(status_code=404, detail=f"game {errors.quote(game)}: unknown") from None
     except errors.ParameterError as exc:

@@ -11,11 +11,12 @@ raises the precise :mod:`perfectplay.errors` exception that the API answers with
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from perfectplay.web import store
 
@@ -25,6 +26,22 @@ MAX_DEPTH = 64
 """Deepest search a request may ask for (no board here has more cells)."""
 MAX_ID = store.MAX_ID
 """The largest saved-game id and offset (the store's: SQLite's integers are signed 64-bit)."""
+
+
+_DIGITS = re.compile(r"[0-9]{1,19}")
+
+
+def _ascii_digits(value: object) -> object:
+    """A query string's number as ASCII digits only: pydantic's lax integers also take
+    ``1_0``, ``+5``, `` 7`` and other scripts' digits, which the CLI's options and the
+    notation refuse (issue 27); values that are not text (defaults) pass unchanged."""
+    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+        raise ValueError("must be a whole number in ASCII digits")
+    return value
+
+
+QueryWhole = Annotated[int, BeforeValidator(_ascii_digits)]
+"""A whole number in a query string (``?limit=10``): ASCII digits only, else 422."""
 
 
 class _Strict(BaseModel):

@@ -5,7 +5,7 @@ abandoned; the list page, replay and JSON export/import read and write through
 :class:`GameStore`. Only the standard library's :mod:`sqlite3` is used, and nothing is
 written outside the database file (SQLite's own ``-wal``/``-shm`` companions aside).
 
-Schema, version 4::
+Schema, version 5::
 
     games                    one row per saved game
     ├── id           INTEGER PRIMARY KEY AUTOINCREMENT   ids are never reused
@@ -28,6 +28,23 @@ Schema, version 4::
     indexes (v2): games_recent (updated_at, id), games_game (game, updated_at),
                   games_status (status, updated_at)
 
+    tournaments (v5)         one row per tournament run (``perfectplay tournament``)
+    ├── id           INTEGER PRIMARY KEY AUTOINCREMENT
+    ├── run          TEXT NOT NULL UNIQUE   the run's id (a resumed run keeps it)
+    ├── game, size, k                       as in games
+    ├── players      TEXT NOT NULL   JSON array [{"name": ..., "spec": ...}], the command's order
+    ├── settings     TEXT NOT NULL   JSON object: the tournament's settings
+    ├── games        INTEGER NOT NULL        games scheduled
+    ├── standings    TEXT            JSON object: standings.json's document; NULL until the end
+    ├── status       TEXT NOT NULL   "running" | "finished"
+    └── created_at, updated_at
+    tournament_games (v5)    one row per game of a run, PRIMARY KEY (tournament, number)
+    ├── tournament   INTEGER NOT NULL   tournaments.id
+    ├── number       INTEGER NOT NULL   the game's number in the schedule (from 0)
+    ├── game_id      INTEGER            the saved game in games (NULL: none could be saved)
+    └── record       TEXT NOT NULL      JSON object: the game's games.jsonl line
+    index (v5): tournaments_recent (updated_at, id)
+
 Versions: ``PRAGMA user_version`` holds the schema version and ``PRAGMA application_id``
 marks the file as perfectplay's. :data:`MIGRATIONS` lists the steps in order; step ``n``
 takes a version ``n - 1`` file to version ``n`` and runs in one transaction together with
@@ -36,7 +53,8 @@ Step 1 creates the ``games`` table; step 2 adds ``finished_at`` (filled from
 ``updated_at`` for games that had already ended) and the indexes; step 3 counts tic-tac-toe
 moves' rows and columns from 1, as every door now does; step 4 writes the sizes of the games
 that gave them as rows x columns (tic-tac-toe, Gomoku, the shape-and-color game) as width x
-height, as every game now does (``3x4``, 3 rows of 4, becomes ``4x3``).
+height, as every game now does (``3x4``, 3 rows of 4, becomes ``4x3``); step 5 adds the
+tournaments and their games (each game also a row of ``games``: replayed like any other).
 
 Contracts:
 
@@ -144,11 +162,37 @@ _V4_SIZES_WIDTH_FIRST = (
         AND instr(size, 'x') > 0""",
 )
 
+_V5_TOURNAMENTS = (
+    """CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        run TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,
+        size TEXT NOT NULL,
+        k INTEGER,
+        players TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        games INTEGER NOT NULL,
+        standings TEXT,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE tournament_games (
+        tournament INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        game_id INTEGER,
+        record TEXT NOT NULL,
+        PRIMARY KEY (tournament, number)
+    )""",
+    "CREATE INDEX tournaments_recent ON tournaments (updated_at, id)",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _V1_CREATE_GAMES,
     _V2_FINISHED_AT_AND_INDEXES,
     _V3_CELLS_FROM_ONE,
     _V4_SIZES_WIDTH_FIRST,
+    _V5_TOURNAMENTS,
 )
 """Migration steps in order; step ``n`` (1-based) upgrades a version ``n - 1`` file."""
 
@@ -670,6 +714,167 @@ class GameStore:
                 else:
                     done.skipped.append(same)
         return done
+
+    # -- tournaments (schema v5) --
+
+    def begin_tournament(
+        self,
+        run: str,
+        header: Mapping[str, Any],
+        players: Sequence[Mapping[str, str]],
+        settings: Mapping[str, Any],
+        games: int,
+    ) -> int:
+        """The row id of tournament ``run``: a new row (``header`` gives its ``game``,
+        ``size`` and ``k``; ``games`` are scheduled), or the row of a run that resumes, back to
+        ``running``."""
+        now = self._now()
+        with self._writing() as conn:
+            row = conn.execute("SELECT id FROM tournaments WHERE run = ?", (run,)).fetchone()
+            if row is not None:
+                conn.execute(
+                    "UPDATE tournaments SET status = 'running', updated_at = ? WHERE id = ?",
+                    (now, row["id"]),
+                )
+                return int(row["id"])
+            described = (json.dumps(list(players)), json.dumps(settings), games, now, now)
+            values = (run, header["game"], header["size"] or "", header["k"], *described)
+            new_id = conn.execute(_INSERT_TOURNAMENT, values).lastrowid
+        return int(new_id or 0)
+
+    def tournament_numbers(self, tournament: int) -> set[int]:
+        """The numbers of the games of ``tournament`` stored already."""
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT number FROM tournament_games WHERE tournament = ?", (tournament,)
+            ).fetchall()
+        return {int(row["number"]) for row in rows}
+
+    def save_tournament_game(
+        self, tournament: int, record: Mapping[str, Any], game: GameRecord | None
+    ) -> int | None:
+        """Store the game of ``record`` (its ``games.jsonl`` line) in ``tournament``, and
+        ``game`` as a new saved game, in one transaction; the saved game's id (``None``
+        without ``game``). A game of the tournament stored already is left as it is."""
+        number = int(record["game"])
+        now = self._now()
+        with self._writing() as conn:
+            row = conn.execute(
+                "SELECT game_id FROM tournament_games WHERE tournament = ? AND number = ?",
+                (tournament, number),
+            ).fetchone()
+            if row is not None:
+                return None if row["game_id"] is None else int(row["game_id"])
+            game_id = None
+            if game is not None:
+                ended = now if game.status in ENDED else None
+                stamped = replace(game, id=None, created_at=now, updated_at=now, finished_at=ended)
+                game_id = _insert(conn, stamped)
+            conn.execute(
+                "INSERT INTO tournament_games VALUES (?, ?, ?, ?)",
+                (tournament, number, game_id, json.dumps(record, ensure_ascii=False)),
+            )
+            conn.execute("UPDATE tournaments SET updated_at = ? WHERE id = ?", (now, tournament))
+        return game_id
+
+    def finish_tournament(self, tournament: int, standings: Mapping[str, Any]) -> None:
+        """Mark ``tournament`` finished with its standings (``standings.json``'s document)."""
+        with self._writing() as conn:
+            conn.execute(
+                "UPDATE tournaments SET status = 'finished', standings = ?, updated_at = ? "
+                "WHERE id = ?",
+                (json.dumps(standings), self._now(), tournament),
+            )
+
+    def tournaments(self, limit: int = 50, offset: int = 0) -> builtins.list[TournamentRow]:
+        """The tournaments, newest first, without their games (``limit`` 1 to
+        :data:`MAX_LIMIT`, ``offset`` at least 0: ParameterError otherwise)."""
+        _check_page(limit, offset)
+        query = f"{_SELECT_TOURNAMENT} ORDER BY t.updated_at DESC, t.id DESC LIMIT ? OFFSET ?"
+        with self._connect() as conn:
+            rows = conn.execute(query, (limit, offset)).fetchall()
+        return [_tournament_from_row(row) for row in rows]
+
+    def tournament(self, tournament_id: int) -> TournamentRow | None:
+        """The tournament with this id and its games in game order (each with the id of its
+        saved game, ``None`` once that game is deleted), or None. ParameterError for a bad
+        id."""
+        tournament_id = _check_game_id(tournament_id)
+        with self._connect() as conn:
+            row = conn.execute(f"{_SELECT_TOURNAMENT} WHERE t.id = ?", (tournament_id,)).fetchone()
+            if row is None:
+                return None
+            games = conn.execute(
+                "SELECT tg.number, g.id AS game_id, tg.record FROM tournament_games tg "
+                "LEFT JOIN games g ON g.id = tg.game_id WHERE tg.tournament = ? "
+                "ORDER BY tg.number",
+                (tournament_id,),
+            ).fetchall()
+        entries = tuple(
+            TournamentGame(int(g["number"]), g["game_id"], json.loads(g["record"])) for g in games
+        )
+        return replace(_tournament_from_row(row), entries=entries)
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """One game of a stored tournament: its number, its saved game's id (``None`` when there
+    is none), its ``games.jsonl`` record."""
+
+    number: int
+    game_id: int | None
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """A stored tournament run (the ``tournaments`` table, see the module docstring), the
+    games stored of it (``played``) and, from :meth:`GameStore.tournament`, those games."""
+
+    id: int
+    run: str
+    game: str
+    size: str | None
+    k: int | None
+    players: builtins.list[dict[str, str]]
+    settings: dict[str, Any]
+    games: int
+    standings: dict[str, Any] | None
+    status: str
+    created_at: str
+    updated_at: str
+    played: int
+    entries: tuple[TournamentGame, ...] = ()
+
+
+_INSERT_TOURNAMENT = (
+    "INSERT INTO tournaments (run, game, size, k, players, settings, games, status, "
+    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)"
+)
+_SELECT_TOURNAMENT = (
+    "SELECT t.*, (SELECT count(*) FROM tournament_games tg WHERE tg.tournament = t.id) "
+    "AS played FROM tournaments t"
+)
+
+
+def _tournament_from_row(row: sqlite3.Row) -> TournamentRow:
+    """The tournament of a row of :data:`_SELECT_TOURNAMENT`."""
+    standings = row["standings"]
+    return TournamentRow(
+        id=int(row["id"]),
+        run=row["run"],
+        game=row["game"],
+        size=row["size"] or None,
+        k=row["k"],
+        players=json.loads(row["players"]),
+        settings=json.loads(row["settings"]),
+        games=int(row["games"]),
+        standings=None if standings is None else json.loads(standings),
+        status=row["status"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        played=int(row["played"]),
+    )
 
 
 @dataclass(frozen=True)

@@ -270,6 +270,8 @@ const isColumn = (move) => "column" in move;
 /** The move's own fields as "key=value" pairs, for moves that are neither a cell nor a
     column (a game drawn without a board). */
 function otherMove(move) {
+  const keys = Object.keys(move);
+  if (keys.length === 1 && keys[0] === "move") return String(move.move); // a plain game's text
   return Object.entries(move).map(([key, value]) => `${key}=${value}`).join(" ");
 }
 
@@ -685,9 +687,46 @@ export function shapeOfKey(state, key) {
  *   editAll       every grid cell is clickable, filled or not (position editor)
  */
 export function drawBoard(container, state, opts = {}) {
-  const board = state.gravity ? connectBoard(state, opts) : gridBoard(state, opts);
+  let board;
+  if (!state.cells) board = moveChoices(state, opts);
+  else board = state.gravity ? connectBoard(state, opts) : gridBoard(state, opts);
   container.replaceChildren(board);
   return board;
+}
+
+/** A game without a board view: its legal moves as buttons, in the server's order, each
+    with its value when the overlay is on (the moves played are in the page's move list). */
+function moveChoices(state, opts) {
+  const classes = ["board", "board-moves"];
+  if (opts.small) classes.push("small");
+  if (state.outcome) classes.push("over");
+  const box = h("div", {
+    class: classes.join(" "),
+    role: "group",
+    "aria-label": "Legal moves",
+    "data-game": state.game,
+    "data-position": state.position,
+    "data-to-move": state.to_move_number,
+  });
+  if (opts.small) return box;
+  const interactive = Boolean(opts.onMove) && opts.enabled !== false;
+  if (state.outcome || !state.legal.length) box.append(h("p", { class: "muted" }, "No moves left: the game is over."));
+  else box.append(h("p", { class: "muted moves-title" }, "Legal moves:"));
+  for (const move of state.outcome ? [] : state.legal) {
+    const key = moveKey(move);
+    const marked = opts.marked && opts.marked.has(key);
+    const button = h("button", {
+      type: "button",
+      class: marked ? "move-choice hint" : "move-choice",
+      "data-move": key,
+      disabled: !interactive,
+    }, h("span", { class: "move-text" }, moveName(move)));
+    const item = opts.values && opts.values.get(key);
+    if (item) button.append(" ", valueChip(item));
+    if (interactive) button.addEventListener("click", () => opts.onMove(move));
+    box.append(button);
+  }
+  return box;
 }
 
 function boardFrame(state, opts, kind) {
