@@ -28,6 +28,14 @@ def cell(answer: str) -> tuple[int, int]:
     return int(x), int(y)
 
 
+def said(loader: Loader) -> None:
+    """Wait until the loading thread has said its notice (its first thing)."""
+    for _ in range(1000):
+        if loader.notice is not None:
+            return
+        time.sleep(0.01)
+
+
 class Stalled:
     """A loader's work that does not finish until released: the engine still loading."""
 
@@ -46,12 +54,40 @@ def test_start_answers_at_once_while_the_engine_loads() -> None:
     stalled = Stalled()
     brain = Brain(loader=Loader(stalled))
     try:
-        got = replies(brain, "START 15", "INFO timeout_turn 1", "BEGIN")
-        assert got == ["OK", "MESSAGE compiling the engine: first run after install", "7,7"]
+        assert replies(brain, "START 15")[0] == "OK"
+        said(brain.loader)
+        got = replies(brain, "INFO timeout_turn 1", "BEGIN")
+        assert got == ["MESSAGE compiling the engine: first run after install", "7,7"]
         board = ["BOARD", *(f"{x},3,1" for x in range(4)), *(f"{x},9,2" for x in (0, 2, 4, 6))]
         assert replies(brain, *board, "DONE") == ["4,3"]  # five in a row now
         board = ["BOARD", *(f"{x},3,2" for x in range(4)), *(f"{x},9,1" for x in (0, 2, 4, 6))]
         assert replies(brain, *board, "DONE") == ["4,3"]  # the opponent's five blocked
+    finally:
+        stalled.release.set()
+
+
+class Patience(Loader):
+    """A loader that records how long each move was ready to wait for it."""
+
+    def __init__(self, warm: Callable[[Callable[[str], None]], None]) -> None:
+        super().__init__(warm)
+        self.waits: list[float] = []
+
+    def wait(self, seconds: float) -> bool:
+        self.waits.append(seconds)
+        return super().wait(seconds)
+
+
+def test_a_move_does_not_wait_for_a_compile() -> None:
+    """A compile takes a minute: with a minute a move, the brain still answers at once
+    (a load from numba's cache, a matter of seconds, is waited for within the move's time)."""
+    stalled = Stalled()
+    loader = Patience(stalled)
+    brain = Brain(loader=loader)
+    try:
+        assert replies(brain, "START 15", "INFO timeout_turn 60000")[0] == "OK"
+        said(loader)
+        assert replies(brain, "BEGIN")[-1] == "7,7" and loader.waits == [0.0]
     finally:
         stalled.release.set()
 

@@ -392,7 +392,9 @@ class Brain:
             raise GameOverError("the game is over")
         seconds = self.seconds()
         waited = time.perf_counter() - self.received
-        if self.loader.wait(seconds - waited - READY_SECONDS):
+        # A compile takes a minute: no use waiting for it (a load from the cache, seconds).
+        patience = 0.0 if self.loader.notice else seconds - waited - READY_SECONDS
+        if self.loader.wait(patience):
             limit = api.limit(time=seconds, started=self.received)
             chosen = api.best(game, position, limit).best_move
         else:
