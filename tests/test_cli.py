@@ -161,7 +161,7 @@ def test_perft_depth_limited(capsys: pytest.CaptureFixture[str]) -> None:
         (["analyze", "tictactoe", "xxx/ooo/x__"], ["'xxx/ooo/x__'", "both x and o"]),
         (["best", "tictactoe", "___/___/___", "--k", "5"], ["k=5"]),
         (["perft", "tictactoe", "--size", "4y4"], ["size '4y4'"]),
-        (["play", "tictactoe", "--size", "20x20"], ["rows=20"]),
+        (["play", "tictactoe", "--size", "21x21"], ["rows=21"]),
         (["best", "tictactoe", "___/___/___", "--depth", "-1"], ["depth=-1"]),
         (["perft", "tictactoe", "--depth", "-1"], ["depth=-1"]),
         (["solve", "tictactoe", "___/___/___", "--time", "0"], ["time=0"]),

@@ -32,9 +32,13 @@ class Manager:
         self.process.stdin.flush()
 
     def ask(self, line: str) -> str:
+        """The answer to ``line``; MESSAGE lines (the brain may say one at any time: its
+        engine loaded) are passed over, as a manager does."""
         self.send(line)
         assert self.process.stdout is not None
-        return self.process.stdout.readline().strip()
+        while (answer := self.process.stdout.readline().strip()).startswith("MESSAGE"):
+            pass
+        return answer
 
     def end(self) -> int:
         self.send("END")
@@ -119,7 +123,7 @@ def test_every_command_is_answered() -> None:
         "ERROR no stone at 9,9",
         "ERROR 15,3 is off the 15x15 board",
         "ERROR 7,7 is taken",
-        "ERROR unsupported size 40x40: 5 to 19 a side",
+        "ERROR unsupported size 40x40: 5 to 20 a side",
         "UNKNOWN PLAY",
         "OK",
     ]  # nothing after END

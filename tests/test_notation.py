@@ -103,15 +103,15 @@ def test_non_text_and_overlong_text() -> None:
 @pytest.mark.parametrize(
     ("text", "size"),
     [
-        ("x" + "_" * 19, "20x1"),  # width x height
-        ("/".join(["_"] * 20), "1x20"),
-        ("/".join(["_" * 20] * 20), "20x20"),
-        ("/".join(["_" * 19] * 20), "19x20"),
-        (json.dumps([[0] * 20]), "20x1"),
+        ("x" + "_" * 20, "21x1"),  # width x height
+        ("/".join(["_"] * 21), "1x21"),
+        ("/".join(["_" * 21] * 21), "21x21"),
+        ("/".join(["_" * 20] * 21), "20x21"),
+        (json.dumps([[0] * 21]), "21x1"),
     ],
 )
 def test_boards_too_large(text: str, size: str) -> None:
-    rejects(ParameterError, text, f"{size} is too large", "at most 19x19")
+    rejects(ParameterError, text, f"{size} is too large", "at most 20x20")
 
 
 def test_largest_board_is_accepted() -> None:

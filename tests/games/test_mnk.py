@@ -481,10 +481,10 @@ def test_make_spec_defaults() -> None:
     ("kwargs", "named"),
     [
         ({"rows": 0}, "rows=0"),
-        ({"rows": 20}, "rows=20"),
+        ({"rows": 21}, "rows=21"),
         ({"rows": -3}, "rows=-3"),
         ({"rows": 3, "cols": 0}, "cols=0"),
-        ({"rows": 3, "cols": 20}, "cols=20"),
+        ({"rows": 3, "cols": 21}, "cols=21"),
         ({"rows": 3, "k": 0}, "k=0"),
         ({"rows": 3, "k": 4}, "k=4"),
         ({"rows": 3, "cols": 4, "k": 5}, "k=5"),

@@ -164,10 +164,10 @@ def test_limited_searches_say_they_are_heuristic(client: TestClient) -> None:
         ("/api/connect4/analyze", {"position": "4", "time": 60}, 400, "ParameterError", "cap"),
         (
             "/api/tictactoe/analyze",
-            {"position": "/".join(["_" * 20] * 20)},
+            {"position": "/".join(["_" * 21] * 21)},
             400,
             "ParameterError",
-            "20x20 is too large",
+            "21x21 is too large",
         ),
         ("/api/connect4/analyze", {"position": "", "size": "3x3"}, 400, "ParameterError", "3"),
         (

@@ -15,21 +15,32 @@ brain in lines of text; the brain answers each command that asks for it::
 
 Coordinates are ``x,y`` from 0: the column, then the row from the top. Bad commands get
 ``ERROR reason`` (the message of the :mod:`perfectplay.errors` exception that names the bad
-input: a bad move, a size the engine does not play) or ``UNKNOWN command``, and the brain
-keeps going. The board is rebuilt from the stones for every move, so the brain
-keeps no more than the stones and the clock between commands.
+input: a bad move, a size the engine does not play, a rule it cannot play) or
+``UNKNOWN command``, and the brain keeps going; a ``BOARD`` block with a bad line gets one
+``ERROR`` when its ``DONE`` comes, so the replies stay in step. The board is rebuilt from the
+stones for every move, so the brain keeps no more than the stones and the clock between
+commands.
+
+A tournament manager times everything, ``START`` included: the compiled engine is loaded
+once, in a background thread started with the brain (:class:`Loader`), so ``START`` answers
+at once; a move waits for the load within its own time, and when the time runs out first
+(the first run after an install compiles for a minute, said on stderr and as ``MESSAGE``)
+answers a move found without the engine (:func:`ready_move`). Every move's clock starts
+when its command is read.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from perfectplay.cli import options
-from perfectplay.cli.output import EXIT_OK
+from perfectplay.cli.output import EXIT_OK, PROG, stderr
 from perfectplay.errors import (
     GameOverError,
     IllegalMoveError,
@@ -45,11 +56,14 @@ if TYPE_CHECKING:
 
 EPILOG = """\
 examples:
-  perfectplay gomocup tictactoe        freestyle (five or more wins), as Gomocup's default
   perfectplay gomocup gomoku           the exact rule from the start (INFO rule 1 also sets it)
+  perfectplay gomocup tictactoe        freestyle (five or more wins), as Gomocup's default
 
 then type (or let a tournament manager send) START 15, INFO timeout_turn 1000, BEGIN,
-TURN 7,8, ..., END."""
+TURN 7,8, ..., END. Boards from 5x5 to 20x20 (RECTSTART W,H for rectangular ones); rules
+(INFO rule) 0 freestyle, 1 exact five, 2 and 3 the same as continuous games; renju (4),
+caro (8) and others are refused with ERROR."""
+GAME_HELP = "the rule to start with: gomoku (exactly five wins) or tictactoe (five or more)"
 K = 5
 """Five in a row: Gomocup's rules."""
 FREESTYLE, EXACT_RULE = "tictactoe", "gomoku"
@@ -61,30 +75,138 @@ TIME_SHARE = 0.8
 MATCH_SHARE = 0.05
 """At most this share of the match time left goes to one move."""
 MIN_SECONDS = 0.05
-SIZES = range(5, 20)
-"""Board sides the brain plays (the engine's boards: up to 19x19)."""
+READY_SECONDS = 0.05
+"""Time a move keeps back, while the engine loads, to answer without it (:func:`ready_move`)."""
+SIZES = range(5, 21)
+"""Board sides the brain plays (Gomocup's boards: up to 20x20, its freestyle league's)."""
+RULE_EXACT, RULE_CONTINUOUS = 1, 2
+"""Bits of ``INFO rule`` the brain plays: exactly five wins; continuous games (stones of
+earlier games, ``BOARD``'s field 3, stay on the board)."""
+RULE_NAMES = {4: "renju", 8: "caro"}
+"""The other rules Gomocup names (any other bit is unknown): refused."""
+OWN, THEIRS, NEUTRAL = 1, 2, 3
+"""``BOARD``'s fields: the brain's stone, the opponent's, a continuous game's stone."""
+READY = "MESSAGE perfectplay: engine loaded"
+"""Said (at any time: the protocol allows it) once the engine is loaded: a manager that waits
+for it before the first game sees no move found without the engine."""
+LOAD_BOARD = "15x15"
+"""The board the loader warms the engine on (its compiled code serves every size and rule)."""
 ABOUT = 'name="perfectplay", version="{version}", author="perfectplay", country="-"'
 
 
 def add(commands: object) -> None:
     """Declare the verb."""
     summary = "play as a Gomocup (piskvork) brain on standard input and output"
-    options.add_verb(commands, "gomocup", summary, EPILOG, run)
+    options.add_verb(commands, "gomocup", summary, EPILOG, run, game_help=GAME_HELP)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Answer the protocol's commands until ``END`` or the end of input."""
+    """Answer the protocol's commands until ``END`` or the end of input; the engine starts
+    loading at once, before the first ``START`` arrives."""
     from perfectplay import api
 
     name = api.kit(args.game).name
     if name not in (FREESTYLE, EXACT_RULE):
         raise ParameterError(
-            f"gomocup {args.game}: the protocol plays {FREESTYLE} (freestyle) or {EXACT_RULE}"
+            f"gomocup {args.game}: the protocol plays {EXACT_RULE} (exactly five) or "
+            f"{FREESTYLE} (freestyle, five or more)"
         )
-    brain = Brain(exact_rule=name == EXACT_RULE)
+    lock = threading.Lock()  # the loader's thread writes its MESSAGE too
+
+    def say(line: str) -> None:
+        with lock:
+            write(sys.stdout, line)
+
+    brain = Brain(exact_rule=name == EXACT_RULE, loader=Loader(on_ready=lambda: say(READY)))
+    brain.loader.start()
     for reply in brain.serve(iter(sys.stdin.readline, "")):
-        write(sys.stdout, reply)
+        say(reply)
     return EXIT_OK
+
+
+class Loader:
+    """The compiled engine, loaded once per process in a background thread (numba's cache
+    read in seconds, or a compile of a minute on the first run after an install), so that
+    the protocol's commands are answered meanwhile. ``warm(say)`` does the loading and calls
+    ``say`` with a notice when it must compile first (by default :func:`warm_engine`);
+    ``on_ready`` is called (from the loading thread) once it has loaded."""
+
+    def __init__(
+        self,
+        warm: Callable[[Callable[[str], None]], None] | None = None,
+        on_ready: Callable[[], None] | None = None,
+    ) -> None:
+        self._warm = warm_engine if warm is None else warm
+        self._on_ready = on_ready
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self.notice: str | None = None
+        """What the loader said (a compile under way), for the manager's ``MESSAGE``."""
+
+    def start(self) -> None:
+        """Start loading, once (later calls do nothing)."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._load, name="engine", daemon=True)
+                self._thread.start()
+
+    def wait(self, seconds: float) -> bool:
+        """Whether the engine is loaded, waiting for it at most ``seconds`` (starting the
+        load when it has not started)."""
+        self.start()
+        return self._done.wait(max(0.0, seconds))
+
+    def _load(self) -> None:
+        try:
+            self._warm(self._say)
+        except Exception:  # a move's search loads it again and says why, as an ERROR line
+            self._done.set()
+            return
+        self._done.set()
+        if self._on_ready is not None:
+            self._on_ready()
+
+    def _say(self, notice: str) -> None:
+        self.notice = notice
+        stderr(f"{PROG}: {notice}")
+
+
+def warm_engine(say: Callable[[str], None]) -> None:
+    """Load the big-board engine into this process (its code serves every board and rule),
+    compiling it first when numba's cache lacks it, which ``say`` hears of."""
+    from perfectplay import api
+
+    game: RegisteredGame
+    game, _ = api.new_game(FREESTYLE, size=LOAD_BOARD, k=K)
+    engine = api.engine_to_compile(game)
+    if engine is not None:
+        say(
+            f"compiling {engine.label}: first run after install, about "
+            f"{engine.compile_seconds} s; moves until then are found without it"
+        )
+    api.warm_game(game)
+
+
+def ready_move(game: Any, position: Any) -> Any:
+    """A move found at once without the compiled engine: one that wins now, else one that
+    blocks the opponent's win now, else the first of the game's search order (the centre
+    first). Played only while the engine loads."""
+    moves = game.ordered_moves(position)
+    mover = game.to_move(position)
+    for move in moves:
+        outcome = game.outcome(game.play(position, move))
+        if outcome is not None and outcome.winner == mover:
+            return move
+    if len(moves) > 2:
+        for move in moves:
+            # The opponent's stone on ``move`` after a stone of ours far away (the last cells
+            # of the order, off any line of the opponent's through ``move``: those are full).
+            elsewhere = moves[-1] if move != moves[-1] else moves[-2]
+            outcome = game.outcome(game.play(game.play(position, elsewhere), move))
+            if outcome is not None and outcome.winner != mover:
+                return move
+    return moves[0]
 
 
 def write(out: TextIO, line: str) -> None:
@@ -105,16 +227,26 @@ class Brain:
     left_ms: int | None = None
     own: list[tuple[int, int]] = field(default_factory=list)
     theirs: list[tuple[int, int]] = field(default_factory=list)
+    neutral: list[tuple[int, int]] = field(default_factory=list)
+    loader: Loader = field(default_factory=Loader)
+    received: float = field(default_factory=time.perf_counter)
+    """When the command being answered was read: its move's clock starts there."""
+    told: bool = False
+    """Whether the loader's notice has gone to the manager as a ``MESSAGE``."""
 
     def serve(self, lines: Iterator[str]) -> Iterator[str]:
         """The answers to the commands read from ``lines`` (``BOARD`` reads its own lines)."""
         for raw in lines:
+            self.received = time.perf_counter()
             words = raw.strip().split(maxsplit=1)
             if not words:
                 continue
             command, rest = words[0].upper(), words[1] if len(words) > 1 else ""
             if command == "END":
                 return
+            if not self.told and self.loader.notice is not None:
+                self.told = True
+                yield f"MESSAGE {self.loader.notice}"
             if command == "BOARD":
                 yield self.board(lines)
                 continue
@@ -155,15 +287,18 @@ class Brain:
     def new_board(self, cols: int, rows: int) -> str:
         """An empty board of the size, when the engine plays it; loads the engine."""
         if cols not in SIZES or rows not in SIZES:
-            raise ParameterError(f"unsupported size {cols}x{rows}: 5 to 19 a side")
+            raise ParameterError(
+                f"unsupported size {cols}x{rows}: {SIZES.start} to {SIZES.stop - 1} a side"
+            )
         self.cols, self.rows = cols, rows
-        warm_up(self.game_name, rows, cols)
+        self.loader.start()  # answered at once: a move waits for the engine, not START
         return self.restart()
 
     def restart(self) -> str:
         """The same board, emptied."""
         self.own.clear()
         self.theirs.clear()
+        self.neutral.clear()
         return "OK"
 
     def turn(self, rest: str) -> str:
@@ -174,7 +309,7 @@ class Brain:
     def take_back(self, rest: str) -> str:
         """``TAKEBACK x,y``: the stone there is lifted."""
         cell = pair(rest)
-        for stones in (self.own, self.theirs):
+        for stones in (self.own, self.theirs, self.neutral):
             if cell in stones:
                 stones.remove(cell)
                 return "OK"
@@ -189,28 +324,46 @@ class Brain:
         elif key == "time_left":
             self.left_ms = whole(value, key)
         elif key == "rule":
-            self.exact_rule = bool(whole(value, key) & 1)
+            self.exact_rule = bool(checked_rule(whole(value, key)) & RULE_EXACT)
 
     def board(self, lines: Iterator[str]) -> str:
-        """``BOARD``: ``x,y,who`` lines up to ``DONE``, then the brain's move."""
+        """``BOARD``: ``x,y,field`` lines up to ``DONE``, then the brain's move. A bad line
+        makes the block's one answer an ``ERROR`` naming it (the first such line); the
+        lines after it are read up to ``DONE`` and ignored, so that the replies stay in
+        step with the commands."""
         self.restart()
+        error: str | None = None
         for raw in lines:
             text = raw.strip()
             if text.upper() == "DONE":
                 break
-            parts = text.split(",")
-            if len(parts) != 3:
-                return f"ERROR board line {text!r}: expected x,y,who"
-            try:
-                cell, who = pair(",".join(parts[:2])), whole(parts[2], "who")
-                if who in (1, 2):
-                    self.place(cell, self.own if who == 1 else self.theirs)
-            except PerfectplayError as error:
-                return f"ERROR {error}"
+            if error is None and text:
+                try:
+                    self.board_line(text)
+                except PerfectplayError as bad:
+                    error = f"ERROR {bad}"
+        if error is not None:
+            return error
         try:
             return self.move()
-        except PerfectplayError as error:
-            return f"ERROR {error}"
+        except PerfectplayError as bad:
+            return f"ERROR {bad}"
+
+    def board_line(self, text: str) -> None:
+        """One ``x,y,field`` line of a ``BOARD`` block: the stone placed (field 1 the brain's,
+        2 the opponent's, 3 a continuous game's); raises :class:`NotationError` or
+        :class:`IllegalMoveError` naming the line."""
+        parts = text.split(",")
+        if len(parts) != 3:
+            raise NotationError(f"board line {quote(text)}: expected x,y,field")
+        cell, who = pair(",".join(parts[:2])), whole(parts[2], "field")
+        stones = {OWN: self.own, THEIRS: self.theirs, NEUTRAL: self.neutral}.get(who)
+        if stones is None:
+            raise NotationError(
+                f"board line {quote(text)}: field {who}: expected 1 (own), 2 (opponent) "
+                "or 3 (continuous game)"
+            )
+        self.place(cell, stones)
 
     def place(self, cell: tuple[int, int], stones: list[tuple[int, int]]) -> None:
         """Add a stone after checking the cell is on the board and empty."""
@@ -219,7 +372,7 @@ class Brain:
             raise ParameterError("no board yet: START first")
         if not (0 <= x < self.cols and 0 <= y < self.rows):
             raise IllegalMoveError(f"{x},{y} is off the {self.cols}x{self.rows} board")
-        if cell in self.own or cell in self.theirs:
+        if cell in self.own or cell in self.theirs or cell in self.neutral:
             raise IllegalMoveError(f"{x},{y} is taken")
         stones.append(cell)
 
@@ -237,8 +390,16 @@ class Brain:
         game, position = api.load(self.game_name, self.board_text(), k=K)
         if game.outcome(position) is not None:
             raise GameOverError("the game is over")
-        result = api.best(game, position, api.limit(time=self.seconds()))
-        cell = api.kit_of(game).move_cell(game, position, result.best_move)
+        seconds = self.seconds()
+        waited = time.perf_counter() - self.received
+        # A compile takes a minute: no use waiting for it (a load from the cache, seconds).
+        patience = 0.0 if self.loader.notice else seconds - waited - READY_SECONDS
+        if self.loader.wait(patience):
+            limit = api.limit(time=seconds, started=self.received)
+            chosen = api.best(game, position, limit).best_move
+        else:
+            chosen = ready_move(game, position)
+        cell = api.kit_of(game).move_cell(game, position, chosen)
         if cell is None:
             raise ParameterError(f"{self.game_name} has no board cells")
         row, col = cell
@@ -246,21 +407,36 @@ class Brain:
         return f"{col},{row}"
 
     def board_text(self) -> str:
-        """The stones as a board (``x`` the side that has as many stones or one more)."""
-        if len(self.own) == len(self.theirs):
-            mine, other = "x", "o"
-        elif len(self.theirs) == len(self.own) + 1:
-            mine, other = "o", "x"
-        else:
+        """The stones as a board (``x`` the side that has as many stones or one more).
+
+        The engine has no neutral stones: a continuous game's stone is played as a stone of
+        one side or the other, keeping the counts a position allows (so the brain never
+        answers on it, though it misjudges the lines through it)."""
+        if len(self.theirs) - len(self.own) not in (0, 1):
             raise IllegalPositionError(
                 f"the brain has {len(self.own)} stones and the opponent {len(self.theirs)}: "
                 "not the brain's turn"
             )
+        own, theirs = self.with_neutral()
+        mine, other = ("x", "o") if len(own) == len(theirs) else ("o", "x")
         grid = [["_"] * self.cols for _ in range(self.rows)]
-        for stones, mark in ((self.own, mine), (self.theirs, other)):
+        for stones, mark in ((own, mine), (theirs, other)):
             for x, y in stones:
                 grid[y][x] = mark
         return "/".join("".join(row) for row in grid)
+
+    def with_neutral(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """The brain's stones and the opponent's with the continuous game's stones shared
+        out as the counts of a position allow: the opponent gets those nearest the brain's
+        stones (they block its lines, as a neutral stone does), the brain the farthest."""
+        share = (len(self.neutral) + len(self.theirs) - len(self.own)) // 2
+
+        def distance(stone: tuple[int, int]) -> int:
+            x, y = stone
+            return min((max(abs(x - a), abs(y - b)) for a, b in self.own), default=0)
+
+        farthest = sorted(self.neutral, key=distance, reverse=True)
+        return self.own + farthest[:share], self.theirs + farthest[share:]
 
     def seconds(self) -> float:
         """The search's time: a share of the move's limit and of the match time left."""
@@ -270,13 +446,18 @@ class Brain:
         return max(MIN_SECONDS, budget)
 
 
-def warm_up(game_name: str, rows: int, cols: int) -> None:
-    """Load the engine's compiled code now, before the first move's clock runs."""
-    from perfectplay import api
-
-    game: RegisteredGame
-    game, start = api.new_game(game_name, size=f"{cols}x{rows}", k=K)
-    api.best(game, start, api.limit(depth=1))
+def checked_rule(rule: int) -> int:
+    """``INFO rule``'s value when the brain plays it (bits :data:`RULE_EXACT` and
+    :data:`RULE_CONTINUOUS`); raises :class:`ParameterError` naming the rule otherwise."""
+    refused = rule & ~(RULE_EXACT | RULE_CONTINUOUS)
+    if refused:
+        bits = [1 << i for i in range(refused.bit_length()) if refused >> i & 1]
+        names = ", ".join(RULE_NAMES.get(bit, f"unknown bit {bit}") for bit in bits)
+        raise ParameterError(
+            f"rule {rule} ({names}): not played; the brain plays freestyle (0) and exact "
+            "five (1), in continuous games too (2, 3)"
+        )
+    return rule
 
 
 def about() -> str:

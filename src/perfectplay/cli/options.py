@@ -141,10 +141,11 @@ def add_verb(
     epilog: str,
     handler: Any,
     requires: Offered | None = None,
+    game_help: str = GAME_HELP,
 ) -> argparse.ArgumentParser:
-    """A verb's parser, with the GAME argument and an examples epilog, bound to ``handler``;
-    ``requires``: what the game's kit must offer for the verb to apply (checked by
-    :func:`kit`)."""
+    """A verb's parser, with the GAME argument (``game_help`` its help: the games the verb
+    plays) and an examples epilog, bound to ``handler``; ``requires``: what the game's kit
+    must offer for the verb to apply (checked by :func:`kit`)."""
     sub: argparse.ArgumentParser = commands.add_parser(
         name,
         help=summary,
@@ -153,7 +154,7 @@ def add_verb(
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub.set_defaults(handler=handler, requires=requires, **dict(UNSET))
-    sub.add_argument("game", metavar="GAME", help=GAME_HELP)
+    sub.add_argument("game", metavar="GAME", help=game_help)
     return sub
 
 

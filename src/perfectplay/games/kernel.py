@@ -134,7 +134,11 @@ class KernelTraits:
     * ``bounded_distances``: a decisive value of a search that reached a horizon (a
       threat-space proof, a beam of moves) proves the outcome, its distance only as an upper
       bound: it is reported as proved, not exact (``win in at most N``). Without it such a
-      value is exact (a full-width search finds the soonest win within its depth).
+      value is exact (a full-width search finds the soonest win within its depth);
+    * ``move_ready``: :meth:`Kernel.search` keeps its deadline from the first iteration on
+      and, stopped at it, still answers its best move so far (at worst its first by move
+      order, never ``None`` for a running position): a time limit holds even where one
+      iteration takes longer (without it the first iteration always runs to its end).
     """
 
     exact_first: bool = False
@@ -145,6 +149,7 @@ class KernelTraits:
     timed_value: bool = False
     complete_table: bool = False
     bounded_distances: bool = False
+    move_ready: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -488,6 +488,7 @@ class Searcher:
         reached = 0
         exact_first = self.kernel is not None and self.kernel.traits.exact_first
         keeps_deadline = self.kernel is not None and self.kernel.traits.keeps_deadline
+        move_ready = keeps_deadline and self.kernel is not None and self.kernel.traits.move_ready
         times: list[float] = []  # the seconds of each completed iteration
         for depth in range(1, max_depth + 1):
             handover = limit.depth is None and (
@@ -511,8 +512,9 @@ class Searcher:
             if depth > 1 and (nodes_left <= 0 or deadline.expired()):
                 break
             began = time.perf_counter()
-            if depth == 1:  # always searched: one node per move, whatever the limit
-                it = self.fixed_depth(position, 1, None, None, UNLIMITED_NODES)
+            if depth == 1:  # always searched (to its end, unless the kernel has a move ready)
+                first_deadline = deadline if move_ready else None
+                it = self.fixed_depth(position, 1, None, first_deadline, UNLIMITED_NODES)
             else:
                 it = self.fixed_depth(
                     position, depth, best.move if best else None, deadline, nodes_left
@@ -520,6 +522,8 @@ class Searcher:
             spent = time.perf_counter() - began
             total_nodes += it.nodes
             if it.aborted or it.move is None:
+                if best is None and it.move is not None:  # the kernel's best so far
+                    best = _Iteration(it.move, 0.0, it.nodes, False, True)
                 break
             times.append(spent)
             if spent > 0.002:

@@ -373,11 +373,10 @@ def root_threat(opp, threes, ctx, st, stats):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """``(best_cell, value)`` of a running position for ``side``; ``first`` (a cell or -1) is
-    tried first. ``stats[3]`` set on return means aborted (the value is the best so far)."""
+    tried first. ``stats[3]`` set on return means aborted: the value is the best so far and
+    the cell the best so far, at worst the first by gain (a move is always ready: a search
+    whose deadline has passed before it starts still answers one)."""
     stats[0] += 1
-    if past_deadline(stats[0], stats[4]):
-        stats[3] = 1
-        return -1, -INF
     counts = st[3]
     opp = 1 - side
     wins, cell = win_cells(side, ctx, st)
@@ -387,13 +386,20 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
     if threats >= 2:
         return block, -(WIN - 2)
     exact = depth >= ctx[10][P_CELLS] - counts[2]
+    ready = block
+    if threats == 0:
+        candidates(side, 0, exact, 0, ctx, st)  # cheap: one pass over the cells
+        ready = st[8][0, 0]
+    if past_deadline(stats[0], stats[4]):
+        stats[3] = 1
+        return ready, -INF
     # The proofs do not depend on the depth: iterative deepening runs them once, on its first
     # search (no move to try first); a one-shot search runs them too.
     proofs = not exact and first < 0
     if proofs:
         cell, plies = root_vcf(side, ctx, st, tt, stats)
         if stats[3]:
-            return -1, -INF
+            return ready, -INF
         if plies:
             if plies > EXACT_PROOF_PLIES:
                 stats[6] += 1
@@ -404,7 +410,7 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
     else:
         threat = 0 if exact else root_threat(opp, proofs, ctx, st, stats)
         if stats[3]:
-            return -1, -INF
+            return ready, -INF
         n, pruned = candidates(side, 0, exact, threat, ctx, st)
         if first >= 0 and st[4][first] == 0:
             n = to_front(first, n, 0, st)

@@ -1,4 +1,4 @@
-"""The big-board m,n,k kernel driver: boards past 64 cells (up to 19x19) and the exact rule.
+"""The big-board m,n,k kernel driver: boards past 64 cells (up to 20x20) and the exact rule.
 
 Layers, bottom up (each a module of this package)::
 
@@ -58,7 +58,7 @@ ENGINE = CompiledEngine(
     ),
 )
 """The compiled search of boards past 64 cells and of the exact rule, and the clock."""
-MAX_BIG_SIZE = 19
+MAX_BIG_SIZE = 20
 """The largest board side the line layout holds (a line's bits fit one word with room for
 the shifts)."""
 BEAM_WIDTH = 12
@@ -77,7 +77,7 @@ threats (nodes near the root: few, and a proof there cuts a whole subtree)."""
 INNER_VCT_NODES = 400
 """Nodes such a look may spend."""
 MAX_WEIGHT = 1 << 24
-"""The largest evaluation weight: its sum over every window of a 19x19 board stays far inside
+"""The largest evaluation weight: its sum over every window of a 20x20 board stays far inside
 64 bits (the evaluation is clamped to the heuristic range afterwards)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
@@ -91,7 +91,7 @@ VCT two per threat before its VCF)."""
 class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
     """Compiled search on the line-indexed board. Stateless apart from constant tables."""
 
-    traits = KernelTraits(keeps_deadline=True, bounded_distances=True)
+    traits = KernelTraits(keeps_deadline=True, bounded_distances=True, move_ready=True)
     engine = ENGINE
 
     def __init__(self, game: MNKGame, options: KernelOptions) -> None:

@@ -1,4 +1,4 @@
-"""Numba: the incremental board of the big-board m,n,k engine (boards up to 19x19).
+"""Numba: the incremental board of the big-board m,n,k engine (boards up to 20x20).
 
 Import lazily (numba). The board is kept line by line (see :mod:`.lines`): per line and side a
 bit set of stones, and two threat maps computed from them by shifts, never by scanning windows

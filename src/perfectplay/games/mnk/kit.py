@@ -16,7 +16,7 @@ from perfectplay.games.mnk.notation import (
     parse_mnk_board,
     parse_mnk_move,
 )
-from perfectplay.games.mnk.rules import MAX_SIZE, Cell, MNKGame, MNKPosition, cell_words, game
+from perfectplay.games.mnk.rules import Cell, MNKGame, MNKPosition, cell_words, game
 from perfectplay.games.mnk.text import (
     column_letters,
     format_mnk_board,
@@ -27,6 +27,9 @@ from perfectplay.games.mnk.text import render_mnk_board as render_board
 
 DEFAULT_SIZE = (3, 3)
 GOMOKU_SIZE = (15, 15)
+WEB_SIDE = 19
+"""The largest side the web app draws (Go's board; the engine plays up to 20x20, Gomocup's
+freestyle board, through the CLI and the Gomocup brain)."""
 """Default sizes as ``(width, height)``."""
 EXACT_PLIES = 24
 """An unbounded exact solve needs at most this many empty cells: from the empty board 4x5
@@ -86,7 +89,7 @@ class TicTacToeKit(base.GameKit):
     title = "Tic-tac-toe (m,n,k-games)"
     aliases: tuple[str, ...] = ("mnk", "ttt", "tic-tac-toe")
     summary = (
-        "x and o take turns on a WIDTHxHEIGHT board (1x1 to 19x19); k in a row wins. "
+        "x and o take turns on a WIDTHxHEIGHT board (1x1 to 20x20); k in a row wins. "
         "Positions are boards such as xox/oox/___; moves are cells such as b3."
     )
     size = base.SizeRule(("cols", "rows"), DEFAULT_SIZE)
@@ -99,7 +102,7 @@ class TicTacToeKit(base.GameKit):
     policy = base.Policy(
         exact_plies=EXACT_PLIES,
         whole_tree_cells=WHOLE_TREE_CELLS,
-        web_cells=MAX_SIZE * MAX_SIZE,
+        web_cells=WEB_SIDE * WEB_SIDE,
         generic_plies=GENERIC_CELLS,
     )
 
@@ -210,7 +213,7 @@ class GomokuKit(TicTacToeKit):
     title = "Gomoku (exactly k in a row)"
     aliases: tuple[str, ...] = ("standard-gomoku",)
     summary = (
-        "x and o take turns on a WIDTHxHEIGHT board (15x15 by default, up to 19x19); exactly k "
+        "x and o take turns on a WIDTHxHEIGHT board (15x15 by default, up to 20x20); exactly k "
         "in a row wins (5 from 15 columns on): an overline does not. Moves are cells such as "
         "h8 (column letter, row from the top)."
     )

@@ -1,5 +1,5 @@
 """The line layout of the big-board m,n,k engine: every row, column and diagonal as a line of
-cells, each line a small bit set per side (at most 19 bits), plus the constant tables the
+cells, each line a small bit set per side (at most 20 bits), plus the constant tables the
 compiled engine reads (Zobrist keys per symmetry, neighbourhoods, window weights).
 
 Lines of a 4x4 board, one family per direction (``d`` is the index in ``cell_line[cell, d]``)::

@@ -3,7 +3,7 @@
 x moves first; a side wins by owning ``k`` aligned cells (across, down or diagonal): ``k`` or
 more (freestyle, the default), or exactly ``k`` under the exact rule (``MNKSpec.exactly``,
 standard Gomoku: an overline does not win); a full board without a line is a draw. Board
-sizes run from 1x1 to 19x19 and ``k`` from 1 to ``max(rows, cols)``.
+sizes run from 1x1 to 20x20 and ``k`` from 1 to ``max(rows, cols)``.
 
 Representation: two bitboards, one per side, in the dense row-major layout of
 :mod:`perfectplay.games.common.grid`::
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from perfectplay.games.mnk.big_kernel import BigMNKKernel
     from perfectplay.games.mnk.kernel import MNKKernel
 
-MAX_SIZE = 19
+MAX_SIZE = 20
 """Largest number of rows or columns."""
 
 ARTICLE_WIN = 10

@@ -15,11 +15,12 @@ A VCF is a win in which every attacking move makes a four, so every reply is for
 
 Every defence considered is the only one that does not lose at once, so a VCF found is a
 proof of a forced win within ``N`` plies, the line's, whatever else the position holds (a
-sooner win that is not a VCF, by a double three say, may exist). Its nodes count as search
-nodes (``stats[0]``) under the search's budget and deadline (running out sets ``stats[3]``,
-as the search does). ``stats[5]`` is the node
-allowance of a VCF search (spent per node; an exhausted search finds nothing, which is always
-safe). The moves of the line found are left in ``st[10]`` by ply.
+sooner win that is not a VCF, by a double three say, may exist). Its nodes, and the VCT's
+moves and replies, count as search nodes (``stats[0]``) under the search's budget and
+deadline (:func:`spend`: running out sets ``stats[3]``, as the search does), so a proof never
+holds a move past its time. ``stats[5]`` is the node allowance of a VCF or VCT search (spent
+per node; an exhausted search finds nothing, which is always safe). The moves of the line
+found are left in ``st[10]`` by ply.
 """
 
 from __future__ import annotations
@@ -53,6 +54,21 @@ def add_once(cell, out, n):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def spend(stats):  # type: ignore[no-untyped-def]
+    """Count one node of a threat search against its allowance, the search's budget and its
+    deadline (every proof reads the clock, as the search does): True when the search must
+    stop (``stats[3]`` set when the budget or the deadline ran out)."""
+    stats[5] -= 1
+    stats[0] += 1
+    if stats[0] >= stats[2] or past_deadline(stats[0], stats[4]):
+        stats[2] = 0
+        stats[3] = 1
+        stats[5] = 0
+        return True
+    return False
+
+
+@njit(cache=True)
 def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four, once each, into ``st[8][ply]``; their number."""
     out = st[8][ply]
@@ -71,14 +87,7 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """Plies of a forced win of ``side`` (to move, with no win cell of its own) by at most
     ``depth`` continuous fours: 3, 5, 7, ...; 0 when none was found within ``stats[5]`` nodes.
     """
-    if depth <= 0 or stats[5] <= 0:
-        return 0
-    stats[5] -= 1
-    stats[0] += 1
-    if stats[0] >= stats[2] or past_deadline(stats[0], stats[4]):
-        stats[2] = 0
-        stats[3] = 1
-        stats[5] = 0
+    if depth <= 0 or stats[5] <= 0 or spend(stats):
         return 0
     opp = 1 - side
     threats, block = win_cells(opp, ctx, st)
@@ -223,7 +232,8 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     n = near_cells(ply, ctx, st)
     for i in range(n):
         cell = st[8][ply, i]
-        stats[5] -= 1
+        if spend(stats):
+            return 0
         make(cell, side, ctx, st)
         wins, block = win_cells(side, ctx, st)
         result = 0
@@ -242,7 +252,9 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
             result = 5 if count else 0
             for j in range(m):
                 reply = answers[j]
-                stats[5] -= 1
+                if spend(stats):
+                    result = 0
+                    break
                 make(reply, opp, ctx, st)
                 if win_cells(opp, ctx, st)[0] > 0:
                     result = 0  # the defender's four: counted as a defence that holds
