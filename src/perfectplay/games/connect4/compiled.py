@@ -177,6 +177,10 @@ SOLVE_BEST_SIGNATURE = types.int64(
     types.uint64, types.uint64, types.int64, types.int64,
     U64_ARRAY, U64_ARRAY, I64_ARRAY, U64_ARRAY, U64_ARRAY, I64_ARRAY,
 )  # fmt: skip
+LINE_SIGNATURE = types.int64(
+    types.uint64, types.uint64, types.int64, types.int64, types.int64,
+    U64_ARRAY, U64_ARRAY, I64_ARRAY, U64_ARRAY, U64_ARRAY, I64_ARRAY,
+)  # fmt: skip
 DEPTH_SIGNATURE = types.int64(
     types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
     types.int64, U64_ARRAY, I64_ARRAY,
@@ -799,7 +803,7 @@ def best_move(current, mask, moves_played, score, work, table, stats, deep, mark
     return -1
 
 
-@njit(cache=True)
+@njit(LINE_SIGNATURE, cache=True)
 def line_from(current, mask, moves_played, score, column, work, table, stats, deep, marks, out):  # type: ignore[no-untyped-def]
     """Write a principal variation of a running position of exact ``score`` into ``out``,
     starting with ``column`` (an optimal move): after each move the first optimal column in

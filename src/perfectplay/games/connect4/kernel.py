@@ -618,14 +618,13 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         lost the entry), the whole line in one compiled call
         (:func:`~perfectplay.games.connect4.compiled.line_from`). With a ``deadline``
         (``time.perf_counter`` seconds) the line stops where the time runs out."""
-        from perfectplay.games.connect4 import compiled as k
-
         score = self.game.score_of(position, int(WIN - abs(value)), value > 0) if value else 0
-        current, mask, played = self.boards(position)
         line = np.zeros(self.game.spec.cells - position.plies, dtype=np.int64)
         stats = table.start(UNLIMITED, deadline)
         arrays = (self.work, table.slots, stats, self.deep, table.marks)
-        count = int(k.line_from(current, mask, played, score, first, *arrays, line))
+        count = line_entry()(
+            position.to_move_stones, position.mask, position.plies, score, first, *arrays, line
+        )
         return tuple(line[:count].tolist())
 
     def table_move(self, position: Connect4Position, table: Any) -> int | None:
@@ -647,6 +646,15 @@ def solve_best_entry() -> Callable[..., int]:
     from perfectplay.games.connect4 import compiled
 
     return direct_entry(compiled.solve_best_call)
+
+
+@cache
+def line_entry() -> Callable[..., int]:
+    """The compiled :func:`~perfectplay.games.connect4.compiled.line_from` without numba's
+    dispatch (as :func:`solve_entry`)."""
+    from perfectplay.games.connect4 import compiled
+
+    return direct_entry(compiled.line_from)
 
 
 @cache
