@@ -292,7 +292,7 @@ HARD_SETS = {"begin-hard": 4, "begin-medium": 30}
 """At most this many positions of the slow sets in ``api`` (seconds each)."""
 
 
-def compare_api(names: list[str], limit: int | None, weak: bool, batch: int) -> None:
+def compare_api(names: list[str], limit: int | None, weak: bool, batch: int, runs: int) -> None:
     """Pons' sets through the public API against BitBully, no book, tables cleared per
     position (ours by ``Engine.clear``, O(1), inside the timing; BitBully's before both,
     untimed), interleaved, each solver primed with an easy position just before its timed
@@ -311,31 +311,33 @@ def compare_api(names: list[str], limit: int | None, weak: bool, batch: int) -> 
     print(f"Machine: {machine()}\nmode: {mode}, no books, public API\n")
     print(
         "| set | n | value alone | with its line | BitBully "
-        f"{'negamax [-1, 1]' if weak else 'mtdf'} | value / BitBully | line / value | "
-        "mismatches |"
+        f"{'negamax [-1, 1]' if weak else 'mtdf'} | value / BitBully | medians' ratio | "
+        "line / value | mismatches |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in names:
         count = min(limit or 1000, HARD_SETS.get(name, 1000))
         entries = load_set(name, count)
-        row = api_set_times(engine, theirs, entries, weak, (easy, easy_board))
-        value, full, bitbully, mismatches = row
+        times, mismatches = api_set_times(engine, theirs, entries, weak, (easy, easy_board))
+        value, bitbully = statistics.mean(times["value"]), statistics.mean(times["theirs"])
+        medians = statistics.median(times["value"]) / statistics.median(times["theirs"])
+        full = statistics.mean(times["line"]) if times["line"] else 0.0
         line_cell = "-" if weak else fmt(full)
         line_ratio = "-" if weak else f"{full / value:.2f}x"
         print(
             f"| {name} | {len(entries)} | {fmt(value)} | {line_cell} | {fmt(bitbully)} | "
-            f"{value / bitbully:.2f}x | {line_ratio} | {mismatches} |",
+            f"{value / bitbully:.2f}x | {medians:.2f}x | {line_ratio} | {mismatches} |",
             flush=True,
         )
     if batch and not weak:
-        api_batch(engine, theirs, load_set("end-easy", batch))
+        api_batch(engine, theirs, load_set("end-easy", batch), runs)
 
 
 def api_set_times(
     engine: Any, theirs: Any, entries: list[tuple[str, int]], weak: bool, easy: tuple[Any, Any]
-) -> tuple[float, float, float, int]:
-    """Mean seconds a position of the value alone, the solve with its line and BitBully's,
-    and the mismatches against the set's scores."""
+) -> tuple[dict[str, list[float]], int]:
+    """The seconds of each position's value alone, solve with its line and BitBully's
+    solve, and the mismatches against the set's scores."""
     from bitbully import Board
 
     game = engine.game
@@ -373,15 +375,14 @@ def api_set_times(
         ours_answers = [got[0] for who, got in answers.items() if who != "theirs"]
         mismatches += sum(int(standard(position, got) != want) for got in ours_answers)
         mismatches += int(sign(answers["theirs"][0]) != sign(want))
-    value, theirs_mean = statistics.mean(times["value"]), statistics.mean(times["theirs"])
-    full = statistics.mean(times["line"]) if times["line"] else 0.0
-    return value, full, theirs_mean, mismatches
+    return times, mismatches
 
 
-def api_batch(engine: Any, theirs: Any, entries: list[tuple[str, int]]) -> None:
+def api_batch(engine: Any, theirs: Any, entries: list[tuple[str, int]], runs: int) -> None:
     """``Engine.solve_many(..., line=False, clear=True)`` of the positions against a loop of
-    BitBully's ``mtdf`` calls (its table reset before each, untimed), three runs each, the
-    order alternating; the median of each and the mismatches."""
+    BitBully's ``mtdf`` calls (its table reset before each, untimed: 0.1-0.3 s a reset on a
+    busy machine), ``runs`` runs each, the order alternating; the median of each and the
+    mismatches."""
     from bitbully import Board
 
     game = engine.game
@@ -390,7 +391,7 @@ def api_batch(engine: Any, theirs: Any, entries: list[tuple[str, int]]) -> None:
     wanted = [score for _, score in entries]
     engine.solve_many(positions[:2], line=False, clear=True)  # primed
     ours_runs, theirs_runs, mismatches = [], [], 0
-    for run in range(3):
+    for run in range(runs):
         for who in ("ours", "theirs") if run % 2 == 0 else ("theirs", "ours"):
             if who == "ours":
                 many = partial(engine.solve_many, positions, line=False, clear=True)
@@ -411,7 +412,7 @@ def api_batch(engine: Any, theirs: Any, entries: list[tuple[str, int]]) -> None:
     print(
         f"\nEngine.solve_many of {len(positions)} end-easy positions (line=False, clear=True): "
         f"{fmt(ours)}; a loop of BitBully mtdf calls: {fmt(bitbully)}; "
-        f"ratio {ours / bitbully:.2f}x; mismatches {mismatches} (median of 3 runs each)"
+        f"ratio {ours / bitbully:.2f}x; mismatches {mismatches} (median of {runs} runs each)"
     )
 
 
@@ -480,6 +481,7 @@ def main() -> None:
     )
     parser.add_argument("--pons", type=Path, help="a build of Pons' solver behind a driver")
     parser.add_argument("--batch", type=int, default=1000, help="end-easy positions (api)")
+    parser.add_argument("--runs", type=int, default=1, help="runs of the batch (api)")
     args = parser.parse_args()
     if args.job == "opening":
         compare_analysis(args.count, 0, 12, args.seed, args.engine)
@@ -488,7 +490,7 @@ def main() -> None:
     elif args.job == "sets":
         compare_sets(args.sets, args.limit, args.weak, args.pons)
     elif args.job == "api":
-        compare_api(args.sets, args.limit, args.weak, args.batch)
+        compare_api(args.sets, args.limit, args.weak, args.batch, args.runs)
     else:
         verify_books(args.count, args.count8, args.seed)
 
