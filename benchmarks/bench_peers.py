@@ -6,6 +6,8 @@
     python benchmarks/bench_peers.py sets --limit 200       Pons' six sets, no book, strong
     python benchmarks/bench_peers.py sets --weak            the same, win/draw/loss only
     python benchmarks/bench_peers.py sets --pons DRIVER     and Pons' C++ solver (see PonsSolver)
+    python benchmarks/bench_peers.py api --limit 100        the six sets through the public API
+    python benchmarks/bench_peers.py api --limit 100 --weak   the same, win/draw/loss only
     python benchmarks/bench_peers.py verify --count 2000 --count8 300   books against our solver
 
 BitBully (``pip install bitbully``, C++ with pybind11) is AGPL: it is installed for this
@@ -286,6 +288,134 @@ def batch_time(
     return mean, sum(s.score != w for s, w in zip(solved, wanted, strict=True))
 
 
+HARD_SETS = {"begin-hard": 4, "begin-medium": 30}
+"""At most this many positions of the slow sets in ``api`` (seconds each)."""
+
+
+def compare_api(names: list[str], limit: int | None, weak: bool, batch: int, runs: int) -> None:
+    """Pons' sets through the public API against BitBully, no book, tables cleared per
+    position (ours by ``Engine.clear``, O(1), inside the timing; BitBully's before both,
+    untimed), interleaved, each solver primed with an easy position just before its timed
+    one: ``Engine.solve(position, line=False)`` (the value and best move) and
+    ``Engine.solve(position)`` (with the proven line) against ``mtdf``, or the weak solves
+    against ``negamax`` on [-1, 1]; then ``Engine.solve_many`` of ``batch`` end-easy
+    positions against a loop of ``mtdf`` calls."""
+    from bitbully import BitBully, Board
+
+    game, _ = api.load("connect4", "")
+    engine = api.Engine(game, api.kernel_options(book=False))
+    theirs = BitBully(None)
+    easy_moves = load_set("end-easy", 1)[0][0]
+    easy, easy_board = api.load("connect4", one_based(easy_moves))[1], Board(easy_moves)
+    mode = "weak" if weak else "strong"
+    print(f"Machine: {machine()}\nmode: {mode}, no books, public API\n")
+    print(
+        "| set | n | value alone | with its line | BitBully "
+        f"{'negamax [-1, 1]' if weak else 'mtdf'} | value / BitBully | medians' ratio | "
+        "line / value | mismatches |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        count = min(limit or 1000, HARD_SETS.get(name, 1000))
+        entries = load_set(name, count)
+        times, mismatches = api_set_times(engine, theirs, entries, weak, (easy, easy_board))
+        value, bitbully = statistics.mean(times["value"]), statistics.mean(times["theirs"])
+        medians = statistics.median(times["value"]) / statistics.median(times["theirs"])
+        full = statistics.mean(times["line"]) if times["line"] else 0.0
+        line_cell = "-" if weak else fmt(full)
+        line_ratio = "-" if weak else f"{full / value:.2f}x"
+        print(
+            f"| {name} | {len(entries)} | {fmt(value)} | {line_cell} | {fmt(bitbully)} | "
+            f"{value / bitbully:.2f}x | {medians:.2f}x | {line_ratio} | {mismatches} |",
+            flush=True,
+        )
+    if batch and not weak:
+        api_batch(engine, theirs, load_set("end-easy", batch), runs)
+
+
+def api_set_times(
+    engine: Any, theirs: Any, entries: list[tuple[str, int]], weak: bool, easy: tuple[Any, Any]
+) -> tuple[dict[str, list[float]], int]:
+    """The seconds of each position's value alone, solve with its line and BitBully's
+    solve, and the mismatches against the set's scores."""
+    from bitbully import Board
+
+    game = engine.game
+    times: dict[str, list[float]] = {"value": [], "line": [], "theirs": []}
+    mismatches = 0
+
+    def ours(position: Any, line: bool) -> Any:
+        engine.clear()  # O(1): a new epoch
+        return engine.solve(position, weak=weak, line=line)
+
+    def bitbully(board: Any) -> int:
+        return int(theirs.negamax(board, -1, 1) if weak else theirs.mtdf(board))
+
+    def standard(position: Any, result: Any) -> int:
+        """Our result as the set's score (converted outside the timing)."""
+        if weak:
+            return int(result.score.value)
+        return int(score_json(game, position, result.score)["score"])
+
+    for index, (moves, expected) in enumerate(entries):
+        position, board = api.load("connect4", one_based(moves))[1], Board(moves)
+        theirs.reset_transposition_table()  # tens of ms, flushing the caches: untimed
+        runs: list[tuple[str, Callable[[Any], Any], Any]] = [
+            ("value", partial(ours, line=False), position),
+            ("theirs", bitbully, board),
+        ]
+        if not weak:
+            runs.append(("line", partial(ours, line=True), position))
+        answers = {}
+        for who, solver, item in runs if index % 2 else runs[::-1]:
+            solver(easy[1] if who == "theirs" else easy[0])  # primed
+            answers[who] = timed(partial(solver, item))
+            times[who].append(answers[who][1])
+        want = sign(expected) if weak else expected
+        ours_answers = [got[0] for who, got in answers.items() if who != "theirs"]
+        mismatches += sum(int(standard(position, got) != want) for got in ours_answers)
+        mismatches += int(sign(answers["theirs"][0]) != sign(want))
+    return times, mismatches
+
+
+def api_batch(engine: Any, theirs: Any, entries: list[tuple[str, int]], runs: int) -> None:
+    """``Engine.solve_many(..., line=False, clear=True)`` of the positions against a loop of
+    BitBully's ``mtdf`` calls (its table reset before each, untimed: 0.1-0.3 s a reset on a
+    busy machine), ``runs`` runs each, the order alternating; the median of each and the
+    mismatches."""
+    from bitbully import Board
+
+    game = engine.game
+    positions = [api.load("connect4", one_based(moves))[1] for moves, _ in entries]
+    boards = [Board(moves) for moves, _ in entries]
+    wanted = [score for _, score in entries]
+    engine.solve_many(positions[:2], line=False, clear=True)  # primed
+    ours_runs, theirs_runs, mismatches = [], [], 0
+    for run in range(runs):
+        for who in ("ours", "theirs") if run % 2 == 0 else ("theirs", "ours"):
+            if who == "ours":
+                many = partial(engine.solve_many, positions, line=False, clear=True)
+                results, seconds = timed(many)
+                ours_runs.append(seconds)
+                pairs = zip(positions, results, strict=True)
+                got = [score_json(game, p, r.score)["score"] for p, r in pairs]
+                mismatches += sum(g != w for g, w in zip(got, wanted, strict=True))
+            else:
+                seconds = 0.0
+                for board, want in zip(boards, wanted, strict=True):
+                    theirs.reset_transposition_table()
+                    score, spent = timed(partial(theirs.mtdf, board))
+                    seconds += spent
+                    mismatches += int(score != want)
+                theirs_runs.append(seconds)
+    ours, bitbully = statistics.median(ours_runs), statistics.median(theirs_runs)
+    print(
+        f"\nEngine.solve_many of {len(positions)} end-easy positions (line=False, clear=True): "
+        f"{fmt(ours)}; a loop of BitBully mtdf calls: {fmt(bitbully)}; "
+        f"ratio {ours / bitbully:.2f}x; mismatches {mismatches} (median of {runs} runs each)"
+    )
+
+
 def cycles_per_second() -> float:
     """The rate of the processor's cycle counter, which our kernel reads around its solve
     (``stats[CYCLES]``), measured against ``time.perf_counter`` over a fifth of a second."""
@@ -339,7 +469,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("job", choices=["opening", "middle", "sets", "verify"])
+    parser.add_argument("job", choices=["opening", "middle", "sets", "api", "verify"])
     parser.add_argument("--count", type=int, default=300, help="positions or book entries")
     parser.add_argument("--count8", type=int, default=100, help="8-stone entries to verify")
     parser.add_argument("--seed", type=int, default=1)
@@ -350,6 +480,8 @@ def main() -> None:
         "--engine", action="store_true", help="ours through one Engine (its table kept)"
     )
     parser.add_argument("--pons", type=Path, help="a build of Pons' solver behind a driver")
+    parser.add_argument("--batch", type=int, default=1000, help="end-easy positions (api)")
+    parser.add_argument("--runs", type=int, default=1, help="runs of the batch (api)")
     args = parser.parse_args()
     if args.job == "opening":
         compare_analysis(args.count, 0, 12, args.seed, args.engine)
@@ -357,6 +489,8 @@ def main() -> None:
         compare_analysis(args.count, 13, 18, args.seed, args.engine)
     elif args.job == "sets":
         compare_sets(args.sets, args.limit, args.weak, args.pons)
+    elif args.job == "api":
+        compare_api(args.sets, args.limit, args.weak, args.batch, args.runs)
     else:
         verify_books(args.count, args.count8, args.seed)
 

@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
             if status is not None:
                 status.label = f"line {number}"
             engine.clear()
-            result = engine.solve(
-                line.loaded.position, weak=args.weak, on_progress=callback(status)
+            result = engine.solve(  # the score alone is written: no line sought
+                line.loaded.position, weak=args.weak, line=False, on_progress=callback(status)
             )
             data = contract.result_json(game, line.loaded.position, result)
             score = data["score"]

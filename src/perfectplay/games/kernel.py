@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import resource
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -139,6 +139,8 @@ class KernelTraits:
       and, stopped at it, still answers its best move so far (at worst its first by move
       order, never ``None`` for a running position): a time limit holds even where one
       iteration takes longer (without it the first iteration always runs to its end).
+    * ``batch``: :meth:`Kernel.exact_results` and :meth:`Kernel.exact_values_many` solve a
+      list of positions exactly in one compiled call (else the search layer loops).
     """
 
     exact_first: bool = False
@@ -150,6 +152,7 @@ class KernelTraits:
     complete_table: bool = False
     bounded_distances: bool = False
     move_ready: bool = False
+    batch: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +167,24 @@ class KernelResult(Generic[M]):
     nodes: int
     horizon: int
     aborted: bool
+
+
+LineAllowance = tuple[float, float]
+"""How long an exact line may take in a batch: ``(floor, factor)``, at least ``floor``
+seconds and ``factor`` times the seconds of its position's solve (the rule of single
+solves, :data:`perfectplay.search.solver.EXACT_LINE_FACTOR`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExactAnswer(Generic[M]):
+    """One position of a batch (:meth:`Kernel.exact_results`): its exact value (the
+    root-relative scale of :mod:`perfectplay.values`), the best move and, when a line was
+    asked for, the principal variation after it (``line[0]`` is the best move), and the
+    nodes of the solve and the move."""
+
+    value: int
+    line: tuple[M, ...]
+    nodes: int
 
 
 class Kernel(Protocol[P_in, M]):
@@ -259,6 +280,26 @@ class Kernel(Protocol[P_in, M]):
         or ``None`` when the ``deadline`` (``time.perf_counter`` seconds) comes first."""
         ...
 
+    def exact_results(
+        self,
+        positions: Sequence[P_in],
+        table: Any,
+        clears: Sequence[bool],
+        line: LineAllowance | None,
+        deadline: float | None = None,
+    ) -> list[ExactAnswer[M] | None]:
+        """Trait ``batch``: each running position's exact value, best move and (given a
+        ``line`` allowance) principal variation, the table emptied before the positions
+        ``clears`` marks; ``None`` from the first position the ``deadline`` cuts short on."""
+        ...
+
+    def exact_values_many(
+        self, positions: Sequence[P_in], table: Any, clears: Sequence[bool]
+    ) -> list[int]:
+        """Trait ``batch``: each running position's exact value for its side to move, the
+        table emptied before the positions ``clears`` marks."""
+        ...
+
 
 class KernelBase(Generic[P, M]):
     """Defaults for the optional methods: each fails loudly, since the search only calls a
@@ -333,6 +374,23 @@ class KernelBase(Generic[P, M]):
     def exact_values(self, position: P) -> Mapping[Hashable, int]:
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare complete_table")
+
+    def exact_results(
+        self,
+        positions: Sequence[P],
+        table: Any,
+        clears: Sequence[bool],
+        line: LineAllowance | None,
+        deadline: float | None = None,
+    ) -> list[ExactAnswer[M] | None]:
+        """Not declared by this kernel."""
+        raise NotImplementedError(f"{type(self).__name__} does not declare batch")
+
+    def exact_values_many(
+        self, positions: Sequence[P], table: Any, clears: Sequence[bool]
+    ) -> list[int]:
+        """Not declared by this kernel."""
+        raise NotImplementedError(f"{type(self).__name__} does not declare batch")
 
 
 MEMORY_SHARE = 0.75

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -213,6 +213,7 @@ class Searcher:
             game.books(search.kernel) if search.engine == "auto" else None
         )
         self._engine: _Engine | None = None
+        self._warm = False
         if search.engine == "kernel":
             self._load()
 
@@ -271,7 +272,11 @@ class Searcher:
 
     def warm_up(self) -> None:
         """Load the kernel's compiled code before any clock starts: a tiny search, which
-        costs microseconds once numba has loaded the code in this process."""
+        costs microseconds once numba has loaded the code in this process; once per
+        searcher (a kept :class:`perfectplay.api.Engine` checks nothing on later calls)."""
+        if self._warm:
+            return
+        self._warm = True
         start = self.game.initial()
         if self.kernel is not None and self.game.outcome(start) is None:
             self.kernel.warm_up(start)
@@ -717,6 +722,151 @@ class Searcher:
         )
 
 
+def solve_many_with(
+    searcher: Searcher,
+    positions: Sequence[Any],
+    limit: Limit = EXACT,
+    *,
+    weak: bool = False,
+    line: bool = True,
+    clear: bool = False,
+) -> list[SearchResult[Any]]:
+    """:meth:`Searcher.run` (or :meth:`Searcher.weak`) of each position on ``searcher``'s
+    table, the table emptied before each when ``clear``: the same results as one call each
+    (the nodes and times aside). The exact strong solves of running positions the books do
+    not answer go to the kernel in one compiled call when it declares ``batch`` (one thread,
+    an exact limit), each with the line's allowance of a single solve; the rest, and every
+    position of a game whose kernel does not, are searched one call each."""
+    batched = _batchable(searcher, limit) and not weak
+    results: list[SearchResult[Any] | None] = []
+    queued: list[int] = []
+    for index, position in enumerate(positions):
+        running = batched and searcher.game.outcome(position) is None
+        if running and searcher.book_result(position, limit) is None:
+            results.append(None)  # the batch's answer goes here
+            queued.append(index)
+            continue
+        if clear:
+            searcher.clear()
+        if weak:
+            results.append(searcher.weak(position, limit))
+        else:
+            results.append(searcher.run(position, limit, None, with_pv=line))
+    batch = _exact_batch(searcher, positions, queued, line, clear)
+    for index, found in zip(queued, batch, strict=True):
+        results[index] = found
+    return [found for found in results if found is not None]
+
+
+def _batchable(searcher: Searcher, limit: Limit) -> bool:
+    """Whether ``searcher``'s kernel solves exact batches in one compiled call: it declares
+    ``batch``, the limit is exact and the search runs on one thread with a table."""
+    if not limit.unlimited or limit.trial or searcher.search.kernel.threads > 1:
+        return False
+    kernel = searcher.kernel
+    return kernel is not None and kernel.traits.batch and searcher.table is not None
+
+
+def _exact_batch(
+    searcher: Searcher, positions: Sequence[Any], queued: list[int], line: bool, clear: bool
+) -> list[SearchResult[Any]]:
+    """The exact results of ``positions[i]`` for ``i`` in ``queued`` (running positions
+    the books do not answer) from the kernel's batch; a position it leaves unanswered is
+    solved alone."""
+    if not queued:
+        return []
+    kernel = searcher.kernel
+    assert kernel is not None  # _batchable said so
+    searcher.warm_up()
+    chosen = [positions[index] for index in queued]
+    # a single untimed solve's line ends EXACT_LINE_SECONDS after its solve, however long
+    # the solve took (its allowance counts from the line's start, see ``run`` and ``pv``)
+    allowance = (EXACT_LINE_SECONDS, 0.0) if line else None
+    started = time.perf_counter()
+    answers = kernel.exact_results(chosen, searcher.table, [clear] * len(chosen), allowance)
+    each = (time.perf_counter() - started) / len(chosen)
+    extra = {"table": searcher.options.table, "symmetry": searcher.options.symmetry}
+    results: list[SearchResult[Any]] = []
+    for position, answer in zip(chosen, answers, strict=True):
+        if answer is None:  # pragma: no cover - no deadline is given: never cut short
+            results.append(searcher.run(position, EXACT, None, with_pv=line))
+            continue
+        depth = searcher.game.plies_left_bound(position)
+        score, name = Score(answer.value, True), searcher.name
+        found = SearchResult(answer.line[0], score, answer.line, answer.nodes, depth, each, name)
+        results.append(replace(found, extra=dict(extra)))
+    return results
+
+
+def analyze_many_with(
+    searcher: Searcher,
+    positions: Sequence[Any],
+    limit: Limit = EXACT,
+    *,
+    weak: bool = False,
+    clear: bool = False,
+) -> list[list[MoveValue[Any]]]:
+    """:func:`analyze_with` of each position on ``searcher``'s table, the table emptied
+    before each when ``clear``: the same values as one call each. With a kernel declaring
+    ``batch`` (one thread, an exact limit, not weak) every move's position that is neither
+    finished nor answered by the books is solved in one compiled call for the whole list."""
+    if weak or not _batchable(searcher, limit):
+        analyses = []
+        for position in positions:
+            if clear:
+                searcher.clear()
+            analyses.append(analyze_with(searcher, position, limit, weak=weak))
+        return analyses
+    game = searcher.game
+    plans: list[list[tuple[Any, Score | None]]] = []
+    children: list[Any] = []
+    for position in positions:
+        plan = _analysis_plan(searcher, position)
+        plans.append(plan)
+        children += [game.play(position, move) for move, known in plan if known is None]
+    clears = _first_of_each(plans, clear)
+    searcher.warm_up()
+    kernel = searcher.kernel
+    assert kernel is not None  # _batchable said so
+    values = iter(kernel.exact_values_many(children, searcher.table, clears) if children else [])
+    return [
+        [
+            MoveValue(move, score_of_move(Score(next(values), True)) if known is None else known)
+            for move, known in plan
+        ]
+        for plan in plans
+    ]
+
+
+def _analysis_plan(searcher: Searcher, position: Any) -> list[tuple[Any, Score | None]]:
+    """Every legal move of ``position`` with its score when known without a search (a
+    finished child, the books), ``None`` where the kernel must solve the child."""
+    known = searcher.known_moves(position)
+    if known is not None:
+        return [(value.move, value.score) for value in known]
+    game, plan = searcher.game, []
+    for move in game.legal_moves(position):
+        child = game.play(position, move)
+        outcome = game.outcome(child)
+        if outcome is not None:
+            score: Score | None = Score(-finished_value(game, child, outcome.winner, 1), True)
+        else:
+            value = searcher.known_value(child)
+            score = None if value is None else score_of_move(Score(value, True))
+        plan.append((move, score))
+    return plan
+
+
+def _first_of_each(plans: list[list[tuple[Any, Score | None]]], clear: bool) -> list[bool]:
+    """For each child to solve, in order, whether the table is emptied before it: before
+    the first child of each position when ``clear``."""
+    clears: list[bool] = []
+    for plan in plans:
+        unknown = sum(known is None for _, known in plan)
+        clears += [clear] + [False] * (unknown - 1) if unknown else []
+    return clears
+
+
 def weak_of(value: float) -> Score:
     """The weak score (1 win, 0 draw, -1 loss) of an exact value."""
     return Score((value > 0) - (value < 0), True, True)
@@ -759,13 +909,14 @@ def solve(
     limit: Limit = EXACT,
     *,
     weak: bool = False,
+    line: bool = True,
     search: SearchOptions = DEFAULT_SEARCH,
     on_iteration: IterationCallback | None = None,
     on_progress: ExactProgress | None = None,
 ) -> SearchResult[Any]:
-    """Best move, value and principal variation of ``position`` under ``limit``;
-    ``on_iteration`` hears of each iteration of a timed search, ``on_progress`` how an exact
-    solve narrows the value.
+    """Best move, value and principal variation of ``position`` under ``limit``
+    (``line=False``: the best move alone, no line sought); ``on_iteration`` hears of each
+    iteration of a timed search, ``on_progress`` how an exact solve narrows the value.
 
     ``weak=True`` asks only whether the side to move wins, draws or loses (an exact limit and
     a kernel declaring the ``weak`` trait are needed; :class:`ParameterError` otherwise): the
@@ -775,7 +926,7 @@ def solve(
     searcher = Searcher(game, sized_for(search, limit), position)
     if weak:
         return searcher.weak(position, limit, on_progress)
-    return searcher.run(position, limit, on_iteration, on_progress=on_progress)
+    return searcher.run(position, limit, on_iteration, with_pv=line, on_progress=on_progress)
 
 
 def analyze(
@@ -884,8 +1035,10 @@ __all__ = [
     "SearchOptions",
     "Searcher",
     "analyze",
+    "analyze_many_with",
     "best_move",
     "loss_in",
     "score_of_move",
     "solve",
+    "solve_many_with",
 ]

@@ -84,11 +84,13 @@ from numba import njit, types
 from perfectplay.games.common.compiled_bits import (
     HASH_A,
     I64_ARRAY,
+    NO_DEADLINE,
     U0,
     U1,
     U64_ARRAY,
     borrowed,
     cycle_counter,
+    now,
     past_deadline,
     popcount,
     prefetch,
@@ -171,6 +173,14 @@ NEGAMAX_SIGNATURE = types.int64(
 SOLVE_CALL_SIGNATURE = types.int64(
     types.uint64, types.uint64, types.boolean, types.int64, types.int64,
     U64_ARRAY, U64_ARRAY, I64_ARRAY, U64_ARRAY, U64_ARRAY,
+)  # fmt: skip
+SOLVE_BEST_SIGNATURE = types.int64(
+    types.uint64, types.uint64, types.int64, types.int64,
+    U64_ARRAY, U64_ARRAY, I64_ARRAY, U64_ARRAY, U64_ARRAY, I64_ARRAY,
+)  # fmt: skip
+LINE_SIGNATURE = types.int64(
+    types.uint64, types.uint64, types.int64, types.int64, types.int64,
+    U64_ARRAY, U64_ARRAY, I64_ARRAY, U64_ARRAY, U64_ARRAY, I64_ARRAY,
 )  # fmt: skip
 DEPTH_SIGNATURE = types.int64(
     types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
@@ -411,10 +421,14 @@ def _sorted_moves(current, mask, candidates, base, work, mine, early):  # type: 
 @njit(cache=True, inline="always")
 def out_of_budget(stats):  # type: ignore[no-untyped-def]
     """Count a node; True when the node budget is spent or the deadline has passed (which
-    spends the budget: every later check says so too)."""
+    spends the budget: every later check says so too). A search without a deadline skips
+    the clock at its first node (read there for Ctrl-C alone): the trip to the interpreter
+    costs more than the smallest searches, and Ctrl-C during them needs no answer."""
     stats[NODES] += 1
     if stats[NODES] > stats[BUDGET]:
         return True
+    if stats[NODES] == 1 and stats[DEADLINE] == NO_DEADLINE:
+        return False
     if past_deadline(stats[NODES], stats[DEADLINE]):
         stats[BUDGET] = 0
         return True
@@ -732,13 +746,15 @@ def solve_call(first, second, weak, budget, deadline, work, table, stats, deep, 
 @njit(cache=True)
 def solve_many(boards, weak, work, table, stats, deep, marks, answers):  # type: ignore[no-untyped-def]
     """:func:`solve` of many positions in one call, the table emptied (a new epoch) before
-    each: ``boards`` holds ``current, mask, moves played`` per position (uint64 rows),
-    ``answers`` gets ``score, nodes`` per position (int64 rows). Without a trip to the
-    interpreter between positions, a batch of small positions costs what their searches do.
-    Stops at the first position the budget or the deadline cuts short and returns how many
-    were answered. The caller keeps the epochs from wrapping (``epochs`` of the table)."""
+    where asked: ``boards`` holds ``current, mask, moves played, clear`` per position
+    (uint64 rows; ``clear`` 1: the table is emptied first, a new epoch), ``answers`` gets
+    ``score, nodes`` per position (int64 rows). Without a trip to the interpreter between
+    positions, a batch of small positions costs what their searches do. Stops at the first
+    position the budget or the deadline cuts short and returns how many were answered. The
+    caller keeps the epochs from wrapping (``epochs`` of the table)."""
     for index in range(boards.shape[0]):
-        stats[EPOCH] += 1
+        if boards[index, 3]:
+            stats[EPOCH] += 1
         before = stats[NODES]
         score = solve(
             boards[index, 0], boards[index, 1], np.int64(boards[index, 2]), weak, work, table,
@@ -748,6 +764,126 @@ def solve_many(boards, weak, work, table, stats, deep, marks, answers):  # type:
             return index
         answers[index, 0] = score
         answers[index, 1] = stats[NODES] - before
+    return boards.shape[0]
+
+
+@njit(cache=True)
+def best_move(current, mask, moves_played, score, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
+    """The first column in centre-first order whose move achieves ``score``, the exact score
+    of the running position, or -1 when the node budget or the deadline runs out first (or
+    no column does: the solver contradicting itself).
+
+    A winning stone is always best; a move after which the opponent's reply scores at most
+    ``-score`` achieves it: one null-window search per candidate, answered by the warm table
+    where the solve just stored the position (a search only where it lost the entry).
+    """
+    width = np.int64(work[WIDTH])
+    cells = np.int64(work[CELLS])
+    top = np.int64(work[TOP])
+    playable = possible(mask, work)
+    for rank in range(width):
+        column = np.int64(work[ORDER + rank])
+        move = playable & work[ORDER + width + column]
+        if move == U0:
+            continue
+        if has_line(current | move, work):
+            return column
+        if moves_played + 1 == cells:
+            if score == 0:
+                return column
+            continue
+        child, child_mask = current ^ mask, mask | move
+        if can_win_next(child, child_mask, work):
+            if -score_bounds(moves_played + 1, top)[0] == score:
+                return column
+            continue
+        reply = negamax(
+            child, child_mask, moves_played + 1, -score, -score + 1, work, table, stats, deep,
+            marks,
+        )  # fmt: skip
+        if stats[NODES] > stats[BUDGET]:
+            return -1
+        if reply <= -score:
+            return column
+    return -1
+
+
+@njit(LINE_SIGNATURE, cache=True)
+def line_from(current, mask, moves_played, score, column, work, table, stats, deep, marks, out):  # type: ignore[no-untyped-def]
+    """Write a principal variation of a running position of exact ``score`` into ``out``,
+    starting with ``column`` (an optimal move): after each move the first optimal column in
+    centre-first order (:func:`best_move`), until the game ends or the node budget or the
+    deadline runs out. Returns the moves written (at least 1)."""
+    cells = np.int64(work[CELLS])
+    count = 0
+    while column >= 0:
+        out[count] = column
+        count += 1
+        move = possible(mask, work) & work[ORDER + np.int64(work[WIDTH]) + column]
+        won = has_line(current | move, work)
+        current, mask = current ^ mask, mask | move
+        moves_played += 1
+        score = -score
+        if won or moves_played == cells:
+            break
+        column = best_move(current, mask, moves_played, score, work, table, stats, deep, marks)
+    return count
+
+
+@njit(SOLVE_BEST_SIGNATURE, cache=True)
+def solve_best_call(first, second, budget, deadline, work, table, stats, deep, marks, out):  # type: ignore[no-untyped-def]
+    """:func:`solve_call`'s exact solve, then the best move (:func:`best_move`) within the
+    same node budget and ``deadline``, in one call: ``out[0]`` gets the column (-1 when the
+    budget ran out first). Returns the score (0 with ``stats[0] > stats[1]`` when the solve
+    itself ran out)."""
+    score = solve_call(first, second, False, budget, deadline, work, table, stats, deep, marks)
+    out[0] = -1
+    if stats[NODES] > stats[BUDGET]:
+        return score
+    mask = first | second
+    played = popcount(mask)
+    current = first if played & 1 == 0 else second
+    out[0] = best_move(current, mask, played, score, work, table, stats, deep, marks)
+    return score
+
+
+@njit(cache=True)
+def best_many(boards, line, floor, factor, work, table, stats, deep, marks, answers, lines):  # type: ignore[no-untyped-def]
+    """The exact score, best move and (``line`` set) principal variation of many running
+    positions in one call: ``boards`` holds ``current, mask, moves played, clear`` per
+    position (uint64 rows; ``clear`` 1 empties the table first: a new epoch), ``answers``
+    gets ``score, nodes, moves in the line`` (int64 rows; the nodes of the solve and the
+    move), ``lines`` the columns of each line (int64 rows as long as the board has cells;
+    without ``line`` the best move alone). A line ends where its position's allowance does:
+    ``factor`` times the seconds of its solve, at least ``floor`` seconds (the rule of
+    single solves); the batch's node budget and deadline (``stats``) bound everything.
+    Stops at the first position they cut short and returns how many were answered. The
+    caller keeps the epochs from wrapping."""
+    budget, deadline = stats[BUDGET], stats[DEADLINE]
+    for index in range(boards.shape[0]):
+        if boards[index, 3]:
+            stats[EPOCH] += 1
+        current, mask = boards[index, 0], boards[index, 1]
+        played = np.int64(boards[index, 2])
+        stats[NODES] = 0
+        started = now() if line else 0.0
+        score = solve(current, mask, played, False, work, table, stats, deep, marks)
+        if stats[NODES] > stats[BUDGET]:
+            return index
+        ended = now() if line else 0.0
+        column = best_move(current, mask, played, score, work, table, stats, deep, marks)
+        if column < 0:
+            return index
+        answers[index, 0], answers[index, 1], answers[index, 2] = score, stats[NODES], 1
+        lines[index, 0] = column
+        if line:
+            allowance = max(floor, factor * (ended - started))
+            stats[DEADLINE] = min(deadline, np.int64((ended + allowance) * 1e9))
+            answers[index, 2] = line_from(
+                current, mask, played, score, column, work, table, stats, deep, marks,
+                lines[index],
+            )  # fmt: skip
+            stats[BUDGET], stats[DEADLINE] = budget, deadline  # the allowance's end spent it
     return boards.shape[0]
 
 

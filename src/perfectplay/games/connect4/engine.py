@@ -13,6 +13,11 @@ ENGINE = CompiledEngine(
             "perfectplay.games.connect4.compiled",
             (
                 "solve_call",
+                "solve_best_call",
+                "best_move",
+                "line_from",
+                "solve_many",
+                "best_many",
                 "negamax",
                 "negamax_depth",
                 "can_win_next",

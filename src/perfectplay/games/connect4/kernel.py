@@ -34,11 +34,13 @@ from perfectplay.games.connect4.engine import ENGINE
 from perfectplay.games.interrupt import NO_DEADLINE_NS, deadline_ns
 from perfectplay.games.kernel import (
     DEFAULT_CONTROLS,
+    ExactAnswer,
     ExactProgress,
     KernelBase,
     KernelOptions,
     KernelResult,
     KernelTraits,
+    LineAllowance,
     SearchControls,
     check_table_memory,
     table_entries,
@@ -147,6 +149,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         weak=True,
         keeps_deadline=True,
         timed_value=True,
+        batch=True,
     )
     engine = ENGINE
 
@@ -155,6 +158,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         self.game = game
         self.table_bits = DEFAULT_TABLE_BITS if options.table_bits is None else options.table_bits
         self.threads = options.threads
+        self.found = np.zeros(1, dtype=np.int64)  # the best column of a solve (scratch)
         self.book: OpeningBook | None = None
         self.deep = NO_DEEP_BOOK
         if options.book_path is not None:
@@ -207,13 +211,18 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
 
     def warm_up(self, start: Connect4Position) -> None:
         """Load every entry point: an exact solve of ``start`` with and without progress
-        reports, one node each, and a depth-1 search."""
+        reports, one node each, the best move, the line and the batches cut short at once,
+        and a depth-1 search."""
         if all(function.signatures for function in self.compiled_functions()):
             return
         now()  # the first trip to the clock from compiled code takes ~0.1 s: not mid-search
         table = self.new_table(1 << 4)
         self.solve(start, table, node_budget=1)
         self.solve(start, table, node_budget=1, progress=lambda *_: None)
+        self.best_column(start, 0, table, 1)
+        self.exact_line(start, self.game.ordered_moves(start)[0], 0, table, deadline=0.0)
+        self.solve_many([start], table, deadline=0.0)
+        self.exact_results([start], table, [True], (0.0, 0.0), deadline=0.0)
         super().warm_up(start)
 
     def touch_table(self, table: Connect4Table) -> None:
@@ -256,14 +265,18 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         return np.uint64(position.to_move_stones), np.uint64(position.mask), position.plies
 
     @staticmethod
-    def board_rows(positions: Sequence[Connect4Position]) -> np.ndarray[Any, Any]:
-        """``(current, mask, moves played)`` of each position as the rows of one uint64
+    def board_rows(
+        positions: Sequence[Connect4Position], clears: Sequence[bool] | None = None
+    ) -> np.ndarray[Any, Any]:
+        """``(current, mask, moves played, clear)`` of each position as the rows of one uint64
         array (built column by column from plain integers: a list of numpy scalars costs
-        microseconds a position)."""
-        rows = np.empty((len(positions), 3), dtype=np.uint64)
+        microseconds a position); ``clear`` (1 for every position without ``clears``) asks
+        for the table to be emptied before the position."""
+        rows = np.empty((len(positions), 4), dtype=np.uint64)
         rows[:, 0] = [p.to_move_stones for p in positions]
         rows[:, 1] = [p.mask for p in positions]
         rows[:, 2] = [p.plies for p in positions]
+        rows[:, 3] = 1 if clears is None else [int(c) for c in clears]
         return rows
 
     # -- exact solving --------------------------------------------------------------------
@@ -379,17 +392,19 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         table: Connect4Table,
         weak: bool = False,
         deadline: float | None = None,
+        clears: Sequence[bool] | None = None,
     ) -> list[Solved]:
-        """:meth:`solve` of each position, the table emptied before each, in one compiled
-        call per run of positions: for batches of small positions, whose
-        searches take microseconds. A position the ``deadline`` cuts short and those after it
-        come back aborted. Running positions only."""
+        """:meth:`solve` of each position, the table emptied before each (before those
+        ``clears`` marks, when given), in one compiled call per run of positions: for batches
+        of small positions, whose searches take microseconds. A position the ``deadline``
+        cuts short and those after it come back aborted. Running positions only."""
         from perfectplay.games.connect4 import compiled as k
 
         answers: list[Solved] = []
         while len(answers) < len(positions):
-            run = positions[len(answers) : len(answers) + table.epochs_left()]
-            boards = self.board_rows(run)
+            end = len(answers) + table.epochs_left()
+            run = positions[len(answers) : end]
+            boards = self.board_rows(run, None if clears is None else clears[len(answers) : end])
             scores = np.zeros((len(run), 2), dtype=np.int64)
             stats = table.start(UNLIMITED, deadline)
             arrays = (self.work, table.slots, stats, self.deep, table.marks)
@@ -399,6 +414,51 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
             if done < len(run):
                 return answers + [Solved(0, 0, True)] * (len(positions) - len(answers))
         return answers
+
+    def exact_results(
+        self,
+        positions: Sequence[Connect4Position],
+        table: Connect4Table,
+        clears: Sequence[bool],
+        line: LineAllowance | None,
+        deadline: float | None = None,
+    ) -> list[ExactAnswer[int] | None]:
+        """Trait ``batch``: the exact value, best move and (with a ``line`` allowance) the
+        principal variation of each running position, in one compiled call per run of
+        positions (the table emptied before those ``clears`` marks). ``None`` for a
+        position the ``deadline`` cuts short, and for every one after it."""
+        from perfectplay.games.connect4 import compiled as k
+
+        answers: list[ExactAnswer[int] | None] = []
+        cells = self.game.spec.cells
+        floor, factor = (0.0, 0.0) if line is None else line
+        while len(answers) < len(positions):
+            end = len(answers) + table.epochs_left()
+            run = positions[len(answers) : end]
+            boards = self.board_rows(run, clears[len(answers) : end])
+            found = np.zeros((len(run), 3), dtype=np.int64)
+            lines = np.zeros((len(run), cells), dtype=np.int64)
+            stats = table.start(UNLIMITED, deadline)
+            arrays = (self.work, table.slots, stats, self.deep, table.marks)
+            done = int(k.best_many(boards, line is not None, floor, factor, *arrays, found, lines))
+            for position, (score, nodes, length), moves in zip(
+                run, found[:done].tolist(), lines[:done].tolist(), strict=False
+            ):
+                value = self.to_value(position, score)
+                answers.append(ExactAnswer(value, tuple(moves[:length]), nodes))
+            table.clear()  # the epoch after the run's last (the table is zeroed when it wraps)
+            if done < len(run):
+                return answers + [None] * (len(positions) - len(answers))
+        return answers
+
+    def exact_values_many(
+        self, positions: Sequence[Connect4Position], table: Connect4Table, clears: Sequence[bool]
+    ) -> list[int]:
+        """Trait ``batch``: the exact value of each running position (the value scale, for
+        its side to move), in one compiled call per run (the table emptied before those
+        ``clears`` marks)."""
+        solved = self.solve_many(positions, table, clears=clears)
+        return [self.to_value(p, s.score) for p, s in zip(positions, solved, strict=True)]
 
     def move_scores(
         self, position: Connect4Position, table: Connect4Table, weak: bool = False
@@ -427,33 +487,18 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         ``None`` when the node budget or the ``deadline`` ran out first.
 
         A move is optimal when its reply scores at most ``-score``: one null-window search
-        per candidate on the warm table.
+        per candidate on the warm table, all in one compiled call
+        (:func:`~perfectplay.games.connect4.compiled.best_move`).
         """
         from perfectplay.games.connect4 import compiled as k
 
-        nodes = 0
-        for column in self.game.ordered_moves(position):
-            child = self.game.play_column(position, column)
-            if child.win_mask:
-                return column, nodes
-            if child.plies == self.game.spec.cells:
-                if score == 0:
-                    return column, nodes
-                continue
-            current, mask, played = self.boards(child)
-            if k.can_win_next(current, mask, self.work):
-                if -self.game.score_of(child, 1, True) == score:
-                    return column, nodes
-                continue
-            reply, used, aborted = self._probe(
-                table, deadline, current, mask, played, -score, budget
-            )
-            nodes += used
-            if aborted:
-                return None, nodes
-            if reply <= -score:
-                return column, nodes
-        return None, nodes
+        current, mask, played = self.boards(position)
+        stats = table.start(budget, deadline)
+        column = int(
+            k.best_move(current, mask, played, score, self.work, table.slots, stats, self.deep,
+                        table.marks)
+        )  # fmt: skip
+        return (None if column < 0 else column), stats.item(NODES)
 
     # -- the generic kernel protocol ------------------------------------------------------
     def to_value(self, position: Connect4Position, score: int) -> int:
@@ -489,6 +534,8 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         controls: SearchControls,
     ) -> KernelResult[int]:
         deadline = controls.deadline
+        if self.threads == 1 and controls.progress is None:
+            return self._exact_alone(position, table, budget, deadline)
         solved = self.solve(position, table, False, budget, controls.progress, deadline)
         if solved.aborted:
             return KernelResult(None, 0, solved.nodes, 0, True)
@@ -497,6 +544,26 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         if column is None:
             return KernelResult(None, 0, nodes, 0, True)
         return KernelResult(column, self.to_value(position, solved.score), nodes, 0, nodes > budget)
+
+    def _exact_alone(
+        self,
+        position: Connect4Position,
+        table: Connect4Table,
+        budget: int,
+        deadline: float | None,
+    ) -> KernelResult[int]:
+        """The exact solve and its best move on one thread, in one compiled call."""
+        stats = table.stats
+        score = solve_best_entry()(
+            position.first, position.second, budget,
+            NO_DEADLINE_NS if deadline is None else deadline_ns(deadline),
+            self.work, table.slots, stats, self.deep, table.marks, self.found,
+        )  # fmt: skip
+        nodes = stats.item(NODES)
+        column = self.found.item(0)
+        if column < 0:
+            return KernelResult(None, 0, nodes, 0, True)
+        return KernelResult(column, self.to_value(position, score), nodes, 0, nodes > budget)
 
     def _limited(
         self,
@@ -547,23 +614,18 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     ) -> tuple[int, ...]:
         """A principal variation of an exactly solved position, ``first`` (worth ``value``)
         first: after each move the reply is the first optimal column in centre-first order,
-        found by null-window searches on the warm table (standard scores just change sign
-        from one side to the other). With a ``deadline`` (``time.perf_counter`` seconds) the
-        line stops where the time runs out."""
+        proved by null-window searches that the warm table answers (a search only where it
+        lost the entry), the whole line in one compiled call
+        (:func:`~perfectplay.games.connect4.compiled.line_from`). With a ``deadline``
+        (``time.perf_counter`` seconds) the line stops where the time runs out."""
         score = self.game.score_of(position, int(WIN - abs(value)), value > 0) if value else 0
-        line = [first]
-        current = self.game.play_column(position, first)
-        score = -score
-        while self.game.outcome(current) is None:
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            column, _ = self.best_column(current, score, table, UNLIMITED, deadline)
-            if column is None:  # out of time (or the solver contradicting itself)
-                break
-            line.append(column)
-            current = self.game.play_column(current, column)
-            score = -score
-        return tuple(line)
+        line = np.zeros(self.game.spec.cells - position.plies, dtype=np.int64)
+        stats = table.start(UNLIMITED, deadline)
+        arrays = (self.work, table.slots, stats, self.deep, table.marks)
+        count = line_entry()(
+            position.to_move_stones, position.mask, position.plies, score, first, *arrays, line
+        )
+        return tuple(line[:count].tolist())
 
     def table_move(self, position: Connect4Position, table: Any) -> int | None:
         """No move is stored in this table (the solver re-derives moves on the warm table)."""
@@ -574,6 +636,25 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
     ) -> tuple[int, ...]:
         """Just ``first`` for a heuristic result (exact lines are re-proved by the caller)."""
         return () if first is None else (first,)
+
+
+@cache
+def solve_best_entry() -> Callable[..., int]:
+    """The compiled :func:`~perfectplay.games.connect4.compiled.solve_best_call` without
+    numba's dispatch (as :func:`solve_entry`); its last argument the int64 array that gets
+    the best column."""
+    from perfectplay.games.connect4 import compiled
+
+    return direct_entry(compiled.solve_best_call)
+
+
+@cache
+def line_entry() -> Callable[..., int]:
+    """The compiled :func:`~perfectplay.games.connect4.compiled.line_from` without numba's
+    dispatch (as :func:`solve_entry`)."""
+    from perfectplay.games.connect4 import compiled
+
+    return direct_entry(compiled.line_from)
 
 
 @cache
