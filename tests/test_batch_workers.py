@@ -97,6 +97,17 @@ def test_fewer_tasks_than_workers_let_the_others_go() -> None:
         assert none.count == 0 and list(none.answers([])) == []
 
 
+def test_batch_answers_starts_its_workers_on_the_first_answer_asked_for() -> None:
+    import multiprocessing
+
+    before = set(multiprocessing.active_children())
+    found = api.batch_answers(JOB, tasks_of(published("end-easy.txt", 3)), workers=1)
+    assert set(multiprocessing.active_children()) == before  # nothing runs yet
+    assert next(found).error is None
+    found.close()  # and closing it stops them
+    assert set(multiprocessing.active_children()) == before
+
+
 def test_a_worker_that_cannot_start_is_worker_lost() -> None:
     unknown = api.BatchJob("no-such-game")  # unchecked: api.batch_job would refuse it
     lost = pytest.raises(api.WorkerLost, match=r"a worker could not start: .*no-such-game")

@@ -134,14 +134,18 @@ def answers(
     check_executor(executor, workers, address)
     if not tasks:
         return _nothing()
-    return _answers(BatchWorkers(job, executor, workers, address, len(tasks)), tasks, on_ready)
+    return _answers(job, tasks, (executor, workers, address), on_ready)
 
 
 def _answers(
-    pool: BatchWorkers, tasks: list[Task], on_ready: ReadyCallback | None
+    job: BatchJob,
+    tasks: list[Task],
+    where: tuple[Executor, int | None, str | None],
+    on_ready: ReadyCallback | None,
 ) -> Generator[Answer, None, None]:
-    """:func:`answers` from ``pool``, which it closes."""
-    with pool:
+    """:func:`answers`, the workers started on the first ``next`` (a generator never
+    started leaves nothing running) and stopped when it ends or is closed."""
+    with BatchWorkers(job, *where, at_most=len(tasks)) as pool:
         yield from pool.answers(tasks, on_ready)
 
 
