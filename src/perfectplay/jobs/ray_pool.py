@@ -3,11 +3,12 @@
 ::
 
     driver ── ray.init(address) ──▶ cluster (or a local instance started and stopped here)
-      │  actor_k = RayWorker.remote(job)      the job is sent once; each actor loads the
-      │                                       compiled kernel once and keeps its table
+      │  actor_k = RayWorker.remote(job)      the job is sent once, when the pool is made
+      │                                       (before the tasks are known); each actor loads
+      │                                       the compiled kernel once and keeps its table
       └─ actor_k.answer_all.remote(chunk) ──▶ a list of Answers, one chunk in flight per
-                                              actor; the next chunk goes to the actor
-                                              that just finished
+                                              actor, the first once it is ready; the next
+                                              goes to the actor that just finished
 
 Ray is an optional extra (``pip install 'perfectplay[ray]'``), imported only here and only
 when a job asks for it. An address given is checked for a listening port first (a few

@@ -3,6 +3,8 @@
 The order: hardest first when asked (the positions with the most plies left, by the game's
 own bound), which keeps the last chunks short so that the workers finish together; else the
 input's order. The answers come in the order they finish, each naming its task's index.
+:class:`BatchWorkers` starts the workers before the tasks are known (their start-up, a
+second or more each, then overlaps whatever the caller does meanwhile).
 """
 
 from __future__ import annotations
