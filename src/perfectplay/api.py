@@ -132,7 +132,7 @@ if TYPE_CHECKING:
     from perfectplay.jobs.books import BookBuild
     from perfectplay.jobs.journal import Journal
     from perfectplay.jobs.lines import ScoredLine
-    from perfectplay.jobs.run import check_executor, default_workers, hardest_first
+    from perfectplay.jobs.run import BatchWorkers, check_executor, default_workers, hardest_first
     from perfectplay.jobs.tasks import (
         EXECUTORS,
         Answer,
@@ -149,6 +149,7 @@ LAZY_EXPORTS = {
     "ArenaProgress": "perfectplay.analysis.arena",
     "ArenaResult": "perfectplay.analysis.arena",
     "BatchJob": "perfectplay.jobs.tasks",
+    "BatchWorkers": "perfectplay.jobs.run",
     "BookBuild": "perfectplay.jobs.books",
     "EXECUTORS": "perfectplay.jobs.tasks",
     "Entrant": "perfectplay.analysis.tournament",
@@ -226,6 +227,7 @@ __all__ = [
     "ArenaProgress",
     "ArenaResult",
     "BatchJob",
+    "BatchWorkers",
     "BoardView",
     "BookBuild",
     "Capability",
@@ -1126,7 +1128,7 @@ def batch_job(
     game = get_kit(game_name).make(game_params)
     if weak:
         require(game, Capability.WEAK, "--weak")
-    game.kernel(options)  # its book file read and checked here, before any worker starts
+    game.books(options)  # its book file checked here, before any worker starts (no numba)
     from perfectplay.jobs.tasks import BatchJob
 
     return BatchJob(kit_of(game).name, game_params, options, "solve", weak, analyze)

@@ -27,7 +27,15 @@ from perfectplay.errors import quote
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from perfectplay.api import Answer, BatchJob, Journal, RegisteredGame, ScoredLine, Task
+    from perfectplay.api import (
+        Answer,
+        BatchJob,
+        BatchWorkers,
+        Journal,
+        RegisteredGame,
+        ScoredLine,
+        Task,
+    )
 
 EPILOG = """\
 examples:
@@ -86,40 +94,74 @@ class Tally:
     mismatches: int = 0
     nodes: int = 0
     tasks: int = 0
-    """Positions handed to the workers (the local pool starts no more workers than that)."""
+    """Positions handed to the workers (no more workers than that take any)."""
     started: float = field(default_factory=time.perf_counter)
     ready_at: float | None = None
-    """When every worker was ready (the clock of ``started``)."""
+    """When the first worker was ready to take tasks (the clock of ``started``)."""
     last_at: float | None = None
     """When the last answer arrived."""
 
     def mark_ready(self, _seconds: float) -> None:
-        """The executor's note that every worker is ready."""
+        """The executor's note that the first worker is ready."""
         self.ready_at = time.perf_counter()
 
 
 def run(args: argparse.Namespace) -> int:
     """Read the input, answer what the output lacks, write it line by line (see the module
-    docstring); 130 with a note when interrupted (the output is kept for ``--resume``)."""
+    docstring); 130 with a note when interrupted (the output is kept for ``--resume``).
+
+    The workers start before the input is read as positions (an INFILE's lines are counted
+    first: at most one worker per line; stdin is read after they start), and load the kernel
+    meanwhile, while the output is checked and the positions are ordered."""
     from perfectplay import api
 
     job = make_job(args)
-    read = read_input(args, job)
-    if args.resume:
-        done = api.recover_output(args.out, read.texts)
-    else:
+    if not args.resume:
         api.check_new_output(args.out)
-        done = set()
+    lines = file_lines(args.infile)
     game = job.make_game()
     compile_first(args, game, None, job.options, every_position=True)  # here, not per worker
+    tally = Tally()
+    at_most = None if lines is None else len(lines)
+    with api.BatchWorkers(job, args.executor, args.workers, args.address, at_most) as workers:
+        read = read_input(sys.stdin.read().splitlines() if lines is None else lines, job)
+        done, tasks = todo(args, game, read)
+        tally.tasks = len(tasks)
+        status = answer_all(args, workers, (game, read, tasks), done, tally)
+    if status == EXIT_OK:
+        stderr(f"{PROG}: {summary(args, tally, len(done))}")
+    return status
+
+
+def todo(
+    args: argparse.Namespace, game: RegisteredGame, read: BatchInput
+) -> tuple[set[int], list[Task]]:
+    """The indices already in the output (``--resume``) and the tasks left, in the order
+    asked for."""
+    from perfectplay import api
+
+    done = api.recover_output(args.out, read.texts) if args.resume else set()
     tasks = [api.Task(i, line.loaded.position) for i, line in read.lines.items() if i not in done]
     if args.order == "hardest-first":
         tasks = api.hardest_first(game, tasks)
-    tally = Tally(tasks=len(tasks))
+    return done, tasks
+
+
+def answer_all(
+    args: argparse.Namespace,
+    workers: BatchWorkers,
+    work: tuple[RegisteredGame, BatchInput, list[Task]],
+    done: set[int],
+    tally: Tally,
+) -> int:
+    """Write the error lines and every answer to the output; the exit status (130 with a
+    note when interrupted, the output kept for ``--resume``; 1 when a worker was lost)."""
+    from perfectplay import api
+
     with api.output_journal(args.out) as journal:
-        write_errors(journal, read, done, tally)
+        write_errors(journal, work[1], done, tally)
         try:
-            solve_all(args, job, (game, read, tasks), journal, tally)
+            solve_all(workers, work, journal, tally)
         except KeyboardInterrupt:
             stderr(f"\n{PROG}: interrupted: {summary(args, tally, len(done))}")
             stderr(f"{PROG}: the answers so far are in {args.out}; --resume goes on")
@@ -127,7 +169,6 @@ def run(args: argparse.Namespace) -> int:
         except api.WorkerLost as exc:
             stderr(f"{PROG}: error: {exc}; the answers so far are in {args.out}, --resume goes on")
             return EXIT_INTERNAL
-    stderr(f"{PROG}: {summary(args, tally, len(done))}")
     return EXIT_OK
 
 
@@ -150,13 +191,13 @@ def make_job(args: argparse.Namespace) -> BatchJob:
     )
 
 
-def read_input(args: argparse.Namespace, job: BatchJob) -> BatchInput:
-    """Every line of INFILE read; a line that does not read as a position keeps its error."""
+def read_input(lines: list[str], job: BatchJob) -> BatchInput:
+    """Every line of the input read as a position; a line that does not keeps its error."""
     from perfectplay import api
     from perfectplay.errors import PerfectplayError
 
     read = BatchInput()
-    for index, raw in enumerate(input_lines(args.infile)):
+    for index, raw in enumerate(lines):
         try:
             line = api.batch_line(job, raw, index + 1)
         except PerfectplayError as exc:
@@ -168,12 +209,13 @@ def read_input(args: argparse.Namespace, job: BatchJob) -> BatchInput:
     return read
 
 
-def input_lines(infile: str) -> list[str]:
-    """The lines of INFILE ('-': stdin); :class:`ParameterError` when it cannot be read."""
+def file_lines(infile: str) -> list[str] | None:
+    """The lines of INFILE (``None`` for '-', stdin, read later); :class:`ParameterError`
+    when it cannot be read."""
     from perfectplay.errors import ParameterError
 
     if infile == "-":
-        return sys.stdin.read().splitlines()
+        return None
     try:
         with open(infile, encoding="utf-8") as handle:
             return handle.read().splitlines()
@@ -193,25 +235,15 @@ def write_errors(journal: Journal, read: BatchInput, done: set[int], tally: Tall
 
 
 def solve_all(
-    args: argparse.Namespace,
-    job: BatchJob,
+    workers: BatchWorkers,
     work: tuple[RegisteredGame, BatchInput, list[Task]],
     journal: Journal,
     tally: Tally,
 ) -> None:
-    """Answer every task, writing each answer as it arrives, with a progress bar on a
-    terminal."""
-    from perfectplay import api
-
+    """Answer every task on ``workers``, writing each answer as it arrives, with a progress
+    bar on a terminal."""
     game, read, tasks = work
-    found = api.batch_answers(
-        job,
-        tasks,
-        executor=args.executor,
-        workers=args.workers,
-        address=args.address,
-        on_ready=tally.mark_ready,
-    )
+    found = workers.answers(tasks, on_ready=tally.mark_ready)
     with progress_bar(len(tasks)) as bar, closing(found):
         for answer in found:
             write_answer(journal, game, read, answer, tally)
@@ -296,7 +328,7 @@ def _bar(total: int) -> Any:
 def summary(args: argparse.Namespace, tally: Tally, skipped: int) -> str:
     """``150 positions in 2.41 s (local, 2 workers; ready after 0.82 s, answering 0.64 s):
     236 positions/s, 10.2 M nodes/s, ...``: the rates count the answering time only, from
-    the moment every worker was ready to the last answer."""
+    the moment the first worker was ready to the last answer."""
     seconds = time.perf_counter() - tally.started
     workers = worker_count(args, tally.tasks)
     text = f"{plural(tally.answered, 'position')} in {seconds:.2f} s ({args.executor}, {workers}"

@@ -3,11 +3,12 @@
 ::
 
     driver ── ray.init(address) ──▶ cluster (or a local instance started and stopped here)
-      │  actor_k = RayWorker.remote(job)      the job is sent once; each actor loads the
-      │                                       compiled kernel once and keeps its table
+      │  actor_k = RayWorker.remote(job)      the job is sent once, when the pool is made
+      │                                       (before the tasks are known); each actor loads
+      │                                       the compiled kernel once and keeps its table
       └─ actor_k.answer_all.remote(chunk) ──▶ a list of Answers, one chunk in flight per
-                                              actor; the next chunk goes to the actor
-                                              that just finished
+                                              actor, the first once it is ready; the next
+                                              goes to the actor that just finished
 
 Ray is an optional extra (``pip install 'perfectplay[ray]'``), imported only here and only
 when a job asks for it. An address given is checked for a listening port first (a few
@@ -19,7 +20,8 @@ from __future__ import annotations
 import logging
 import socket
 import time
-from collections.abc import Generator, Iterator
+from collections import deque
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -131,69 +133,72 @@ def cluster_workers(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def ray_answers(
-    job: BatchJob,
-    chunks: Iterator[list[Task]],
-    workers: int | None,
-    address: str | None,
-    on_ready: ReadyCallback | None = None,
-) -> Generator[Answer, None, None]:
-    """Every task's answer from ``workers`` actors (``None``: one per CPU of the cluster),
-    a chunk at a time as chunks finish; the chunks are handed out once every actor is ready
-    (``on_ready`` hears when). Closing the iterator stops the actors, and the local instance
-    if it was started here."""
-    started = time.perf_counter()
-    ray = import_ray()
-    started_here = connect(ray, address, workers or 0)
-    try:
-        count = workers or cluster_workers(ray)
-        remote = ray.remote(num_cpus=1)(RayWorker)
-        actors = [remote.remote(job) for _ in range(count)]
+class RayPool:
+    """``workers`` actors answering tasks of ``job`` (``None``: one per CPU of the cluster),
+    asked for when the pool is made, on the cluster at ``address`` (else on a local instance
+    started here): Ray starts them while the caller goes on. :meth:`answers` hands out
+    chunks; :meth:`close` stops the actors, and the local instance if it was started here."""
+
+    def __init__(self, job: BatchJob, workers: int | None, address: str | None) -> None:
+        self.started = time.perf_counter()
+        self.ray = import_ray()
+        self.started_here = connect(self.ray, address, workers or 0)
+        self.actors: list[Any] = []
         try:
-            _wait_ready(ray, actors)
-            if on_ready is not None:
-                on_ready(time.perf_counter() - started)
-            yield from _collect(ray, actors, chunks)
+            count = workers or cluster_workers(self.ray)
+            remote = self.ray.remote(num_cpus=1)(RayWorker)
+            self.actors = [remote.remote(job) for _ in range(count)]
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def count(self) -> int:
+        """The actors asked for."""
+        return len(self.actors)
+
+    def answers(
+        self, chunks: list[list[Task]], busy: int, on_ready: ReadyCallback | None = None
+    ) -> Iterator[Answer]:
+        """Every task's answer, a chunk at a time as chunks finish, in the order they do;
+        each actor gets its first chunk once it is ready (``busy`` is not needed: an actor
+        given nothing idles until :meth:`close`); ``on_ready`` hears when the first actor
+        is, with the seconds since the pool was made."""
+        waiting = deque(chunks)
+        pending: dict[Any, tuple[Any, bool]] = {}  # ref -> (its actor, whether its start)
+        for actor in self.actors:
+            pending[actor.ready.remote()] = (actor, True)
+        in_flight, ready = 0, False
+        while in_flight or (waiting and pending):
+            done, _ = self.ray.wait(list(pending), num_returns=1, timeout=WAIT_SECONDS)
+            for ref in done:
+                actor, starting = pending.pop(ref)
+                found = fetch(self.ray, ref, "could not start" if starting else "failed")
+                if starting and not ready and on_ready is not None:
+                    on_ready(time.perf_counter() - self.started)
+                ready = ready or starting
+                for _ in range(IN_FLIGHT_PER_ACTOR if starting else 1):
+                    if waiting:
+                        pending[actor.answer_all.remote(waiting.popleft())] = (actor, False)
+                        in_flight += 1
+                if not starting:
+                    in_flight -= 1
+                    yield from found
+
+    def close(self) -> None:
+        """Stop the actors, and the local instance if it was started here."""
+        try:
+            for actor in self.actors:
+                self.ray.kill(actor)
         finally:
-            for actor in actors:
-                ray.kill(actor)
-    finally:
-        if started_here:
-            ray.shutdown()
+            if self.started_here:
+                self.ray.shutdown()
 
 
-def _wait_ready(ray: Any, actors: list[Any]) -> None:
-    """Wait until every actor has made its worker (a few seconds: Ray starts a process per
-    actor, which loads the kernel), listening for Ctrl-C meanwhile."""
-    pending = [actor.ready.remote() for actor in actors]
-    while pending:
-        done, pending = ray.wait(pending, num_returns=len(pending), timeout=WAIT_SECONDS)
-        try:
-            ray.get(done)
-        except ray.exceptions.RayError as exc:
-            raise WorkerLost(f"a Ray actor could not start: {str(exc).splitlines()[0]}") from None
-
-
-def _collect(ray: Any, actors: list[Any], chunks: Iterator[list[Task]]) -> Iterator[Answer]:
-    """Hand out chunks, :data:`IN_FLIGHT_PER_ACTOR` per actor, and yield each finished
-    chunk's answers."""
-    pending: dict[Any, Any] = {}
-
-    def hand_out(actor: Any) -> None:
-        chunk = next(chunks, None)
-        if chunk:
-            pending[actor.answer_all.remote(chunk)] = actor
-
-    for actor in actors:
-        for _ in range(IN_FLIGHT_PER_ACTOR):
-            hand_out(actor)
-    while pending:
-        done, _ = ray.wait(list(pending), num_returns=1, timeout=WAIT_SECONDS)
-        for ref in done:
-            actor = pending.pop(ref)
-            try:
-                answers = ray.get(ref)
-            except ray.exceptions.RayError as exc:
-                raise WorkerLost(f"a Ray actor failed: {str(exc).splitlines()[0]}") from None
-            hand_out(actor)
-            yield from answers
+def fetch(ray: Any, ref: Any, failure: str) -> Any:
+    """The value of ``ref``; :class:`WorkerLost` (``a Ray actor`` + ``failure``) when its
+    actor could not give it."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayError as exc:
+        raise WorkerLost(f"a Ray actor {failure}: {str(exc).splitlines()[0]}") from None

@@ -7,9 +7,9 @@ a chunk at a time (Ray). Positions travel as the game's own immutable values.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from perfectplay.games.kernel import DEFAULT_KERNEL_OPTIONS, KernelOptions
 from perfectplay.games.kit import GameParams
@@ -90,7 +90,30 @@ class WorkerReady:
 
 
 ReadyCallback = Callable[[float], None]
-"""Called once every worker is ready, with the seconds since the executor was asked."""
+"""Called once, when the first worker is ready to take tasks, with the seconds since the
+workers were asked for."""
+
+
+class Pool(Protocol):
+    """Workers of one job, started when the pool is made (an executor's pool)."""
+
+    @property
+    def count(self) -> int:
+        """The workers started."""
+        ...
+
+    def answers(
+        self, chunks: list[list[Task]], busy: int, on_ready: ReadyCallback | None
+    ) -> Iterator[Answer]:
+        """Every task's answer, in the order they finish, from ``busy`` of the workers (the
+        others may be let go); ``on_ready`` hears when the first worker is ready, with the
+        seconds since the pool was made. Raises :class:`WorkerLost` when a worker fails to
+        start or dies."""
+        ...
+
+    def close(self) -> None:
+        """Stop the workers."""
+        ...
 
 
 class WorkerLost(RuntimeError):
