@@ -79,7 +79,7 @@ from perfectplay.games.kit import (
     Policy,
 )
 from perfectplay.games.protocol import Game, Outcome, Player
-from perfectplay.games.registry import game_names, get_kit, kit_of
+from perfectplay.games.registry import builtin_registry, game_names, get_kit, kit_of
 from perfectplay.notation import parse_size
 from perfectplay.search.focus import analyze_moves
 from perfectplay.search.levels import LEVELS, Level, LevelMove, level_named
@@ -1199,6 +1199,12 @@ def check_new_output(path: str) -> None:
 def games() -> list[GameKit]:
     """The kits of every registered game, by name."""
     return [get_kit(name) for name in game_names()]
+
+
+def is_builtin(name: str) -> bool:
+    """Whether ``name`` (a game's own name, not an alias) is a game shipped with perfectplay,
+    not a plug-in nor a game registered in this process."""
+    return name.lower() in builtin_registry().kits
 
 
 # -- tournaments of outside bots (issue 29) ------------------------------------------------------

@@ -34,6 +34,8 @@ if not CHROMIUM.exists():  # a loud failure: a silent skip hid the browser tests
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
+from perfectplay import api  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "tests" / "artifacts" / "screenshots"
 README_SHOT = ROOT / "docs" / "screenshots" / "play-connect4.png"
@@ -164,7 +166,10 @@ def finished_record(page: Page) -> dict[str, Any]:
 # -- start page, not found ------------------------------------------------------------------------
 def test_index_lists_games_and_tools_and_unknown_pages_are_404(page: Page) -> None:
     page.goto("/")
-    expect(page.locator(".cards .card")).to_have_count(9)  # four games, five tools
+    # a card for each game with a board (the built-in four and the installed examples'),
+    # one for each of the five tools
+    boards = sum(game_kit.has(api.Capability.BOARD) for game_kit in api.games())
+    expect(page.locator(".cards .card")).to_have_count(boards + 5)
     links = ("/play/tictactoe", "/play/gomoku", "/play/connect4", "/play/simplexity")
     for link in (*links, "/tools/analyze"):
         expect(page.locator(f'.site-nav a[href="{link}"]')).to_have_count(1)

@@ -100,12 +100,17 @@ def games_json(capabilities: tuple[api.Capability, ...] = ()) -> list[dict[str, 
 
 def default_game(games: list[dict[str, Any]]) -> str | None:
     """The game a tool page opens on: the one with the smallest default board (the quickest
-    to analyse), the first by name among equals; ``None`` when there is none."""
+    to analyse), a built-in game before a plug-in among equals (an installed example's 3x3
+    tic-tac-toe must not displace the built-in one), then the first by name; ``None`` when
+    there is none."""
     drawn = [game for game in games if game["board"] is not None]
     if not drawn:
         return None
-    smallest = min(drawn, key=lambda game: game["board"]["rows"] * game["board"]["cols"])
-    return str(smallest["name"])
+
+    def rank(game: dict[str, Any]) -> tuple[int, bool]:
+        return game["board"]["rows"] * game["board"]["cols"], not api.is_builtin(game["name"])
+
+    return str(min(drawn, key=rank)["name"])
 
 
 # -- checked loading ------------------------------------------------------------------------
