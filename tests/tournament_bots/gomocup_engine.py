@@ -1,9 +1,12 @@
-"""A tiny Gomocup brain for the tests: plays the empty cell nearest the centre."""
+"""A tiny Gomocup brain for the tests: plays the empty cell nearest the centre. Run with
+``TABLE`` true (see gomocup_table.py) it also takes a table of ``INFO max_memory`` bytes, as
+strong engines do, and answers ERROR when it cannot."""
 
 import sys
 
 size = (0, 0)
 stones = {}
+table = None
 
 
 def reply(text):
@@ -47,6 +50,10 @@ for line in lines:
     elif command == "END":
         break
     elif command == "INFO":
-        pass
+        if globals().get("TABLE") and words[1:2] == ["max_memory"]:
+            try:
+                table = bytearray(int(words[2]))
+            except MemoryError:
+                reply(f"ERROR Failed to allocate {int(words[2]) >> 10} KB for the table.")
     else:
         reply(f"UNKNOWN {command}")

@@ -42,6 +42,11 @@ COURSE_ASKS = 3
 """Proposals a course bot gets for one move: an illegal one is asked again, the third loses."""
 LOAD_SECONDS = 15.0
 """Wall-clock seconds an outside bot has to start (interpreter, imports, its constructor)."""
+TOLD_MEMORY_DIVISOR = 2
+"""A Gomocup brain is told (``INFO max_memory``) its memory limit divided by this: the
+sandbox bounds the address space, which holds the brain's code, stacks and allocator arenas
+too, and engines such as Rapfi size their table to the whole of ``max_memory`` (told 512 MB
+under a 512 MB limit, Rapfi answered 'ERROR Failed to allocate 524288 KB' and lost)."""
 SHAPES = ("O", "X")
 REASONS = ("time", "crash", "illegal", "memory", "sandbox")
 """Why a game can be forfeited."""
@@ -375,7 +380,7 @@ class GomocupAgent(SandboxedAgent):
         for key, value in (
             ("timeout_turn", int(table.time * 1000)),
             ("timeout_match", 0),
-            ("max_memory", table.limits.memory_mb << 20),
+            ("max_memory", (table.limits.memory_mb << 20) // TOLD_MEMORY_DIVISOR),
             ("rule", rule),
         ):
             self.sandbox.send(f"INFO {key} {value}")
