@@ -78,12 +78,14 @@ def test_gomoku_gauntlet_against_gomocup_brains(tmp_path: Path) -> None:
 
 def test_a_brain_that_takes_all_the_memory_it_is_told_still_plays(tmp_path: Path) -> None:
     """A brain sizing its table to ``INFO max_memory`` (as Rapfi does) must fit its sandbox:
-    told the whole address-space limit, Rapfi could not allocate it and lost every game."""
+    told the whole address-space limit, Rapfi could not allocate it and lost every game. It
+    also reads BOARD as moves in order (as Rapfi does): the opening's stones and the moves
+    must come in the order they were placed, owners alternating."""
     out = tmp_path / "table"
     argv = ["tictactoe", "engine:depth=1@us", f"gomocup:{bot('gomocup_table.py')}@table"]
-    argv += ["--size", "6x6", "--k", "4", "--time", "0.5", "--memory", "256"]
+    argv += ["--size", "6x6", "--k", "4", "--time", "0.5", "--memory", "256", "--rounds", "2"]
     assert main([*argv, "--out", str(out)]) == 0
     records = games(out)
-    assert len(records) == 2
+    assert len(records) == 4
     assert all(r["forfeit"] is None and len(r["moves"]) > 1 for r in records)
     assert bot_processes() == []

@@ -1,6 +1,7 @@
 """A tiny Gomocup brain for the tests: plays the empty cell nearest the centre. Run with
 ``TABLE`` true (see gomocup_table.py) it also takes a table of ``INFO max_memory`` bytes, as
-strong engines do, and answers ERROR when it cannot."""
+strong engines do, and answers ERROR when it cannot, or when BOARD's stones are not listed in
+the order they were placed."""
 
 import sys
 
@@ -40,13 +41,21 @@ for line in lines:
         stones[(int(words[1]), int(words[2]))] = 2
         move()
     elif command == "BOARD":
-        stones = {}
+        stones, owners = {}, []
         for row in lines:
             if row.strip().upper() == "DONE":
                 break
             x, y, who = (int(v) for v in row.strip().split(","))
             stones[(x, y)] = who
-        move()
+            owners.append(who)
+        # Like Rapfi, the TABLE brain replays BOARD as moves: the owners must alternate,
+        # the opponent's stone last.
+        if globals().get("TABLE") and owners != [
+            2 - (len(owners) - 1 - i) % 2 for i in range(len(owners))
+        ]:
+            reply("ERROR the BOARD stones are not in the order they were placed")
+        else:
+            move()
     elif command == "END":
         break
     elif command == "INFO":

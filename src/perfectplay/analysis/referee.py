@@ -27,6 +27,7 @@ import signal
 import sys
 import time
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -438,14 +439,25 @@ class GomocupAgent(SandboxedAgent):
 
 
 def _stones(loaded: Loaded) -> list[tuple[int, int, int]]:
-    """Every stone as ``(x, y, owner)``: the column, the row from the top, 1 or 2."""
+    """Every stone as ``(x, y, owner)`` (the column, the row from the top, 1 or 2) in the
+    order they were placed, as a Gomocup manager lists them in ``BOARD``: brains such as
+    Rapfi replay the list as moves, and given the stones row by row Rapfi took an opening's
+    two X's for a sequence and played as if it had a forced win. The opening (a picture)
+    comes first, its X's and O's interleaved, then the moves played from it."""
     picture = _kit(loaded).position_text(Loaded(loaded.game, loaded.position, None))
-    found = []
-    for y, row in enumerate(picture.split("/")):
-        for x, cell in enumerate(row):
-            if cell.lower() in ("x", "o"):
-                found.append((x, y, 1 if cell.lower() == "x" else 2))
-    return found
+    marks = {
+        (x, y): 1 if cell.lower() == "x" else 2
+        for y, row in enumerate(picture.split("/"))
+        for x, cell in enumerate(row)
+        if cell.lower() in ("x", "o")
+    }
+    played = [(move.col, move.row) for move in loaded.moves or ()]
+    opening = [cell for cell in marks if cell not in set(played)]
+    xs = [cell for cell in opening if marks[cell] == 1]
+    os_ = [cell for cell in opening if marks[cell] == 2]
+    first, second = (xs, os_) if len(xs) >= len(os_) else (os_, xs)
+    order = [cell for pair in zip_longest(first, second) for cell in pair if cell is not None]
+    return [(x, y, marks[(x, y)]) for x, y in [*order, *played]]
 
 
 def _cell_move(loaded: Loaded, x: int, y: int) -> Any:
