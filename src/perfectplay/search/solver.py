@@ -742,9 +742,13 @@ def solve_many_with(
     queued: list[int] = []
     for index, position in enumerate(positions):
         running = batched and searcher.game.outcome(position) is None
-        if running and searcher.book_result(position, limit) is None:
+        answered = searcher.book_result(position, limit) if running else None
+        if running and answered is None:
             results.append(None)  # the batch's answer goes here
             queued.append(index)
+            continue
+        if answered is not None:  # the books' answer, as ``run`` gives it (no table used)
+            results.append(answered)
             continue
         if clear:
             searcher.clear()
