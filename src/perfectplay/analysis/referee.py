@@ -452,10 +452,11 @@ def _stones(loaded: Loaded) -> list[tuple[int, int, int]]:
         if cell.lower() in ("x", "o")
     }
     played = [(move.col, move.row) for move in loaded.moves or ()]
-    opening = [cell for cell in marks if cell not in set(played)]
-    xs = [cell for cell in opening if marks[cell] == 1]
-    os_ = [cell for cell in opening if marks[cell] == 2]
-    first, second = (xs, os_) if len(xs) >= len(os_) else (os_, xs)
+    placed = frozenset(played)
+    opening = [cell for cell in marks if cell not in placed]
+    crosses = [cell for cell in opening if marks[cell] == 1]
+    noughts = [cell for cell in opening if marks[cell] == 2]
+    first, second = (crosses, noughts) if len(crosses) >= len(noughts) else (noughts, crosses)
     order = [cell for pair in zip_longest(first, second) for cell in pair if cell is not None]
     return [(x, y, marks[(x, y)]) for x, y in [*order, *played]]
 
