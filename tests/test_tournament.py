@@ -28,6 +28,10 @@ BAD = {
     f"course:{bot('escape_bot.py')}": ("escape_bot", "sandbox"),
     f"course:{bot('illegal_bot.py')}": ("illegal_bot", "illegal"),
 }
+SLOW_TO_SHOW = {"memory_hog": ("time",)}
+"""Bad bots whose failure takes work to show: on a busy machine (load 11 on two cores) the
+hog, filling its 128 MB page by page, was once stopped by the clock short of its limit, a
+``time`` forfeit; most of its games must still end for ``memory``."""
 ESCAPES = (Path("/tmp/perfectplay-network-bot-was-here"), Path("/perfectplay-escape-bot-was-here"))
 """Where the bad bots try to write."""
 
@@ -80,16 +84,21 @@ def test_each_bad_bot_loses_with_its_reason(played: dict[str, Any]) -> None:
         games = [r for r in played["result"].records if name in (r["first"], r["second"])]
         against_good = [r for r in games if {r["first"], r["second"]} & good]
         assert len(against_good) == 2 * len(GOOD)
+        allowed = {reason, *SLOW_TO_SHOW.get(name, ())}
         for record in against_good:
             assert record["winner"] != name, record
-            assert record["forfeit"] == {**record["forfeit"], "player": name, "reason": reason}
+            assert record["forfeit"]["player"] == name, record
+            assert record["forfeit"]["reason"] in allowed, record
         # against another bad bot it loses with its reason too, unless the other failed first
+        lost = [record for record in games if record["winner"] != name]
         for record in games:
             if record["winner"] == name:
                 assert record["forfeit"]["player"] != name
             else:
-                assert record["forfeit"]["reason"] == reason, record
-        assert standings[name].forfeits[reason] == standings[name].total.losses
+                assert record["forfeit"]["reason"] in allowed, record
+        reasons = [record["forfeit"]["reason"] for record in lost]
+        assert reasons.count(reason) >= len(reasons) * 3 // 4, reasons
+        assert sum(standings[name].forfeits[r] for r in allowed) == standings[name].total.losses
         assert standings[name].total.wins == sum(
             1 for r in games if r["winner"] == name and r["forfeit"]["player"] in BAD_NAMES
         )

@@ -27,6 +27,8 @@ from tests.web import live
 
 PLUGIN = Path(__file__).parent / "plugin"
 """The folder of the plug-in test games (module ``pairs_game``)."""
+PATIENT_CAP = 60
+"""Seconds of engine work per request on ``patient_server``."""
 ENTRY_POINTS = """[perfectplay.games]
 pairs = pairs_game:PAIRS
 blindpairs = pairs_game:BLIND
@@ -51,6 +53,16 @@ def _serve(folder: Path, *options: str, env: dict[str, str] | None = None) -> It
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a running server with an empty saved-games database."""
     yield from _serve(tmp_path_factory.mktemp("live-server"))
+
+
+@pytest.fixture(scope="session")
+def patient_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running server whose requests may take a minute of engine work
+    (``--cap 60``): a test that must see every value proven gets its proof on a busy machine
+    too, where the default 5 s cap would turn a slow proof into an honest estimate."""
+    yield from _serve(
+        tmp_path_factory.mktemp("patient-server"), "--workers", "1", "--cap", str(PATIENT_CAP)
+    )
 
 
 @pytest.fixture(scope="session")

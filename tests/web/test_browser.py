@@ -52,6 +52,9 @@ TIMEOUT_MS = 20_000
 
 expect.set_options(timeout=TIMEOUT_MS)
 
+PATIENT_TIMEOUT_MS = 120_000
+"""Longest wait on ``patient_page`` (its server allows 60 s of engine work a request)."""
+
 READY = "['human', 'over'].includes(document.querySelector('#status').dataset.state)"
 """The play page waits for the human (or the game is over): the engine is not thinking."""
 
@@ -102,6 +105,14 @@ def page(browser: Browser, live_server: str) -> Iterator[Page]:
 def plugin_page(browser: Browser, plugin_server: str) -> Iterator[Page]:
     """A fresh page on the server with the plug-in test games (see conftest.py)."""
     yield from _open(browser, plugin_server)
+
+
+@pytest.fixture
+def patient_page(browser: Browser, patient_server: str) -> Iterator[Page]:
+    """A fresh page on the server with a long cap (see conftest.py), waiting as long."""
+    for opened in _open(browser, patient_server):
+        opened.set_default_timeout(PATIENT_TIMEOUT_MS)
+        yield opened
 
 
 def screenshot(page: Page, name: str) -> Path:
