@@ -60,11 +60,12 @@ def test_the_estimate_is_monotone_in_plies(
     assert near is not None and far is not None
     assert far.nodes >= near.nodes >= spent
     assert far.seconds == pytest.approx(far.nodes / 1e6)
+    assert far.tried == pytest.approx(spent / 1e6)  # the trial's own seconds
 
 
 def test_the_words_say_about_and_the_basis() -> None:
-    estimate = Estimate(3.4e9, 2.5e6, 4.04, 17, 24, 36, 10**7)
-    text = estimate.text(10.0)
+    estimate = Estimate(3.4e9, 2.5e6, 4.04, 17, 24, 36, 13_600)  # 1,360 nodes a second
+    text = estimate.text()
     assert text == (
         "about 29 days (estimated from 17 positions of a line to the end, up to 24 plies "
         "from it: 4.0x the work a ply; the first 10 s proved nothing)"
@@ -73,7 +74,8 @@ def test_the_words_say_about_and_the_basis() -> None:
 
 def test_the_refusal_gives_the_estimate_in_one_short_line() -> None:
     game, position = api.load("simplexity", "")
-    estimate = Estimate(1e20, 3.2e21 * 365.25 * 86400, 16.0, 20, 20, 42, 10**8)
+    seconds = 3.2e21 * 365.25 * 86400
+    estimate = Estimate(seconds * 1e6, seconds, 16.0, 20, 20, 42, 10**7)  # 1e6 nodes a second
     bounds = "give --time S (exact if the search reaches the end), --depth N or a smaller --size"
     with pytest.raises(api.ParameterError) as refused:
         api.check_tried(game, position, "solve simplexity", bounds, False, estimate=estimate)

@@ -92,8 +92,7 @@ def check_trial(
         return
     if estimate is not None:
         raise ParameterError(
-            f"{job}: {plies_left} plies left; solving would take "
-            f"{estimate.text(TRIAL_SECONDS)}; {bounds}"
+            f"{job}: {plies_left} plies left; solving would take {estimate.text()}; {bounds}"
         )
     tried = "the moves of a position" if every_move else "a position"
     raise ParameterError(

@@ -62,14 +62,21 @@ class Estimate:
     plies: int
     spent: int
 
-    def text(self, tried: float) -> str:
-        """The estimate in words with its basis, after a trial of ``tried`` seconds (for a
-        refusal): ``about 3.5 min (estimated from 12 positions of a line to the end, up to
-        30 plies from it: 2.1x the work a ply; the first 10 s proved nothing)``."""
+    @property
+    def tried(self) -> float:
+        """The seconds of processor time the trial searched (its ``spent`` nodes at its rate:
+        less than the trial's limit when a busy machine gave it less before its wall-clock
+        bound)."""
+        return self.spent * self.seconds / self.nodes if self.nodes > 0 else 0.0
+
+    def text(self) -> str:
+        """The estimate in words with its basis (for a refusal): ``about 3.5 min (estimated
+        from 12 positions of a line to the end, up to 30 plies from it: 2.1x the work a ply;
+        the first 10 s proved nothing)``."""
         return (
             f"about {duration(self.seconds)} (estimated from {self.levels} positions of a line "
             f"to the end, up to {self.nearest} plies from it: {self.growth:.1f}x the work a "
-            f"ply; the first {tried:g} s proved nothing)"
+            f"ply; the first {duration(self.tried)} proved nothing)"
         )
 
 
