@@ -303,11 +303,14 @@ def test_tree_thumbnails_are_boards_not_column_strips(
     strips of cells with wide gaps between them, nor rows run together)."""
     page.goto("/tools/tree")
     page.select_option("#game", game)
+    page.wait_for_load_state("networkidle")  # the game's defaults fill the form first
     page.fill("#size", size)
     page.fill("#depth", "1")
     page.check("#heuristic")
     page.fill("#position", position)
+    expect(page.locator("#size")).to_have_value(size)
     page.click("#build")
+    expect(page.locator("#board .cell")).to_have_count(rows * cols)
     thumbs = page.locator("#tree .thumb .board")
     expect(thumbs.first).to_be_visible()
     assert thumbs.count() >= 2
