@@ -162,12 +162,12 @@ FULL_BOTTOM_ROW = "/".join(["......."] * 5 + ["xoxoxox"])
 FULL_BOTTOM_ROW_8X7 = "/".join(["........"] * 6 + ["xoxoxoxo"])
 
 UNBOUNDED = (
-    (("solve", "connect4", "", "--no-book"), ("10 s trial", "42 plies", "--time", "--depth")),
+    (("solve", "connect4", "", "--no-book"), ("proved", "42 plies", "--time", "--depth")),
     (
         ("analyze", "connect4", "", "--size", "8x7"),
         ("10 s trial", "moves of a position 56 plies", "--time"),
     ),
-    (("solve", "tictactoe", "", "--size", "5x5"), ("10 s trial", "25 plies", "--size")),
+    (("solve", "tictactoe", "", "--size", "5x5"), ("proved", "25 plies", "--size")),
     (("solve", "connect4", "", "--size", "8x7", "--weak"), ("10 s trial", "56 plies", "--size")),
     (("tree", "simplexity", "", "--depth", "2"), ("40 plies left", "depth", "heuristically")),
     (("tree", "connect4", "", "--size", "8x7", "--depth", "3"), ("53 plies left", "depth")),

@@ -81,6 +81,7 @@ from perfectplay.games.kit import (
 from perfectplay.games.protocol import Game, Outcome, Player
 from perfectplay.games.registry import builtin_registry, game_names, get_kit, kit_of
 from perfectplay.notation import parse_size
+from perfectplay.search.estimate import ESTIMATE_KEY, Estimate
 from perfectplay.search.focus import analyze_moves
 from perfectplay.search.levels import LEVELS, Level, LevelMove, level_named
 from perfectplay.search.levels import level_move as choose_level_move
@@ -234,6 +235,7 @@ __all__ = [
     "CompiledEngine",
     "Engine",
     "Entrant",
+    "Estimate",
     "ExactProgress",
     "Executor",
     "GameKit",
@@ -897,11 +899,21 @@ def check_tried(
     options: KernelOptions = DEFAULT_KERNEL_OPTIONS,
     *,
     every_move: bool = False,
+    estimate: Estimate | None = None,
 ) -> None:
     """Refuse, with :class:`ParameterError` naming ``job`` and ``bounds``, a trial's answer
-    that is not ``exact`` (``every_move``: a trial of every move, as :func:`trial_limit`)."""
+    that is not ``exact`` (``every_move``: a trial of every move, as :func:`trial_limit`),
+    saying how long the solve would take by the trial's ``estimate``
+    (:func:`trial_estimate`) when it made one."""
     plies_left = game.plies_left_bound(position)
-    check_trial(job, reach(game, options), plies_left, exact, bounds, every_move)
+    check_trial(job, reach(game, options), plies_left, exact, bounds, every_move, estimate)
+
+
+def trial_estimate(result: SearchResult[M]) -> Estimate | None:
+    """What a trial (:func:`trial_limit`) that did not end measured of the solve's cost
+    (:mod:`perfectplay.search.estimate`), or ``None``."""
+    found = result.extra.get(ESTIMATE_KEY)
+    return found if isinstance(found, Estimate) else None
 
 
 def history(

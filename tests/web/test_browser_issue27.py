@@ -271,3 +271,54 @@ def test_the_gomoku_card_shows_a_gomoku_board(page: Page) -> None:
     assert width <= 100, f"the Gomoku card's board is {width:.0f} px wide"
     assert inside(page, '.card-art[data-thumb="gomoku"]', ".cards") == []
     shot(page, "issue27-index")
+
+
+GRID_SCRIPT = """(board) => {
+  const cells = [...board.querySelectorAll('.cell')].map((cell) => cell.getBoundingClientRect());
+  const tops = [...new Set(cells.map((r) => Math.round(r.top)))].sort((a, b) => a - b);
+  const lefts = [...new Set(cells.map((r) => Math.round(r.left)))].sort((a, b) => a - b);
+  const steps = (xs) => xs.slice(1).map((x, i) => x - xs[i]);
+  return {
+    count: cells.length, rows: tops.length, cols: lefts.length,
+    rowSteps: steps(tops), colSteps: steps(lefts),
+    gaps: cells.length > 1 ? [cells[1].left - cells[0].right] : [],
+    width: cells[0].width, height: cells[0].height,
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("game", "size", "position", "rows", "cols"),
+    [
+        ("tictactoe", "3x3", "xo_/_x_/o__", 3, 3),
+        ("connect4", "5x4", "", 4, 5),
+        ("simplexity", "4x4", "", 4, 4),
+    ],
+)
+def test_tree_thumbnails_are_boards_not_column_strips(
+    page: Page, game: str, size: str, position: str, rows: int, cols: int
+) -> None:
+    """Every node's thumbnail in the Tree tool is one board: its cells in ``rows`` rows and
+    ``cols`` columns, square, as far apart down as across, a few pixels apart (not three
+    strips of cells with wide gaps between them, nor rows run together)."""
+    page.goto("/tools/tree")
+    page.select_option("#game", game)
+    page.wait_for_load_state("networkidle")  # the game's defaults fill the form first
+    page.fill("#size", size)
+    page.fill("#depth", "1")
+    page.check("#heuristic")
+    page.fill("#position", position)
+    expect(page.locator("#size")).to_have_value(size)
+    page.click("#build")
+    expect(page.locator("#board .cell")).to_have_count(rows * cols)
+    thumbs = page.locator("#tree .thumb .board")
+    expect(thumbs.first).to_be_visible()
+    assert thumbs.count() >= 2
+    for number in range(thumbs.count()):
+        grid = thumbs.nth(number).evaluate(GRID_SCRIPT)
+        assert (grid["count"], grid["rows"], grid["cols"]) == (rows * cols, rows, cols), grid
+        assert abs(grid["width"] - grid["height"]) <= 1, grid
+        steps = grid["rowSteps"] + grid["colSteps"]
+        assert max(steps) - min(steps) <= 1, f"rows and columns spaced unlike: {grid}"
+        assert 0 <= grid["gaps"][0] <= 3, grid
+    shot(page, f"issue27-tree-{game}")

@@ -16,6 +16,7 @@ the server's level: an answer is only sent once the transaction is on disk.
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 import threading
@@ -28,7 +29,8 @@ import httpx
 
 from tests.web import live
 
-CYCLES = 3
+CYCLES = int(os.environ.get("PERFECTPLAY_KILL_CYCLES", "3"))
+"""SIGKILLs a run; ``PERFECTPLAY_KILL_CYCLES`` asks for more (docs/reliability.md's re-runs)."""
 WRITERS = 4
 WRITE_S = 1.5
 """How long the clients write before each kill."""

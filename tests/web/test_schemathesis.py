@@ -17,6 +17,7 @@ body. A generated position can need any amount of search, so a run meets a few.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -32,8 +33,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from perfectplay.web.app import Settings, create_app
 
-EXAMPLES = 60
-"""Generated examples per operation and phase (Hypothesis's ``max_examples``)."""
+EXAMPLES = int(os.environ.get("PERFECTPLAY_SCHEMATHESIS_EXAMPLES", "60"))
+"""Generated examples per operation and phase (Hypothesis's ``max_examples``);
+``PERFECTPLAY_SCHEMATHESIS_EXAMPLES`` asks for more (docs/reliability.md's re-runs)."""
 CAP = 0.5
 """The server's per-request time cap, in seconds."""
 ENGINE_LIMITS = frozenset({"EngineTimeout", "EngineBusy", "EngineWarming"})

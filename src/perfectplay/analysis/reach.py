@@ -15,8 +15,10 @@ saying why and naming the option that bounds it. The same measure serves every v
   positions far from the end are decided quickly (a forced win) and many just past the reach
   take seconds: the exact solver gets a trial of :data:`TRIAL_SECONDS` under the clock (the
   clock starts once the engine is loaded), and the job is refused when the trial does not
-  end exact, saying that the solve takes longer than the trial (a lower bound, the one
-  estimate that is sound for a search whose size nobody knows in advance);
+  end exact, saying how long the solve would take: an estimate from the growth of the
+  solver's own work on this position (:mod:`perfectplay.search.estimate`), given as "about"
+  with its basis, never as certain (the trial's time alone, a lower bound, when the trial
+  measured no growth);
   an untimed ``best`` beyond reach thinks for the game's play time instead;
 * a whole game tree is counted only on boards of at most
   :attr:`~perfectplay.games.kit.Policy.whole_tree_cells` cells.
@@ -31,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from perfectplay.errors import ParameterError
+from perfectplay.search.estimate import Estimate
 
 TRIAL_SECONDS = 10.0
 """The time an unbounded exact solve or analysis beyond reach gets before it is refused: the
@@ -73,18 +76,30 @@ class Reach:
 
 
 def check_trial(
-    job: str, reach: Reach, plies_left: int, exact: bool, bounds: str, every_move: bool = False
+    job: str,
+    reach: Reach,
+    plies_left: int,
+    exact: bool,
+    bounds: str,
+    every_move: bool = False,
+    estimate: Estimate | None = None,
 ) -> None:
     """Refuse the answer of a trial (see the module docstring) that did not end ``exact``;
-    ``every_move``: the trial valued every move of the position. Raises
-    :class:`ParameterError`."""
-    if not exact:
-        tried = "the moves of a position" if every_move else "a position"
+    ``every_move``: the trial valued every move of the position; ``estimate``: what the
+    trial measured of the solve's cost (``None``: nothing, the trial's time is then given
+    as a lower bound). Raises :class:`ParameterError`."""
+    if exact:
+        return
+    if estimate is not None:
         raise ParameterError(
-            f"{job}: not proved in its {TRIAL_SECONDS:g} s trial on {tried} {plies_left} plies "
-            f"from the end, so it needs more than {TRIAL_SECONDS:g} s of processor time (solves "
-            f"end soon with {reach.limit_text()}); {bounds}"
+            f"{job}: {plies_left} plies left; solving would take {estimate.text()}; {bounds}"
         )
+    tried = "the moves of a position" if every_move else "a position"
+    raise ParameterError(
+        f"{job}: not proved in its {TRIAL_SECONDS:g} s trial on {tried} {plies_left} plies "
+        f"from the end, so it needs more than {TRIAL_SECONDS:g} s of processor time (solves "
+        f"end soon with {reach.limit_text()}); {bounds}"
+    )
 
 
 def check_leaves(job: str, reach: Reach, plies_left: int, depth: int, bounds: str) -> None:

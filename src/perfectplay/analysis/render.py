@@ -12,13 +12,14 @@ that uses it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the tree draws itself with these functions (GameTree._repr_svg_)
     from perfectplay.analysis.tree import GameTree, TreeNode
-from perfectplay.errors import ParameterError
+from perfectplay.errors import ParameterError, UnknownGameError
+from perfectplay.games.registry import kit_of
 
 BEST_COLOUR = "#c0392b"
 PRUNED_COLOUR = "#9e9e9e"
@@ -27,11 +28,47 @@ MAX_PICTURE_NODES = 2_000
 
 
 # -- text shared by both pictures -------------------------------------------------------------
-def board_rows(position: Any) -> list[str]:
-    """The board as rows of ``x``, ``o`` and ``.`` from the top (any game whose ``str`` of a
-    position is rows separated by ``/`` or new lines)."""
-    text = str(position).replace("\n", "/")
-    return [row.replace("_", ".").replace("-", ".") for row in text.split("/")]
+Cell = tuple[str, int]
+"""A board cell as text draws it: its character (``.`` empty) and its player (0: none)."""
+
+
+def board_cells(tree: GameTree, position: Any) -> list[list[Cell]] | None:
+    """The board of a position of the tree's game, rows from the top, from the kit's board
+    view (:class:`~perfectplay.games.kit.BoardView`): a cell shows its mark (``x``, ``o``),
+    else its shape (upper case for the first player, lower for the second: shape-and-color's
+    ``O``/``X`` of either side); ``None`` for a game without a board view. (Not the text of
+    the position: a game's text is notation, not always a grid of cells, and shape-and-color
+    draws its board with column bars, which drawn cell by cell became column strips.)"""
+    try:
+        view = kit_of(tree.game).board(tree.game, position)
+    except UnknownGameError:
+        return None
+    if view is None:
+        return None
+    return [[_cell(cell) for cell in row] for row in view.cells]
+
+
+def _cell(cell: Mapping[str, object] | None) -> Cell:
+    """A board view's cell as text (see :func:`board_cells`)."""
+    if cell is None:
+        return (".", 0)
+    player = cell.get("player")
+    number = player if isinstance(player, int) else 0
+    mark, shape = cell.get("mark"), cell.get("shape")
+    if isinstance(mark, str) and len(mark) == 1:
+        return (mark, number)
+    if isinstance(shape, str) and len(shape) == 1:
+        return (shape.upper() if number == 1 else shape.lower(), number)
+    return (str(number) if number else "?", number)
+
+
+def board_line(tree: GameTree, position: Any) -> str:
+    """The board in one line, rows from the top separated by ``/`` (``.`` empty), or the
+    position's text for a game without a board view."""
+    cells = board_cells(tree, position)
+    if cells is None:
+        return str(position)
+    return "/".join("".join(char for char, _ in row) for row in cells)
 
 
 def side_name(game: Any, player: Any) -> str:
@@ -121,7 +158,7 @@ def rich_tree(tree: GameTree, boards: bool = True) -> Any:
     made: dict[int, Any] = {}
     top: Any = None
     for node, parent, mover, best in walk(tree):
-        board = "/".join(board_rows(node.position)) if boards and not node.pruned else None
+        board = board_line(tree, node.position) if boards and not node.pruned else None
         label = Text(_line(tree, node, mover, board), style=_style(node, best))
         if parent is None:
             top = made[id(node)] = Tree(label, guide_style="dim")
@@ -256,34 +293,37 @@ def _html_label(tree: GameTree, node: TreeNode, mover: Any, best: bool, boards: 
     note = note_text(tree, node)
     if note and not node.pruned:
         lines.append(f"<I>{escape(note)}</I>")
-    if not boards:
+    cells = board_cells(tree, node.position) if boards else None
+    if cells is None:
         lines.append(escape(str(node.position)))
     text = "".join(f'<TR><TD><FONT COLOR="{colour}">{line}</FONT></TD></TR>' for line in lines)
-    board = f"<TR><TD>{_board_table(node)}</TD></TR>" if boards else ""
+    board = "" if cells is None else f"<TR><TD>{_board_table(cells, node.pruned)}</TD></TR>"
     return (
         f'<<TABLE BORDER="{2 if best else 1}" COLOR="{colour}" CELLBORDER="0" CELLSPACING="1">'
         f"{text}{board}</TABLE>>"
     )
 
 
-def _board_table(node: TreeNode) -> str:
-    """The board as a table of fixed-size cells."""
+def _board_table(cells: list[list[Cell]], pruned: bool) -> str:
+    """The board as a table of fixed-size cells, one a board cell (rows and columns as the
+    board's)."""
     rows = "".join(
         "<TR>"
         + "".join(
-            f'<TD WIDTH="16" HEIGHT="16" FIXEDSIZE="TRUE">{_stone(char, node.pruned)}</TD>'
-            for char in row
+            f'<TD WIDTH="16" HEIGHT="16" FIXEDSIZE="TRUE">{_stone(cell, pruned)}</TD>'
+            for cell in row
         )
         + "</TR>"
-        for row in board_rows(node.position)
+        for row in cells
     )
     return f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="0">{rows}</TABLE>'
 
 
-def _stone(char: str, pruned: bool) -> str:
-    if char == ".":
+def _stone(cell: Cell, pruned: bool) -> str:
+    char, player = cell
+    if player == 0:
         return " "
     if pruned:
-        return f'<FONT COLOR="{PRUNED_COLOUR}">{char}</FONT>'
-    colour = "#1f4e9e" if char == "x" else "#c77c02"
-    return f'<FONT COLOR="{colour}"><B>{char}</B></FONT>'
+        return f'<FONT COLOR="{PRUNED_COLOUR}">{escape(char)}</FONT>'
+    colour = "#1f4e9e" if player == 1 else "#c77c02"
+    return f'<FONT COLOR="{colour}"><B>{escape(char)}</B></FONT>'

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
-    from perfectplay.api import GameKit, KernelOptions, Limit, Loaded, RegisteredGame
+    from perfectplay.api import Estimate, GameKit, KernelOptions, Limit, Loaded, RegisteredGame
 
 SIZE_HELP = (
     "board size WIDTHxHEIGHT, columns x rows, in every game (7x6: 7 wide, 6 high); "
@@ -361,13 +361,17 @@ def check_trial(
     exact: bool,
     *,
     every_move: bool = False,
+    estimate: Estimate | None = None,
 ) -> None:
-    """Refuse the answer of a trial (:func:`exact_or_trial`) that is not exact."""
+    """Refuse the answer of a trial (:func:`exact_or_trial`) that is not exact, with the
+    trial's ``estimate`` of the solve's cost when it made one."""
     from perfectplay import api
 
     job, bounds = bounds_text(args, game)
     options = kernel_options(args)
-    api.check_tried(game, position, job, bounds, exact, options, every_move=every_move)
+    api.check_tried(
+        game, position, job, bounds, exact, options, every_move=every_move, estimate=estimate
+    )
 
 
 def timed_or_exact(args: argparse.Namespace, game: RegisteredGame, position: object) -> Limit:

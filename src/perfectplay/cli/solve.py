@@ -72,5 +72,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return interrupted(loaded, so_far)
     if trial:
-        options.check_trial(args, game, position, result.score.exact)
+        estimate = api.trial_estimate(result)
+        options.check_trial(args, game, position, result.score.exact, estimate=estimate)
     return report(args, loaded, result, with_pv=True)

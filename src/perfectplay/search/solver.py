@@ -37,6 +37,7 @@ from perfectplay.games.kernel import (
     SearchControls,
 )
 from perfectplay.search import alphabeta as generic
+from perfectplay.search.estimate import ESTIMATE_KEY, Level, extrapolate, line_to_end, measure
 from perfectplay.search.limits import EXACT, MIN_TIME, Deadline, Limit, SearchAborted
 from perfectplay.search.ordering import move_first
 from perfectplay.search.result import (
@@ -107,6 +108,11 @@ by the wall clock at this many times its seconds however little of the processor
 LEAST_GROWTH = 2.0
 """The least factor by which a timed search's next iteration is expected to outlast the
 last one (see :func:`_doomed`)."""
+TRIAL_FIRST_SHARE = 0.1
+"""The part of a trial the exact solver spends on the position at first, before it measures
+the growth of its work on a line to the end (a forced win is proved in it)."""
+TRIAL_STEP_SHARE = 0.5
+"""The most of a trial's time left a position of that line gets (the rest is the position's)."""
 HANDOVER_SHARE = 0.5
 """A timed search hands over to the exact solver once its next iteration is expected to take
 more than this part of the time left (see :func:`_doomed`)."""
@@ -557,26 +563,58 @@ class Searcher:
     ) -> SearchResult[Any]:
         """The exact solver alone on ``position`` for ``seconds`` of this process's processor
         time (a busy machine slows the trial, it does not fail it), and at most
-        :data:`TRIAL_WALL_FACTOR` times as long by the wall clock: attempts under the clock,
-        each going on from the table the last one filled, until one ends. An answer that is
-        not exact (the game's favourite move) when none does."""
+        :data:`TRIAL_WALL_FACTOR` times as long by the wall clock: a first attempt on
+        :data:`TRIAL_FIRST_SHARE` of it (a forced win ends at once), the growth of the
+        solver's work measured on a line to the end (:mod:`.estimate`), then attempts going
+        on from the table until one ends. An answer that is not exact (the game's favourite
+        move) when none does, with the estimated cost of the solve in its ``extra`` under
+        :data:`~perfectplay.search.estimate.ESTIMATE_KEY` (when the line measured one)."""
         cpu_start, total = time.process_time(), 0
         wall_end = started + seconds * TRIAL_WALL_FACTOR
-        while True:
-            left = min(seconds - (time.process_time() - cpu_start), wall_end - time.perf_counter())
-            if left <= 0:
-                break
-            deadline = Deadline(left)
+
+        def left() -> float:
+            return min(seconds - (time.process_time() - cpu_start), wall_end - time.perf_counter())
+
+        levels: list[Level] | None = None
+        while left() > 0:
+            share = TRIAL_FIRST_SHARE if levels is None else 1.0
+            deadline = Deadline(left())
             it = self._exact_attempt(
-                position, full_depth, deadline, 1.0, UNLIMITED_NODES, KERNEL_START_RATE, on_progress
-            )
+                position, full_depth, deadline, share, UNLIMITED_NODES,
+                KERNEL_START_RATE, on_progress,
+            )  # fmt: skip
             total += it.nodes
             if not it.aborted and it.move is not None:
                 found = _Iteration(it.move, it.value, total, it.exact, False)
                 return self._result(position, found, full_depth, started, with_pv, deadline)
+            if levels is None:
+                levels, nodes = self._line_levels(position, left)
+                total += nodes
         move = self.game.ordered_moves(position)[0]
         found = _Iteration(move, 0.0, total, False, True)
-        return self._result(position, found, 0, started, False)
+        result = self._result(position, found, 0, started, False)
+        rate = total / max(time.process_time() - cpu_start, MIN_TIME)
+        estimate = extrapolate(levels or [], full_depth, total, rate)
+        return replace(result, extra={**result.extra, ESTIMATE_KEY: estimate})
+
+    def _line_levels(self, position: Any, left: Callable[[], float]) -> tuple[list[Level], int]:
+        """The exact solver's work on a line from ``position`` to the end, from the end back
+        (:func:`~perfectplay.search.estimate.measure`), each step on at most
+        :data:`TRIAL_STEP_SHARE` of the seconds ``left()``; and the nodes it searched."""
+        game, spent = self.game, 0
+
+        def attempt(step: Any) -> tuple[int, bool]:
+            nonlocal spent
+            deadline = Deadline(max(0.0, left()) * TRIAL_STEP_SHARE)
+            it = self._exact_attempt(
+                step, game.plies_left_bound(step), deadline, 1.0, UNLIMITED_NODES,
+                KERNEL_START_RATE, None,
+            )  # fmt: skip
+            spent += it.nodes
+            return it.nodes, not it.aborted and it.move is not None
+
+        levels = measure(line_to_end(game, position), game.plies_left_bound, attempt)
+        return levels, spent
 
     def _exact_attempt(
         self,
