@@ -118,4 +118,3 @@ def test_the_sandbox_held(played: dict[str, Any]) -> None:
 def test_engines_beat_the_random_bot(played: dict[str, Any]) -> None:
     crosstable = played["result"].crosstable
     assert crosstable["engine2"]["random"][0] >= 1.5
-    assert played["seconds"] < 120

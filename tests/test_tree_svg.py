@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from itertools import combinations, pairwise
@@ -114,14 +113,13 @@ def test_random_trees_of_random_sizes_are_tidy(seed: int) -> None:
     check_tidy(children, tidy_layout(children, sizes, gap=7), 7)
 
 
-def test_a_deep_chain_and_a_wide_tree_lay_out_fast() -> None:
+def test_a_deep_chain_and_a_wide_tree_lay_out() -> None:
+    """Deeper than Python's recursion, and wide; their speed: benchmarks/bench_tree_svg.py."""
     chain = [[node + 1] for node in range(4_999)] + [[]]  # deeper than Python's recursion
     boxes = tidy_layout(chain, [(10.0, 10.0)] * 5_000)
     assert {box.x for box in boxes} == {0}
     children = random_tree(random.Random(7), 2_000)
-    started = time.perf_counter()
     boxes = tidy_layout(children, [(90.0, 70.0)] * 2_000)
-    assert time.perf_counter() - started < 0.5
     check_tidy(children, boxes, 14)
 
 
@@ -356,13 +354,12 @@ def test_text_is_escaped(monkeypatch: pytest.MonkeyPatch) -> None:
     assert 'x plays <b>&"\ufffd' in shown
 
 
-def test_a_large_tree_draws_in_well_under_a_second_and_a_larger_one_is_refused() -> None:
+def test_a_large_tree_draws_and_a_larger_one_is_refused() -> None:
+    """The largest picture drawn (its speed: benchmarks/bench_tree_svg.py), the next refused."""
     game = api.load("tictactoe", "___/___/___")[0]
     tree = api.tree(game, game.initial(), 4, alphabeta=True)
     assert 1_000 < tree.node_count() <= 2_000
-    started = time.perf_counter()
-    ET.fromstring(to_svg(tree))
-    assert time.perf_counter() - started < 1.0
+    assert len(ET.fromstring(to_svg(tree)).findall(f".//{SVG}rect")) > tree.node_count()
     larger = api.tree(game, game.initial(), 4)
     with pytest.raises(ParameterError, match="picture: the tree has 3,610 nodes"):
         to_svg(larger)
