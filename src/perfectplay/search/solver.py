@@ -214,6 +214,8 @@ class Searcher:
         )
         self._engine: _Engine | None = None
         self._warm = False
+        self._quick: Kernel[Any, Any] | None = None  # the kernel's quick path, once warm
+        self._scores: dict[float, Score] = {}  # the exact scores the quick path gave
         if search.engine == "kernel":
             self._load()
 
@@ -278,8 +280,44 @@ class Searcher:
             return
         self._warm = True
         start = self.game.initial()
-        if self.kernel is not None and self.game.outcome(start) is None:
-            self.kernel.warm_up(start)
+        kernel = self.kernel
+        if kernel is not None and self.game.outcome(start) is None:
+            kernel.warm_up(start)
+        if kernel is not None and kernel.traits.quick and self.table is not None:
+            self._quick = kernel
+
+    def quick(self, position: Any, line: bool) -> SearchResult[Any] | None:
+        """:meth:`run`'s exact result (``with_pv=line``) of ``position`` when it costs no
+        search or a short one: the books' answer, or the kernel's quick path (trait
+        ``quick``: no Ctrl-C guard, no limit to check, no deadline for the line); ``None``
+        for a finished position, a kernel without the quick path (or not warmed up yet:
+        :meth:`warm_up`) and a longer solve, which :meth:`run` then searches, guarded, on
+        the table the quick attempt warmed."""
+        if self._quick is None or self.game.outcome(position) is not None:
+            return None
+        if self.books is not None:
+            answered = self.book_result(position, EXACT)
+            if answered is not None:
+                return answered
+        return self._quick_result(self._quick, position, line)
+
+    def _quick_result(
+        self, kernel: Kernel[Any, Any], position: Any, line: bool
+    ) -> SearchResult[Any] | None:
+        """The kernel's quick exact answer of a running ``position`` as a result, or
+        ``None`` when the solve is longer than the quick path goes."""
+        started = time.perf_counter()
+        answer = kernel.quick_exact(position, self.table, line)
+        if answer is None:
+            return None
+        value, moves, nodes = answer
+        score = self._scores.get(value)
+        if score is None:  # one per value: a frozen dataclass costs a microsecond to make
+            score = self._scores[value] = Score(value, True)
+        depth = self.game.plies_left_bound(position)
+        extra = {"table": self.options.table, "symmetry": self.options.symmetry}
+        spent = time.perf_counter() - started
+        return SearchResult(moves[0], score, moves, nodes, depth, spent, self.name, extra)
 
     def fixed_depth(
         self,
@@ -418,6 +456,10 @@ class Searcher:
         if limit.trial and limit.time is not None:
             return self._trial(position, limit.time, full_depth, started, with_pv, on_progress)
         if limit.time is None and limit.nodes is None:
+            quick = self._quick if limit.depth is None and on_progress is None else None
+            found = None if quick is None else self._quick_result(quick, position, with_pv)
+            if found is not None:
+                return found
             depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
             it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES, on_progress)
             spent = time.perf_counter() - started
