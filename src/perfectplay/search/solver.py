@@ -46,6 +46,7 @@ from perfectplay.search.result import (
     finished_value,
     is_decisive,
     loss_in,
+    quick_result,
     score_after_move,
     score_of_move,
     win_in,
@@ -317,7 +318,7 @@ class Searcher:
         depth = self.game.plies_left_bound(position)
         extra = {"table": self.options.table, "symmetry": self.options.symmetry}
         spent = time.perf_counter() - started
-        return SearchResult(moves[0], score, moves, nodes, depth, spent, self.name, extra)
+        return quick_result(moves[0], score, moves, nodes, depth, spent, self.name, extra)
 
     def fixed_depth(
         self,

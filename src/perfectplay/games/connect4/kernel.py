@@ -117,10 +117,11 @@ class Connect4Table:
 
     def clear(self) -> None:
         """Forget every entry: a new epoch, or a zeroed table when the epochs wrap."""
-        self.stats[3] += 1
-        if self.stats[3] >= self.epochs:
+        epoch = self.stats.item(3) + 1  # plain ints: a numpy scalar's += costs more
+        if epoch >= self.epochs:
             self.slots.fill(0)
-            self.stats[3] = 1
+            epoch = 1
+        self.stats[3] = epoch
 
     def touch(self) -> None:
         """Write every page of the table once, so that later searches do not pay for the
