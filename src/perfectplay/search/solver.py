@@ -58,6 +58,8 @@ Engine = Literal["auto", "kernel", "python"]
 KERNEL_START_RATE = 2_000_000
 """Assumed kernel nodes per second before the first iteration has been timed."""
 
+KERNEL_SEARCH = "alphabeta-kernel"
+"""The ``algorithm`` of a result the game's compiled kernel searched."""
 EXACT_LINE_SECONDS = 0.5
 EXACT_LINE_FACTOR = 2.0
 """An untimed exact solve proves its principal variation move by move for at most
@@ -238,7 +240,7 @@ class Searcher:
 
     @property
     def name(self) -> str:
-        return "alphabeta-kernel" if self.kernel is not None else "alphabeta"
+        return KERNEL_SEARCH if self.kernel is not None else "alphabeta"
 
     def known_value(self, position: Any) -> float | None:
         """The exact value of a running ``position`` from the game's books, or ``None``."""
@@ -318,7 +320,7 @@ class Searcher:
         depth = self.game.plies_left_bound(position)
         extra = {"table": self.options.table, "symmetry": self.options.symmetry}
         spent = time.perf_counter() - started
-        return quick_result(moves[0], score, moves, nodes, depth, spent, self.name, extra)
+        return quick_result(moves[0], score, moves, nodes, depth, spent, KERNEL_SEARCH, extra)
 
     def fixed_depth(
         self,

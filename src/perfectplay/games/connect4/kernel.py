@@ -468,10 +468,10 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         guard needed); ``None`` when the budget runs out first. The same answer as
         :meth:`search` and :meth:`exact_line` give."""
         stats, found = table.stats, self.found
-        arrays = (self.work, table.slots, stats, self.deep, table.marks)
         score = solve_best_entry()(
-            position.first, position.second, QUICK_NODES, NO_DEADLINE_NS, *arrays, found
-        )
+            position.first, position.second, QUICK_NODES, NO_DEADLINE_NS,
+            self.work, table.slots, stats, self.deep, table.marks, found,
+        )  # fmt: skip
         column, value = found.tolist()
         if column < 0:  # the budget ran out
             return None
@@ -479,6 +479,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         if not line:
             return value, (column,), nodes
         out = np.empty(self.game.spec.cells - position.plies, dtype=np.int64)
+        arrays = (self.work, table.slots, stats, self.deep, table.marks)
         count = line_entry()(
             position.to_move_stones, position.mask, position.plies, score, column, *arrays, out
         )
