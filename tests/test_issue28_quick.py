@@ -5,6 +5,7 @@ of the guarded search, and Ctrl-C still stops a long solve."""
 
 from __future__ import annotations
 
+import random
 import signal
 import subprocess
 import sys
@@ -88,6 +89,22 @@ def test_the_best_move_from_the_probes_is_the_first_optimal_column(name: str) ->
         assert kernel.to_value(position, score) == searched.value
         if answer is not None:
             assert answer[:2] == (searched.value, (column,))
+            assert answer[3] == C4.plies_left_bound(position)
+    for position in (api.load("connect4", "4455667")[1], full_board_draw()):
+        assert C4.outcome(position) is not None
+        assert kernel.quick_exact(position, table, True) is None
+
+
+def full_board_draw() -> Any:
+    """A position whose board is full and nobody connected (random games until one)."""
+    rng = random.Random(7)
+    while True:
+        position = C4.initial()
+        while C4.outcome(position) is None:
+            position = C4.play(position, rng.choice(C4.legal_moves(position)))
+        outcome = C4.outcome(position)
+        if outcome is not None and outcome.winner is None:
+            return position
 
 
 def test_the_api_solve_and_its_engine_agree_on_finished_and_book_positions() -> None:

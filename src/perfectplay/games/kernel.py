@@ -305,13 +305,14 @@ class Kernel(Protocol[P_in, M]):
 
     def quick_exact(
         self, position: P_in, table: Any, line: bool
-    ) -> tuple[int, tuple[M, ...], int] | None:
+    ) -> tuple[int, tuple[M, ...], int, int] | None:
         """Trait ``quick``: a running position's exact value, its best move and after it
-        (``line``) its principal variation, and the nodes searched, as a plain tuple (made
-        per call: a dataclass costs a microsecond, a tenth of the smallest searches);
-        searched without Ctrl-C's guard because the search is cut short before it could
-        outlast a keypress's answer (no clock read); ``None`` when it was cut short (the
-        table keeps what it proved: the caller searches again, guarded)."""
+        (``line``) its principal variation, the nodes searched and the plies left (the
+        game's ``plies_left_bound``), as a plain tuple (made per call: a dataclass costs a
+        microsecond, a tenth of the smallest searches); searched without Ctrl-C's guard
+        because the search is cut short before it could outlast a keypress's answer (no
+        clock read); ``None`` for a finished position and when it was cut short (the table
+        keeps what it proved: the caller searches again, guarded)."""
         ...
 
 
@@ -408,7 +409,7 @@ class KernelBase(Generic[P, M]):
 
     def quick_exact(
         self, position: P, table: Any, line: bool
-    ) -> tuple[int, tuple[M, ...], int] | None:
+    ) -> tuple[int, tuple[M, ...], int, int] | None:
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare quick")
 

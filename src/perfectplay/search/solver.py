@@ -296,28 +296,27 @@ class Searcher:
         for a finished position, a kernel without the quick path (or not warmed up yet:
         :meth:`warm_up`) and a longer solve, which :meth:`run` then searches, guarded, on
         the table the quick attempt warmed."""
-        if self._quick is None or self.game.outcome(position) is not None:
+        if self._quick is None:
             return None
-        if self.books is not None:
+        if self.books is not None and self.game.outcome(position) is None:
             answered = self.book_result(position, EXACT)
             if answered is not None:
                 return answered
-        return self._quick_result(self._quick, position, line)
+        return self._quick_result(self._quick, position, line)  # None when finished
 
     def _quick_result(
         self, kernel: Kernel[Any, Any], position: Any, line: bool
     ) -> SearchResult[Any] | None:
-        """The kernel's quick exact answer of a running ``position`` as a result, or
-        ``None`` when the solve is longer than the quick path goes."""
+        """The kernel's quick exact answer of ``position`` as a result, or ``None`` for a
+        finished position and a solve longer than the quick path goes."""
         started = time.perf_counter()
         answer = kernel.quick_exact(position, self.table, line)
         if answer is None:
             return None
-        value, moves, nodes = answer
+        value, moves, nodes, depth = answer
         score = self._scores.get(value)
         if score is None:  # one per value: a frozen dataclass costs a microsecond to make
             score = self._scores[value] = Score(value, True)
-        depth = self.game.plies_left_bound(position)
         extra = {"table": self.options.table, "symmetry": self.options.symmetry}
         spent = time.perf_counter() - started
         return quick_result(moves[0], score, moves, nodes, depth, spent, KERNEL_SEARCH, extra)

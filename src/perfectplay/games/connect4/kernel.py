@@ -461,12 +461,15 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
 
     def quick_exact(
         self, position: Connect4Position, table: Connect4Table, line: bool
-    ) -> tuple[int, tuple[int, ...], int] | None:
+    ) -> tuple[int, tuple[int, ...], int, int] | None:
         """Trait ``quick``: the exact value, the best move and after it (``line``) the
-        principal variation, and the nodes, of a running position searched in at most
-        :data:`QUICK_NODES` nodes on one thread, with no clock read (see there: no Ctrl-C
-        guard needed); ``None`` when the budget runs out first. The same answer as
-        :meth:`search` and :meth:`exact_line` give."""
+        principal variation, the nodes and the plies left of a running position searched in
+        at most :data:`QUICK_NODES` nodes on one thread, with no clock read (see there: no
+        Ctrl-C guard needed); ``None`` for a finished position and when the budget runs out
+        first. The same answer as :meth:`search` and :meth:`exact_line` give."""
+        plies, cells = position.plies, self.game.spec.cells
+        if position.win_mask or plies == cells:
+            return None
         stats, found = table.stats, self.found
         score = solve_best_entry()(
             position.first, position.second, QUICK_NODES, NO_DEADLINE_NS,
@@ -477,15 +480,15 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
             return None
         nodes = stats.item(NODES)  # the solve's and the move's, as :meth:`search` counts
         if not line:
-            return value, (column,), nodes
-        out = np.empty(self.game.spec.cells - position.plies, dtype=np.int64)
+            return value, (column,), nodes, cells - plies
+        out = np.empty(cells - plies, dtype=np.int64)
         arrays = (self.work, table.slots, stats, self.deep, table.marks)
         count = line_entry()(
-            position.to_move_stones, position.mask, position.plies, score, column, *arrays, out
+            position.to_move_stones, position.mask, plies, score, column, *arrays, out
         )
         if stats.item(NODES) > QUICK_NODES:
             return None
-        return value, tuple(out[:count].tolist()), nodes
+        return value, tuple(out[:count].tolist()), nodes, cells - plies
 
     def exact_values_many(
         self, positions: Sequence[Connect4Position], table: Connect4Table, clears: Sequence[bool]
