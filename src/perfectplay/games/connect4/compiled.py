@@ -807,9 +807,7 @@ def best_move(current, mask, moves_played, score, work, table, stats, deep, mark
 
 
 @njit(cache=True)
-def best_move_known(
-    current, mask, moves_played, score, best, refuted, work, table, stats, deep, marks
-):  # type: ignore[no-untyped-def]
+def best_move_known(current, mask, played, score, best, refuted, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
     """:func:`best_move` told by :func:`solve_root` the bit of a move known to achieve
     ``score`` (``best``, 0: none) and the bits of moves known not to (``refuted``): the same
     column, without searching those moves again (a move of the end game, whose positions the
@@ -825,17 +823,17 @@ def best_move_known(
             continue
         if move == best or has_line(current | move, work):
             return column
-        if moves_played + 1 == cells:
+        if played + 1 == cells:
             if score == 0:
                 return column
             continue
         child, child_mask = current ^ mask, mask | move
         if can_win_next(child, child_mask, work):
-            if -score_bounds(moves_played + 1, top)[0] == score:
+            if -score_bounds(played + 1, top)[0] == score:
                 return column
             continue
         reply = negamax(
-            child, child_mask, moves_played + 1, -score, -score + 1, work, table, stats, deep,
+            child, child_mask, played + 1, -score, -score + 1, work, table, stats, deep,
             marks,
         )  # fmt: skip
         if stats[NODES] > stats[BUDGET]:
