@@ -10,9 +10,10 @@ as the command's summary line states it: start-up and shut-down excluded), the s
 workers over one on each, the load average before and after, and checks every score against
 the published one.
 
-``--phases`` first measures where a worker's start-up goes (the imports, numba's CPU target
-with its SciPy probe, the compiled code loaded from numba's cache, the table, the warm-up
-search, the table's pages), in fresh interpreters, one alone and two at once.
+``--phases`` first measures where a worker's start-up goes (the imports, numba's CPU target,
+the compiled code loaded from numba's cache, the table, the warm-up search), in fresh
+interpreters, one alone and two at once, as a pool's worker starts (SciPy's BLAS probe
+skipped, the table's pages left to the searches).
 
     python3 benchmarks/bench_batch.py --executors local --phases
     python3 benchmarks/bench_batch.py --sets Test_L2_R2 --positions 150 --rounds 5
@@ -49,6 +50,8 @@ import json, sys, time
 marks = [("start", time.perf_counter())]
 def mark(name):
     marks.append((name, time.perf_counter()))
+from perfectplay.jobs.local import skip_blas_probe
+skip_blas_probe()  # as a pool's worker does first
 from perfectplay.jobs.worker import Worker
 from perfectplay.search.solver import Searcher, SearchOptions
 from perfectplay import api
@@ -57,7 +60,7 @@ import numba
 mark("numba import")
 from numba.core.registry import cpu_target
 cpu_target.target_context.refresh()
-mark("numba CPU target (SciPy probe)" if "scipy" in sys.modules else "numba CPU target")
+mark("numba CPU target (SciPy probe)" if sys.modules.get("scipy") else "numba CPU target")
 game = api.load("connect4", "")[0]
 searcher = Searcher(game, SearchOptions(kernel=api.kernel_options(book=False)))
 searcher.kernel
@@ -66,8 +69,6 @@ searcher.table
 mark("table allocated")
 searcher.warm_up()
 mark("warm-up search")
-searcher.touch_table()
-mark("table pages touched")
 print(json.dumps([(b[0], b[1] - a[1]) for a, b in zip(marks, marks[1:])]))
 """
 """A worker's start-up, step by step, as :class:`perfectplay.jobs.worker.Worker` makes it."""

@@ -664,6 +664,10 @@ class Engine(Generic[P, M]):
     ) -> SearchResult[M]:
         """As :func:`solve` (``line=False``: the value and the best move alone), on this
         engine's table."""
+        if search_limit is EXACT and not weak and on_progress is None:
+            found = self._searcher.quick(position, line)  # most end-game solves: no checks
+            if found is not None:
+                return found
         if weak:
             require(self.game, Capability.WEAK, "--weak")
             return self._searcher.weak(position, search_limit, on_progress)

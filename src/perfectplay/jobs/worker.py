@@ -27,8 +27,10 @@ class Worker:
         self.job = job
         self.game: Any = job.make_game()
         self.searcher = Searcher(self.game, SearchOptions(kernel=job.options))
-        self.searcher.warm_up()  # compile or load the kernel once, before any task
-        self.searcher.touch_table()  # and fault in the table's memory: workers start in parallel
+        # compile or load the kernel once, before any task; the table's memory is left to
+        # be faulted in as searches reach it (touching all of it first cost 0.5-0.8 s of
+        # each worker's start-up, more than small jobs ever use of it)
+        self.searcher.warm_up()
         self.pid = os.getpid()
 
     def answer(self, task: Task) -> Answer:

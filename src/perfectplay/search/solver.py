@@ -47,6 +47,7 @@ from perfectplay.search.result import (
     finished_value,
     is_decisive,
     loss_in,
+    quick_result,
     score_after_move,
     score_of_move,
     win_in,
@@ -58,6 +59,8 @@ Engine = Literal["auto", "kernel", "python"]
 KERNEL_START_RATE = 2_000_000
 """Assumed kernel nodes per second before the first iteration has been timed."""
 
+KERNEL_SEARCH = "alphabeta-kernel"
+"""The ``algorithm`` of a result the game's compiled kernel searched."""
 EXACT_LINE_SECONDS = 0.5
 EXACT_LINE_FACTOR = 2.0
 """An untimed exact solve proves its principal variation move by move for at most
@@ -220,6 +223,8 @@ class Searcher:
         )
         self._engine: _Engine | None = None
         self._warm = False
+        self._quick: Kernel[Any, Any] | None = None  # the kernel's quick path, once warm
+        self._scores: dict[float, Score] = {}  # the exact scores the quick path gave
         if search.engine == "kernel":
             self._load()
 
@@ -241,7 +246,7 @@ class Searcher:
 
     @property
     def name(self) -> str:
-        return "alphabeta-kernel" if self.kernel is not None else "alphabeta"
+        return KERNEL_SEARCH if self.kernel is not None else "alphabeta"
 
     def known_value(self, position: Any) -> float | None:
         """The exact value of a running ``position`` from the game's books, or ``None``."""
@@ -284,8 +289,43 @@ class Searcher:
             return
         self._warm = True
         start = self.game.initial()
-        if self.kernel is not None and self.game.outcome(start) is None:
-            self.kernel.warm_up(start)
+        kernel = self.kernel
+        if kernel is not None and self.game.outcome(start) is None:
+            kernel.warm_up(start)
+        if kernel is not None and kernel.traits.quick and self.table is not None:
+            self._quick = kernel
+
+    def quick(self, position: Any, line: bool) -> SearchResult[Any] | None:
+        """:meth:`run`'s exact result (``with_pv=line``) of ``position`` when it costs no
+        search or a short one: the books' answer, or the kernel's quick path (trait
+        ``quick``: no Ctrl-C guard, no limit to check, no deadline for the line); ``None``
+        for a finished position, a kernel without the quick path (or not warmed up yet:
+        :meth:`warm_up`) and a longer solve, which :meth:`run` then searches, guarded, on
+        the table the quick attempt warmed."""
+        if self._quick is None:
+            return None
+        if self.books is not None and self.game.outcome(position) is None:
+            answered = self.book_result(position, EXACT)
+            if answered is not None:
+                return answered
+        return self._quick_result(self._quick, position, line)  # None when finished
+
+    def _quick_result(
+        self, kernel: Kernel[Any, Any], position: Any, line: bool
+    ) -> SearchResult[Any] | None:
+        """The kernel's quick exact answer of ``position`` as a result, or ``None`` for a
+        finished position and a solve longer than the quick path goes."""
+        started = time.perf_counter()
+        answer = kernel.quick_exact(position, self.table, line)
+        if answer is None:
+            return None
+        value, moves, nodes, depth = answer
+        score = self._scores.get(value)
+        if score is None:  # one per value: a frozen dataclass costs a microsecond to make
+            score = self._scores[value] = Score(value, True)
+        extra = {"table": self.options.table, "symmetry": self.options.symmetry}
+        spent = time.perf_counter() - started
+        return quick_result(moves[0], score, moves, nodes, depth, spent, KERNEL_SEARCH, extra)
 
     def fixed_depth(
         self,
@@ -424,6 +464,10 @@ class Searcher:
         if limit.trial and limit.time is not None:
             return self._trial(position, limit.time, full_depth, started, with_pv, on_progress)
         if limit.time is None and limit.nodes is None:
+            quick = self._quick if limit.depth is None and on_progress is None else None
+            found = None if quick is None else self._quick_result(quick, position, with_pv)
+            if found is not None:
+                return found
             depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
             it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES, on_progress)
             spent = time.perf_counter() - started

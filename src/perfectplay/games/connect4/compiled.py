@@ -700,25 +700,49 @@ def solve(current, mask, moves_played, weak, work, table, stats, deep, marks):  
     at losing to the opponent's next stone and winning with one's own, as Pons' solver does).
     Returns 0 with ``stats[0] > stats[1]`` when the node budget or the deadline ran out.
     """
+    return solve_root(current, mask, moves_played, weak, work, table, stats, deep, marks)[0]
+
+
+@njit(cache=True)
+def solve_root(current, mask, moves_played, weak, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
+    """:func:`solve`, and what its probes showed of the root's moves: ``(score, best,
+    refuted)``, ``best`` the bit of a move that achieves the (strong) score and ``refuted``
+    the bits of moves proved to score less (both 0 where no probe showed it), for
+    :func:`best_move_known`.
+
+    The probe that raised the lower bound to the score last failed high at the root on a
+    move (the root frame's move counter, set to -1 before each probe, tells it from a cut
+    without one: a bound, the table): that move scores at least the score, and the moves
+    tried before it in that probe scored at most the probe's window, below it. One thread
+    alone (threads sharing a table reorder the root's moves)."""
     win_next, _, _, lose_next = score_bounds(moves_played, np.int64(work[TOP]))
     if can_win_next(current, mask, work):
         stats[NODES] += 1
-        return 1 if weak else win_next
+        return (1 if weak else win_next), U0, U0
     low, high = lose_next, win_next
     if weak:
         low, high = -1, 1
+    root = FRAMES + 3 * MAX_FRAMES  # the root frame's move counter (see negamax's stack)
+    base = ORDER + 2 * np.int64(work[WIDTH]) * (1 + moves_played)  # the root's moves
+    best, refuted = U0, U0
     while low < high:
         med = next_probe(low, high)
+        stats[root] = -1
         result = negamax(current, mask, moves_played, med, med + 1, work, table, stats, deep, marks)
         if stats[NODES] > stats[BUDGET]:
-            return 0
+            return 0, U0, U0
         if result <= med:
             high = result
-        else:
-            low = result
+            continue
+        low, best, refuted = result, U0, U0
+        cut = stats[root]
+        if cut >= 0 and stats[SHARED] == 0:
+            best = work[base + cut]
+            for index in range(cut):
+                refuted |= work[base + index]
     if weak:
-        return 1 if low > 0 else -1 if low < 0 else 0
-    return low
+        return (1 if low > 0 else -1 if low < 0 else 0), U0, U0
+    return low, best, refuted
 
 
 @njit(SOLVE_CALL_SIGNATURE, cache=True)
@@ -777,6 +801,17 @@ def best_move(current, mask, moves_played, score, work, table, stats, deep, mark
     ``-score`` achieves it: one null-window search per candidate, answered by the warm table
     where the solve just stored the position (a search only where it lost the entry).
     """
+    return best_move_known(
+        current, mask, moves_played, score, U0, U0, work, table, stats, deep, marks
+    )
+
+
+@njit(cache=True)
+def best_move_known(current, mask, played, score, best, refuted, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
+    """:func:`best_move` told by :func:`solve_root` the bit of a move known to achieve
+    ``score`` (``best``, 0: none) and the bits of moves known not to (``refuted``): the same
+    column, without searching those moves again (a move of the end game, whose positions the
+    table does not keep, cost a search each)."""
     width = np.int64(work[WIDTH])
     cells = np.int64(work[CELLS])
     top = np.int64(work[TOP])
@@ -784,21 +819,21 @@ def best_move(current, mask, moves_played, score, work, table, stats, deep, mark
     for rank in range(width):
         column = np.int64(work[ORDER + rank])
         move = playable & work[ORDER + width + column]
-        if move == U0:
+        if move == U0 or move & refuted:
             continue
-        if has_line(current | move, work):
+        if move == best or has_line(current | move, work):
             return column
-        if moves_played + 1 == cells:
+        if played + 1 == cells:
             if score == 0:
                 return column
             continue
         child, child_mask = current ^ mask, mask | move
         if can_win_next(child, child_mask, work):
-            if -score_bounds(moves_played + 1, top)[0] == score:
+            if -score_bounds(played + 1, top)[0] == score:
                 return column
             continue
         reply = negamax(
-            child, child_mask, moves_played + 1, -score, -score + 1, work, table, stats, deep,
+            child, child_mask, played + 1, -score, -score + 1, work, table, stats, deep,
             marks,
         )  # fmt: skip
         if stats[NODES] > stats[BUDGET]:
@@ -830,20 +865,43 @@ def line_from(current, mask, moves_played, score, column, work, table, stats, de
     return count
 
 
+@njit(cache=True, inline="always")
+def search_value(score, moves_played, top):  # type: ignore[no-untyped-def]
+    """A standard ``score`` of a position with ``moves_played`` stones as the search layer's
+    value for its side to move: ``WIN - plies`` for a win ending ``plies`` plies from now,
+    its negative for a loss, 0 for a draw (``Connect4Kernel.to_value`` in compiled code)."""
+    if score == 0:
+        return 0
+    win = score > 0
+    winner_stones = top - abs(score)
+    stones_now = (moves_played + (0 if win else 1)) // 2
+    plies = 2 * (winner_stones - stones_now) - (1 if win else 0)
+    return WIN - plies if win else -(WIN - plies)
+
+
 @njit(SOLVE_BEST_SIGNATURE, cache=True)
 def solve_best_call(first, second, budget, deadline, work, table, stats, deep, marks, out):  # type: ignore[no-untyped-def]
     """:func:`solve_call`'s exact solve, then the best move (:func:`best_move`) within the
     same node budget and ``deadline``, in one call: ``out[0]`` gets the column (-1 when the
-    budget ran out first). Returns the score (0 with ``stats[0] > stats[1]`` when the solve
-    itself ran out)."""
-    score = solve_call(first, second, False, budget, deadline, work, table, stats, deep, marks)
-    out[0] = -1
-    if stats[NODES] > stats[BUDGET]:
-        return score
+    budget ran out first), ``out[1]`` (when there is one) the score as the search layer's
+    value (:func:`search_value`). Returns the score (0 with ``stats[0] > stats[1]`` when the
+    solve itself ran out)."""
     mask = first | second
     played = popcount(mask)
     current = first if played & 1 == 0 else second
-    out[0] = best_move(current, mask, played, score, work, table, stats, deep, marks)
+    stats[NODES] = 0
+    stats[BUDGET] = budget
+    stats[HORIZON] = 0
+    stats[DEADLINE] = deadline
+    score, best, refuted = solve_root(current, mask, played, False, work, table, stats, deep, marks)
+    out[0] = -1
+    if stats[NODES] > stats[BUDGET]:
+        return score
+    out[0] = best_move_known(
+        current, mask, played, score, best, refuted, work, table, stats, deep, marks
+    )
+    if out.shape[0] > 1:
+        out[1] = search_value(score, played, np.int64(work[TOP]))
     return score
 
 
@@ -867,11 +925,15 @@ def best_many(boards, line, floor, factor, work, table, stats, deep, marks, answ
         played = np.int64(boards[index, 2])
         stats[NODES] = 0
         started = now() if line else 0.0
-        score = solve(current, mask, played, False, work, table, stats, deep, marks)
+        score, best, refuted = solve_root(
+            current, mask, played, False, work, table, stats, deep, marks
+        )
         if stats[NODES] > stats[BUDGET]:
             return index
         ended = now() if line else 0.0
-        column = best_move(current, mask, played, score, work, table, stats, deep, marks)
+        column = best_move_known(
+            current, mask, played, score, best, refuted, work, table, stats, deep, marks
+        )
         if column < 0:
             return index
         answers[index, 0], answers[index, 1], answers[index, 2] = score, stats[NODES], 1

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from perfectplay.errors import ParameterError
-from perfectplay.games.common.compiled_bits import direct_entry, now
+from perfectplay.games.common.compiled_bits import CLOCK_CHECK_MASK, direct_entry, now
 from perfectplay.games.connect4.book import OpeningBook, bundled_book
 from perfectplay.games.connect4.compiled import (
     BUDGET,
@@ -48,6 +48,12 @@ from perfectplay.games.kernel import (
 from perfectplay.values import UNLIMITED_NODES as UNLIMITED
 from perfectplay.values import WIN
 
+QUICK_NODES = CLOCK_CHECK_MASK + 1
+"""The node budget of :meth:`Connect4Kernel.quick_exact`: a search without a deadline reads
+the clock (where Ctrl-C's guard answers it) first at node ``CLOCK_CHECK_MASK + 2``, so one of
+at most this many nodes never does, and needs no guard: Python's own handler raises
+:class:`KeyboardInterrupt` as it returns, well under a millisecond later. Most end-game
+positions are solved within it; a longer solve is started again, guarded, on the warm table."""
 SHARED_AFTER_NODES = 2_000_000
 """With several threads, a solve runs on one thread for this many nodes first (about 0.2 s):
 most positions are solved by then, and starting threads for each probe costs more than it
@@ -111,10 +117,11 @@ class Connect4Table:
 
     def clear(self) -> None:
         """Forget every entry: a new epoch, or a zeroed table when the epochs wrap."""
-        self.stats[3] += 1
-        if self.stats[3] >= self.epochs:
+        epoch = self.stats.item(3) + 1  # plain ints: a numpy scalar's += costs more
+        if epoch >= self.epochs:
             self.slots.fill(0)
-            self.stats[3] = 1
+            epoch = 1
+        self.stats[3] = epoch
 
     def touch(self) -> None:
         """Write every page of the table once, so that later searches do not pay for the
@@ -150,6 +157,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         keeps_deadline=True,
         timed_value=True,
         batch=True,
+        quick=True,
     )
     engine = ENGINE
 
@@ -158,7 +166,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         self.game = game
         self.table_bits = DEFAULT_TABLE_BITS if options.table_bits is None else options.table_bits
         self.threads = options.threads
-        self.found = np.zeros(1, dtype=np.int64)  # the best column of a solve (scratch)
+        self.found = np.zeros(2, dtype=np.int64)  # a solve's best column and value (scratch)
         self.book: OpeningBook | None = None
         self.deep = NO_DEEP_BOOK
         if options.book_path is not None:
@@ -450,6 +458,37 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
             if done < len(run):
                 return answers + [None] * (len(positions) - len(answers))
         return answers
+
+    def quick_exact(
+        self, position: Connect4Position, table: Connect4Table, line: bool
+    ) -> tuple[int, tuple[int, ...], int, int] | None:
+        """Trait ``quick``: the exact value, the best move and after it (``line``) the
+        principal variation, the nodes and the plies left of a running position searched in
+        at most :data:`QUICK_NODES` nodes on one thread, with no clock read (see there: no
+        Ctrl-C guard needed); ``None`` for a finished position and when the budget runs out
+        first. The same answer as :meth:`search` and :meth:`exact_line` give."""
+        plies, cells = position.plies, self.game.spec.cells
+        if position.win_mask or plies == cells:
+            return None
+        stats, found = table.stats, self.found
+        score = solve_best_entry()(
+            position.first, position.second, QUICK_NODES, NO_DEADLINE_NS,
+            self.work, table.slots, stats, self.deep, table.marks, found,
+        )  # fmt: skip
+        column, value = found.tolist()
+        if column < 0:  # the budget ran out
+            return None
+        nodes = stats.item(NODES)  # the solve's and the move's, as :meth:`search` counts
+        if not line:
+            return value, (column,), nodes, cells - plies
+        out = np.empty(cells - plies, dtype=np.int64)
+        arrays = (self.work, table.slots, stats, self.deep, table.marks)
+        count = line_entry()(
+            position.to_move_stones, position.mask, plies, score, column, *arrays, out
+        )
+        if stats.item(NODES) > QUICK_NODES:
+            return None
+        return value, tuple(out[:count].tolist()), nodes, cells - plies
 
     def exact_values_many(
         self, positions: Sequence[Connect4Position], table: Connect4Table, clears: Sequence[bool]
