@@ -50,16 +50,15 @@ import json, sys, time
 marks = [("start", time.perf_counter())]
 def mark(name):
     marks.append((name, time.perf_counter()))
-from perfectplay.jobs.local import skip_blas_probe
-skip_blas_probe()  # as a pool's worker does first
-from perfectplay.jobs.worker import Worker
+from perfectplay.jobs.worker import Worker, blas_probe_skipped
 from perfectplay.search.solver import Searcher, SearchOptions
 from perfectplay import api
 mark("perfectplay imports")
 import numba
 mark("numba import")
 from numba.core.registry import cpu_target
-cpu_target.target_context.refresh()
+with blas_probe_skipped():  # as a pool's worker loads the target
+    cpu_target.target_context.refresh()
 mark("numba CPU target (SciPy probe)" if sys.modules.get("scipy") else "numba CPU target")
 game = api.load("connect4", "")[0]
 searcher = Searcher(game, SearchOptions(kernel=api.kernel_options(book=False)))

@@ -22,7 +22,6 @@ import multiprocessing
 import os
 import queue
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -54,7 +53,6 @@ def serve(job: BatchJob, tasks: Any, answers: Any, parent: int) -> None:
     the parent process (``parent``) is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
-    skip_blas_probe()
     from perfectplay.jobs.worker import Worker
 
     try:
@@ -72,17 +70,6 @@ def serve(job: BatchJob, tasks: Any, answers: Any, parent: int) -> None:
             return
         for task in chunk:
             answers.put(worker.answer(task))
-
-
-def skip_blas_probe() -> None:
-    """In a worker process, before numba loads its CPU target: numba looks for a BLAS by
-    importing SciPy's linear algebra, when SciPy is installed (it is not a dependency of
-    ours), 0.2 s of a worker's start-up on a quiet machine and 0.6 s on a busy one, for
-    ``np.dot`` and the like, which no kernel uses. With ``scipy`` marked absent in
-    ``sys.modules`` the import fails at once and numba goes on as without SciPy. Only in
-    the pool's own processes, which run nothing but our kernels."""
-    if "scipy" not in sys.modules:
-        sys.modules["scipy"] = None  # type: ignore[assignment]
 
 
 class LocalPool:

@@ -9,7 +9,10 @@ what the table holds, so the answers are those of a fresh solve; node counts do 
 from __future__ import annotations
 
 import os
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -18,6 +21,25 @@ from perfectplay.games.registry import kit_of
 from perfectplay.jobs.tasks import Answer, BatchJob, Task
 from perfectplay.search.limits import EXACT
 from perfectplay.search.solver import Searcher, SearchOptions, analyze_with
+
+
+@contextmanager
+def blas_probe_skipped() -> Iterator[None]:
+    """While numba loads its CPU target in a worker: its search for a BLAS imports SciPy's
+    linear algebra when SciPy is installed (not a dependency of ours), 0.2 s of a worker's
+    start-up on a quiet machine and 0.6 s on a busy one, for ``np.dot`` and the like, which
+    no kernel uses. ``scipy`` is marked absent in ``sys.modules`` for that time only, so the
+    import fails at once; the mark is taken away after, and a plug-in game's own import of
+    SciPy (made before, with the game, or later) is left alone."""
+    if "scipy" in sys.modules:
+        yield
+        return
+    sys.modules["scipy"] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if sys.modules.get("scipy", 0) is None:
+            del sys.modules["scipy"]
 
 
 class Worker:
@@ -30,7 +52,8 @@ class Worker:
         # compile or load the kernel once, before any task; the table's memory is left to
         # be faulted in as searches reach it (touching all of it first cost 0.5-0.8 s of
         # each worker's start-up, more than small jobs ever use of it)
-        self.searcher.warm_up()
+        with blas_probe_skipped():
+            self.searcher.warm_up()
         self.pid = os.getpid()
 
     def answer(self, task: Task) -> Answer:
