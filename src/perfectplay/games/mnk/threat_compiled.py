@@ -165,6 +165,30 @@ def open_four_cells(side, ply, out, ctx, st):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def has_open_four(side, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """True when ``side`` has a cell giving it two win cells at once (an open three, or a
+    double four, ready); ``st[8][ply]`` is scratch."""
+    n = four_cells(side, ply, ctx, st)
+    for i in range(n):
+        cell = st[8][ply, i]
+        make(cell, side, ctx, st)
+        wins, _ = win_cells(side, ctx, st)
+        unmake(cell, side, ctx, st)
+        if wins >= 2:
+            return True
+    return False
+
+
+@njit(cache=True)
+def has_four_maker(side, ctx, st):  # type: ignore[no-untyped-def]
+    """True when ``side`` can make a four somewhere."""
+    fours = 0
+    for line in range(ctx[10][P_LINES]):
+        fours |= st[2][side, line]
+    return fours != 0
+
+
+@njit(cache=True)
 def threat_stands(side, threats, count, ctx, st):  # type: ignore[no-untyped-def]
     """True when one of the ``count`` cells of ``threats`` still gives ``side`` two win cells."""
     for i in range(count):
