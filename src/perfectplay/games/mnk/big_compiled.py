@@ -72,6 +72,7 @@ from perfectplay.games.mnk.board_compiled import (
     evaluate,
     gain,
     make,
+    makes_four,
     past_deadline,
     unmake,
     win_cells,
@@ -124,6 +125,10 @@ REFUTE_NODES = 300
 THREE_LOST = HEURISTIC_LIMIT // 4
 """A horizon leaf's value when the opponent's open threes cannot all be answered (two at
 once) and the side to move has no four: almost lost, not proved."""
+LMR_FROM = 3
+"""Moves of a beam searched to the full depth before the later ones are reduced."""
+LMR_DEPTH = 3
+"""The least depth at which a node reduces its late moves."""
 EXACT_PROOF_PLIES = 5
 """The root's proofs of at most this many plies are exact: a mover's win takes an odd number
 of plies, the root has no win in 1 (checked first), and none in 3 when its VCF search, one
@@ -358,13 +363,12 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         beta = min(beta, value)
     if alpha >= beta:
         return value
-    # A forced block costs no depth (a line of fours is searched to its end); answering an
-    # open three or a VCF tries the defences only (:func:`defences`).
-    next_depth = depth - 1
+    # A forced block is searched past the horizon too (a line of fours to its end);
+    # answering an open three or a VCF tries the defences only (:func:`defences`).
+    defend = 0
     if threats == 1:
         st[8][ply, 0] = block
         n, pruned = 1, False
-        next_depth = depth if not exact else depth - 1
     else:
         threat = 0
         if not exact:
@@ -382,10 +386,19 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         if table_move >= 0 and st[4][table_move] == 0:
             n = to_front(table_move, n, ply, defend == 0, st)
     best, best_cell = -INF, st[8][ply, 0]
+    no_reduction = not pruned or exact or depth < LMR_DEPTH or defend
     for i in range(n):
         cell = st[8][ply, i]
+        # Late move reduction: a late quiet move of the beam is searched a ply shallower
+        # with a null window first, and again in full only when it beats alpha.
+        reduce = not no_reduction and i >= LMR_FROM and not makes_four(cell, side, ctx, st)
         make(cell, side, ctx, st)
-        value = -negamax(opp, ply + 1, next_depth, -beta, -alpha, ctx, st, tt, stats)
+        if reduce:
+            value = -negamax(opp, ply + 1, depth - 2, -alpha - 1, -alpha, ctx, st, tt, stats)
+            if value > alpha and not stats[3]:
+                value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
+        else:
+            value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
         unmake(cell, side, ctx, st)
         if stats[3]:
             return 0
