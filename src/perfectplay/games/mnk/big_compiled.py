@@ -15,7 +15,18 @@ Import lazily (numba). Two regimes, chosen per node by the depth asked:
   a loss is only claimed where every defence was tried (forced replies and double threats are
   exact), a win wherever one line proves it.
 
-In both, a cell completing k wins at once, two opponent win cells lose, one must be blocked.
+  Threats are answered first (issue 26): a node facing the opponent's open three tries only
+  :func:`defences` (its four-makers and the side's own: every move that does not lose, so a
+  loss there is proved); facing only a VCF of the opponent's (as if it moved), those and the
+  line's cells (a beam: pruned). A horizon leaf facing an open three, with no four of its
+  own, tries its answers (:func:`answer_three`: a double three is almost lost). Each root
+  move is checked against the opponent's VCF (a refuted move is a proved loss, kept in the
+  table for the later iterations), and when every root move tried loses, every other empty
+  cell is tried before the loss is claimed. Late quiet moves of a beam are searched a ply
+  shallower first (late move reductions).
+
+In both, a cell completing k wins at once, two opponent win cells lose, one must be blocked;
+a forced block at the horizon is searched past it.
 
 Table tuple ``tt``: ``key`` (uint64 smallest Zobrist hash over the symmetries), ``value``
 (int64, position-relative), ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32,
