@@ -69,7 +69,6 @@ from perfectplay.games.common.table_values import (
 from perfectplay.games.mnk.board_compiled import (
     CTX_TYPE,
     P_CELLS,
-    P_LINES,
     P_VCF_LEAF,
     P_VCF_NODES,
     P_VCF_ROOT,
@@ -78,7 +77,6 @@ from perfectplay.games.mnk.board_compiled import (
     P_VCT_INNER_NODES,
     P_WIDTH,
     STATE_TYPE,
-    bit_index,
     canonical,
     evaluate,
     gain,
@@ -89,6 +87,7 @@ from perfectplay.games.mnk.board_compiled import (
     win_cells,
 )
 from perfectplay.games.mnk.threat_compiled import (
+    add_four_cells,
     add_once,
     four_cells,
     has_four_maker,
@@ -205,12 +204,7 @@ def defences(side, ply, threat, complete, ctx, st):  # type: ignore[no-untyped-d
     VCF alone can be answered elsewhere too). Returns ``(count, pruned)``."""
     moves, scores = st[8][ply], st[9][ply]
     n = four_cells(1 - side, ply, ctx, st)
-    for line in range(ctx[10][P_LINES]):
-        w = st[2][side, line]
-        while w:
-            low = w & -w
-            w ^= low
-            n = add_once(ctx[2][line, bit_index(low)], moves, n)
+    n = add_four_cells(side, moves, n, ctx, st)
     for i in range(threat - 1):
         n = add_once(st[10][ply + i], moves, n)
     for i in range(n):

@@ -74,8 +74,13 @@ def spend(stats):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four, once each, into ``st[8][ply]``; their number."""
-    out = st[8][ply]
-    n = 0
+    return add_four_cells(side, st[8][ply], 0, ctx, st)
+
+
+@njit(cache=True)
+def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
+    """Every cell where ``side`` makes a four appended to the first ``n`` of ``out`` unless
+    there already: the new count."""
     for line in range(ctx[10][P_LINES]):
         w = st[2][side, line]
         while w:
