@@ -281,6 +281,11 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
     else:
         infos = (*ONE_CORE, f"INFO max_node {nodes}")
         theirs = Side(Brain(opponent_command(args.engine), "opponent"), NODE_MODE_TURN_MS, infos)
+    if args.engine == "self" or args.perfectplay_opponent:
+        # Another perfectplay brain (this one, or a wrapper of an older commit): its moves
+        # before its engine loads would be the fallback's, not its search's.
+        ready = theirs.brain.wait_for(READY, LOAD_SECONDS)
+        print(f"the opponent's engine {'loaded' if ready else 'NOT loaded'} before the first game")
     tally = Tally()
     label = f"{nodes} nodes" if nodes is not None else f"{args.opponent_ms} ms"
     try:
@@ -354,6 +359,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", type=int, default=SIZE, help="the board's side (15; 20)")
     parser.add_argument("--grace-ms", type=int, default=1000, help="lateness before a forfeit")
     parser.add_argument("--records", default=str(RECORDS))
+    parser.add_argument(
+        "--perfectplay-opponent",
+        action="store_true",
+        help="the engine is a perfectplay brain (an older commit's): wait for its engine too",
+    )
     args = parser.parse_args(argv)
     print(f"load before: {load()}", flush=True)
     if args.ladder:

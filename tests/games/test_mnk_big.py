@@ -21,7 +21,7 @@ from perfectplay.games.mnk.big_compiled import EXACT_PROOF_PLIES
 from perfectplay.games.mnk.big_kernel import INNER_VCT_DEPTH, BigMNKKernel
 from perfectplay.games.mnk.kernel import MNKKernel
 from perfectplay.games.mnk.lines import evaluation_weights
-from perfectplay.games.mnk.notation import parse_mnk_move
+from perfectplay.games.mnk.notation import parse_mnk_board, parse_mnk_move
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search.minimax import minimax
 from perfectplay.search.result import score_after_move, score_of_move
@@ -254,3 +254,82 @@ def test_evaluation_weights_travel_with_the_call() -> None:
         BigMNKKernel(g, KernelOptions(evaluation=(0, 1, 2)))
     with pytest.raises(ParameterError, match="evaluation weights"):
         BigMNKKernel(g, KernelOptions(evaluation=(0, 1, 1, 1, 1, -1, 0)))
+
+
+def double_three_board() -> str:
+    """15x15, x to move: o has two open threes (f8 g8 h8 across, l4 l5 l6 down), x six far
+    stones and no four: whatever x blocks, o opens a four on the other."""
+    o = {(7, 5), (7, 6), (7, 7), (3, 11), (4, 11), (5, 11)}
+    x = {(0, 0), (0, 14), (14, 0), (14, 14), (0, 7), (14, 7)}
+    return "/".join(
+        "".join("x" if (r, c) in x else "o" if (r, c) in o else "_" for c in range(15))
+        for r in range(15)
+    )
+
+
+def test_a_double_open_three_is_a_proved_loss(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 26, item 2: every answer to an open three is tried (the opponent's four-makers
+    and the side's own), so when all lose the loss is proved, not a saturated heuristic."""
+    from cli_support import run
+
+    # The command line's time counts the engine's load (its clock starts with the process):
+    # a depth keeps the test to the search on a busy machine; the library's clock starts after.
+    code, out, err = run(
+        capsys, "solve", "tictactoe", double_three_board(), "--k", "5", "--depth", "3"
+    )
+    assert code == 0, err
+    assert "loss in at most 4" in out
+    assert "heuristic" not in out
+    g, position = parse_mnk_board(double_three_board(), 5)
+    timed = solve(g, position, limit(time=5.0))
+    assert str(timed.score) == "loss in at most 4" and timed.score.bounded
+
+
+def narrow_beam(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every heuristic node's beam one cell wide (the best by gain)."""
+    wide = BigMNKKernel.context
+
+    def narrow(self: BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
+        ctx = wide(self, symmetry)
+        params = ctx[10].copy()
+        params[5] = 1  # P_WIDTH
+        return (*ctx[:10], params)
+
+    monkeypatch.setattr(BigMNKKernel, "context", narrow)
+
+
+def threatened(entry: dict[str, Any]) -> tuple[MNKGame, MNKPosition, list[Any]]:
+    """An entry with the defender to move (a spare attacker stone in a far row) and the
+    moves after which the attacker has no VCF of 5 fours (the oracle tries them all)."""
+    g, _, board, attacker, defender = tactic(entry)
+    attacker = attacker | {(0, 7)}
+    x, o = (attacker, defender) if len(attacker) > len(defender) else (defender, attacker)
+    position = g.from_bits(sum(1 << g.index(c) for c in x), sum(1 << g.index(c) for c in o))
+    safe = [
+        tuple(move)
+        for move in g.legal_moves(position)
+        if board.shortest_vcf(attacker, defender | {tuple(move)}, 5) is None
+    ]
+    return g, position, safe
+
+
+def test_a_vcf_no_move_stops_is_a_proved_loss_even_with_a_beam_of_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 26, item 2: the root's beam all lose, so every other move is tried (each
+    refuted by the opponent's VCF) before the loss is claimed, and then it is proved."""
+    narrow_beam(monkeypatch)
+    g, position, safe = threatened(next(e for e in TACTICS if e["name"] == "random cluster 3"))
+    assert not safe
+    result = solve(g, position, limit(depth=3))
+    assert result.score.outcome == "loss" and result.score.bounded
+
+
+def test_a_move_past_the_beam_saves_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26, item 2: with a beam of one cell the move by gain loses to a VCF; the root
+    then tries the moves past its beam and plays one that leaves no VCF (the oracle's)."""
+    narrow_beam(monkeypatch)
+    g, position, safe = threatened(next(e for e in TACTICS if e["name"] == "random cluster 9"))
+    result = solve(g, position, limit(depth=3))
+    assert safe and result.score.outcome != "loss"
+    assert tuple(result.best_move) in safe

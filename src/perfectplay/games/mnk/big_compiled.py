@@ -15,7 +15,18 @@ Import lazily (numba). Two regimes, chosen per node by the depth asked:
   a loss is only claimed where every defence was tried (forced replies and double threats are
   exact), a win wherever one line proves it.
 
-In both, a cell completing k wins at once, two opponent win cells lose, one must be blocked.
+  Threats are answered first (issue 26): a node facing the opponent's open three tries only
+  :func:`defences` (its four-makers and the side's own: every move that does not lose, so a
+  loss there is proved); facing only a VCF of the opponent's (as if it moved), those and the
+  line's cells (a beam: pruned). A horizon leaf facing an open three, with no four of its
+  own, tries its answers (:func:`answer_three`: a double three is almost lost). Each root
+  move is checked against the opponent's VCF (a refuted move is a proved loss, kept in the
+  table for the later iterations), and when every root move tried loses, every other empty
+  cell is tried before the loss is claimed. Late quiet moves of a beam are searched a ply
+  shallower first (late move reductions).
+
+In both, a cell completing k wins at once, two opponent win cells lose, one must be blocked;
+a forced block at the horizon is searched past it.
 
 Table tuple ``tt``: ``key`` (uint64 smallest Zobrist hash over the symmetries), ``value``
 (int64, position-relative), ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32,
@@ -70,11 +81,20 @@ from perfectplay.games.mnk.board_compiled import (
     evaluate,
     gain,
     make,
+    makes_four,
     past_deadline,
     unmake,
     win_cells,
 )
-from perfectplay.games.mnk.threat_compiled import shortest_vcf, vct
+from perfectplay.games.mnk.threat_compiled import (
+    add_four_cells,
+    add_once,
+    four_cells,
+    has_four_maker,
+    has_open_four,
+    shortest_vcf,
+    vct,
+)
 from perfectplay.values import FULL_DRAFT, HEURISTIC_LIMIT
 
 TABLE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
@@ -108,6 +128,17 @@ LEAF_VCF_NODES = 24
 """VCF nodes a horizon leaf may spend."""
 INNER_VCT_THREATS = 2
 """Deepest win by threats an inner node looks for, in threats (a three, then a VCF)."""
+REFUTE_FOURS = 8
+"""Longest VCF of the opponent's looked for after each root move, in fours."""
+REFUTE_NODES = 300
+"""Nodes such a look may spend: a root move it refutes is a proved loss, not searched."""
+THREE_LOST = HEURISTIC_LIMIT // 4
+"""A horizon leaf's value when the opponent's open threes cannot all be answered (two at
+once) and the side to move has no four: almost lost, not proved."""
+LMR_FROM = 3
+"""Moves of a beam searched to the full depth before the later ones are reduced."""
+LMR_DEPTH = 3
+"""The least depth at which a node reduces its late moves."""
 EXACT_PROOF_PLIES = 5
 """The root's proofs of at most this many plies are exact: a mover's win takes an odd number
 of plies, the root has no win in 1 (checked first), and none in 3 when its VCF search, one
@@ -139,7 +170,16 @@ def candidates(side, ply, exact, threat, ctx, st):  # type: ignore[no-untyped-de
         moves[0] = order[0]
         return 1, pruned
     keep = n if exact else min(n, ctx[10][P_WIDTH])
-    for i in range(keep):  # selection of the best ``keep``, stable for equal scores
+    best_first(n, keep, ply, st)
+    return keep, pruned
+
+
+@njit(cache=True)
+def best_first(n, keep, ply, st):  # type: ignore[no-untyped-def]
+    """The best ``keep`` of the ply's ``n`` moves to its front by score, stable for equal
+    scores (a selection: ``keep`` is small)."""
+    moves, scores = st[8][ply], st[9][ply]
+    for i in range(keep):
         top = i
         for j in range(i + 1, n):
             if scores[j] > scores[top]:
@@ -149,12 +189,44 @@ def candidates(side, ply, exact, threat, ctx, st):  # type: ignore[no-untyped-de
             for j in range(top, i, -1):
                 moves[j], scores[j] = moves[j - 1], scores[j - 1]
             moves[i], scores[i] = cell, score
-    return keep, pruned
 
 
 @njit(cache=True)
-def to_front(cell, n, ply, st):  # type: ignore[no-untyped-def]
-    """Move ``cell`` to the front of the ply's moves (added when missing); the new count."""
+def defences(side, ply, threat, complete, ctx, st):  # type: ignore[no-untyped-def]
+    """The moves that can answer the opponent's threat, best first by gain, into
+    ``st[8][ply]``: the opponent's four-makers, the side's own four-makers (a counter-attack
+    that forces replies) and the cells of the opponent's VCF line of ``threat`` plies
+    (``st[10][ply:]``). Against an open three this is every defence: a stone that stops the
+    open four made at ``c`` must take ``c`` or one of the win cells it would make, and each of
+    those is a four-maker of the opponent's now; a move of the side's that makes no four lets
+    the open four come, which only a five answers. So ``complete`` (the opponent has an open
+    three) says the set holds every move that does not lose: ``pruned`` is its negation (a
+    VCF alone can be answered elsewhere too). Returns ``(count, pruned)``."""
+    moves, scores = st[8][ply], st[9][ply]
+    n = four_cells(1 - side, ply, ctx, st)
+    n = add_four_cells(side, moves, n, ctx, st)
+    for i in range(threat - 1):
+        n = add_once(st[10][ply + i], moves, n)
+    for i in range(n):
+        scores[i] = gain(moves[i], side, ctx, st)
+    best_first(n, n, ply, st)
+    return n, not complete
+
+
+@njit(cache=True)
+def threatened(side, ply, threat, ctx, st):  # type: ignore[no-untyped-def]
+    """How the side to move must defend: 2 when the opponent has an open three (a cell
+    giving it two win cells at once), 1 when it has a VCF of ``threat`` plies (3 or more),
+    else 0 (free to play anything)."""
+    if has_open_four(1 - side, ply, ctx, st):
+        return 2
+    return 1 if threat >= 3 else 0
+
+
+@njit(cache=True)
+def to_front(cell, n, ply, add, st):  # type: ignore[no-untyped-def]
+    """Move ``cell`` to the front of the ply's moves (added when missing if ``add``, else
+    left out); the new count."""
     moves = st[8][ply]
     at = n
     for i in range(n):
@@ -162,6 +234,8 @@ def to_front(cell, n, ply, st):  # type: ignore[no-untyped-def]
             at = i
             break
     if at == n:
+        if not add:
+            return n
         n += 1
     for j in range(at, 0, -1):
         moves[j] = moves[j - 1]
@@ -206,7 +280,30 @@ def leaf(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
         stats[6] += 1
         return WIN - (ply + found)
     stats[1] += 1
-    return evaluate(side, ctx, st)
+    if has_four_maker(side, ctx, st) or not has_open_four(1 - side, ply, ctx, st):
+        return evaluate(side, ctx, st)
+    return answer_three(side, ply, ctx, st)
+
+
+@njit(cache=True)
+def answer_three(side, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """A horizon leaf where the opponent has an open three and the side to move no four to
+    counter with: the best of its answers (the opponent's four-makers: see :func:`defences`)
+    that leaves no open three standing, by the evaluation after it; ``-THREE_LOST`` when none
+    does (two threes at once). One ply of threat quiescence: the evaluation alone misses it."""
+    opp = 1 - side
+    answers = st[9][ply]
+    n = four_cells(opp, ply, ctx, st)
+    for i in range(n):
+        answers[i] = st[8][ply, i]
+    best = -THREE_LOST
+    for i in range(n):
+        cell = answers[i]
+        make(cell, side, ctx, st)
+        if not has_open_four(opp, ply + 1, ctx, st):
+            best = max(best, -evaluate(opp, ctx, st))
+        unmake(cell, side, ctx, st)
+    return best
 
 
 @njit(cache=True)
@@ -252,7 +349,7 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     if threats >= 2:
         return -(WIN - (ply + 2))
     exact = depth >= empties
-    if depth <= 0:
+    if depth <= 0 and threats == 0:  # a forced block is searched past the horizon
         return leaf(side, ply, ctx, st, stats)
     alpha = max(alpha, -(WIN - (ply + 2)))
     beta = min(beta, WIN - (ply + 3))
@@ -271,6 +368,9 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         beta = min(beta, value)
     if alpha >= beta:
         return value
+    # A forced block is searched past the horizon too (a line of fours to its end);
+    # answering an open three or a VCF tries the defences only (:func:`defences`).
+    defend = 0
     if threats == 1:
         st[8][ply, 0] = block
         n, pruned = 1, False
@@ -283,14 +383,27 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
             if found:
                 stats[6] += 1
                 return WIN - (ply + found)
-        n, pruned = candidates(side, ply, exact, threat, ctx, st)
+        defend = 0 if exact else threatened(side, ply, threat, ctx, st)
+        if defend:
+            n, pruned = defences(side, ply, threat, defend == 2, ctx, st)
+        else:
+            n, pruned = candidates(side, ply, exact, threat, ctx, st)
         if table_move >= 0 and st[4][table_move] == 0:
-            n = to_front(table_move, n, ply, st)
+            n = to_front(table_move, n, ply, defend == 0, st)
     best, best_cell = -INF, st[8][ply, 0]
+    no_reduction = not pruned or exact or depth < LMR_DEPTH or defend
     for i in range(n):
         cell = st[8][ply, i]
+        # Late move reduction: a late quiet move of the beam is searched a ply shallower
+        # with a null window first, and again in full only when it beats alpha.
+        reduce = not no_reduction and i >= LMR_FROM and not makes_four(cell, side, ctx, st)
         make(cell, side, ctx, st)
-        value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
+        if reduce:
+            value = -negamax(opp, ply + 1, depth - 2, -alpha - 1, -alpha, ctx, st, tt, stats)
+            if value > alpha and not stats[3]:
+                value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
+        else:
+            value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
         unmake(cell, side, ctx, st)
         if stats[3]:
             return 0
@@ -411,19 +524,37 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
         threat = 0 if exact else root_threat(opp, proofs, ctx, st, stats)
         if stats[3]:
             return ready, -INF
-        n, pruned = candidates(side, 0, exact, threat, ctx, st)
+        defend = 0 if exact else threatened(side, 0, threat, ctx, st)
+        if defend:
+            n, pruned = defences(side, 0, threat, defend == 2, ctx, st)
+        else:
+            n, pruned = candidates(side, 0, exact, threat, ctx, st)
         if first >= 0 and st[4][first] == 0:
-            n = to_front(first, n, 0, st)
+            n = to_front(first, n, 0, True, st)
+    refute = -1 if exact else 1 if proofs else 0
+    tried = np.zeros(ctx[10][P_CELLS], dtype=np.bool_)
     best_cell, alpha = st[8][0, 0], -INF
     for i in range(n):
         cell = st[8][0, i]
-        make(cell, side, ctx, st)
-        value = -negamax(opp, 1, depth - 1, -INF, -alpha, ctx, st, tt, stats)
-        unmake(cell, side, ctx, st)
+        tried[cell] = True
+        value = root_move(cell, side, depth, alpha, refute, ctx, st, tt, stats)
         if stats[3]:
             return best_cell, alpha
         if value > alpha:
             best_cell, alpha = cell, value
+    if pruned and alpha < -MATE:
+        # Every move tried loses: a loss is claimed only once every other move has lost too.
+        order = ctx[9]
+        for i in range(ctx[10][P_CELLS]):
+            cell = order[i]
+            if st[4][cell] != 0 or tried[cell]:
+                continue
+            value = root_move(cell, side, depth, alpha, 1, ctx, st, tt, stats)
+            if stats[3]:
+                return best_cell, alpha
+            if value > alpha:
+                best_cell, alpha = cell, value
+        pruned = alpha > -MATE
     if pruned and alpha < MATE:
         stats[1] += 1
         if alpha < -MATE:
@@ -431,6 +562,34 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
     elif pruned:
         stats[6] += 1
     return best_cell, alpha
+
+
+@njit(cache=True)
+def root_move(cell, side, depth, alpha, refute, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """The value of the root move ``cell`` searched ``depth - 1`` plies below (a fail-soft
+    value against ``alpha``). A move the opponent's VCF refutes is a proved loss, not searched:
+    found when ``refute`` is 1 (the VCF looked for, its line's first move kept in the table)
+    or read from the table (a later iteration) unless ``refute`` is -1 (an exact search, which
+    must not read a distance that is only a bound)."""
+    opp = 1 - side
+    make(cell, side, ctx, st)
+    key, sym = canonical(st, ctx)
+    slot = np.int64(key % np.uint64(tt[0].shape[0]))
+    value = 0
+    known = tt[4][slot] >= 0 and tt[0][slot] == key and tt[3][slot] == FULL_DRAFT
+    if known and refute >= 0 and tt[2][slot] == LOWER and from_table(tt[1][slot], 1) > MATE:
+        value = -from_table(tt[1][slot], 1)
+    elif refute > 0:
+        found = shortest_vcf(opp, REFUTE_FOURS, 1, REFUTE_NODES, ctx, st, stats)
+        if found and not stats[3]:
+            value = -(WIN - (1 + found))
+            store(slot, key, sym, -value, LOWER, FULL_DRAFT, st[10][1], 1, ctx, tt)
+    if value != 0:
+        stats[6] += 1  # a loss within the line's plies: the distance is a bound
+    elif not stats[3]:
+        value = -negamax(opp, 1, depth - 1, -INF, -alpha, ctx, st, tt, stats)
+    unmake(cell, side, ctx, st)
+    return value
 
 
 @njit(cache=True)

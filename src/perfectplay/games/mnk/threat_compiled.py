@@ -30,12 +30,15 @@ from numba import njit, types
 from perfectplay.games.common.compiled_bits import I64_ARRAY
 from perfectplay.games.mnk.board_compiled import (
     CTX_TYPE,
+    P_EXACT,
+    P_K,
     P_LINES,
     STATE_TYPE,
     bit_index,
     make,
     makes_four,
     past_deadline,
+    threat_map,
     unmake,
     win_cells,
 )
@@ -71,8 +74,13 @@ def spend(stats):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four, once each, into ``st[8][ply]``; their number."""
-    out = st[8][ply]
-    n = 0
+    return add_four_cells(side, st[8][ply], 0, ctx, st)
+
+
+@njit(cache=True)
+def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
+    """Every cell where ``side`` makes a four appended to the first ``n`` of ``out`` unless
+    there already: the new count."""
     for line in range(ctx[10][P_LINES]):
         w = st[2][side, line]
         while w:
@@ -155,13 +163,54 @@ def open_four_cells(side, ply, out, ctx, st):  # type: ignore[no-untyped-def]
     found = 0
     for i in range(n):
         cell = st[8][ply, i]
-        make(cell, side, ctx, st)
-        wins, _ = win_cells(side, ctx, st)
-        unmake(cell, side, ctx, st)
-        if wins >= 2:
+        if two_wins_after(cell, side, ctx, st):
             out[found] = cell
             found += 1
     return found
+
+
+@njit(cache=True)
+def two_wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """True when a stone of ``side`` on the empty ``cell`` would give it two win cells or
+    more in the lines through ``cell`` (an open four, or two fours): only those four lines'
+    win maps are computed, nothing is made (the callers' side has no win cell elsewhere)."""
+    params = ctx[10]
+    k, exact = params[P_K], params[P_EXACT] != 0
+    first = -1
+    for d in range(4):
+        line = ctx[0][cell, d]
+        mine = st[0][side, line] | (1 << ctx[1][cell, d])
+        empty = ((1 << ctx[3][line]) - 1) & ~(mine | st[0][1 - side, line])
+        w = threat_map(mine, empty, k, exact, False)
+        while w:
+            low = w & -w
+            w ^= low
+            win = ctx[2][line, bit_index(low)]
+            if first < 0:
+                first = win
+            elif win != first:
+                return True
+    return False
+
+
+@njit(cache=True)
+def has_open_four(side, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """True when ``side`` (no win cell on the board) has a cell giving it two win cells at
+    once (an open three, or a double four, ready); ``st[8][ply]`` is scratch."""
+    n = four_cells(side, ply, ctx, st)
+    i = 0
+    while i < n and not two_wins_after(st[8][ply, i], side, ctx, st):
+        i += 1
+    return i < n
+
+
+@njit(cache=True)
+def has_four_maker(side, ctx, st):  # type: ignore[no-untyped-def]
+    """True when ``side`` can make a four somewhere."""
+    fours = 0
+    for line in range(ctx[10][P_LINES]):
+        fours |= st[2][side, line]
+    return fours != 0
 
 
 @njit(cache=True)
@@ -169,12 +218,8 @@ def threat_stands(side, threats, count, ctx, st):  # type: ignore[no-untyped-def
     """True when one of the ``count`` cells of ``threats`` still gives ``side`` two win cells."""
     for i in range(count):
         cell = threats[i]
-        if st[4][cell] == 0:
-            make(cell, side, ctx, st)
-            wins, _ = win_cells(side, ctx, st)
-            unmake(cell, side, ctx, st)
-            if wins >= 2:
-                return True
+        if st[4][cell] == 0 and two_wins_after(cell, side, ctx, st):
+            return True
     return False
 
 
