@@ -54,12 +54,14 @@ from perfectplay.jobs.worker import Worker, blas_probe_skipped
 from perfectplay.search.solver import Searcher, SearchOptions
 from perfectplay import api
 mark("perfectplay imports")
+skipping = blas_probe_skipped()  # as a pool's worker loads numba, in its warm-up
+skipping.__enter__()
 import numba
 mark("numba import")
 from numba.core.registry import cpu_target
-with blas_probe_skipped():  # as a pool's worker loads the target
-    cpu_target.target_context.refresh()
+cpu_target.target_context.refresh()
 mark("numba CPU target (SciPy probe)" if sys.modules.get("scipy") else "numba CPU target")
+skipping.__exit__(None, None, None)
 game = api.load("connect4", "")[0]
 searcher = Searcher(game, SearchOptions(kernel=api.kernel_options(book=False)))
 searcher.kernel
