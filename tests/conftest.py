@@ -85,6 +85,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_engines() -> None:
+    """Every compiled engine loaded before the first test, compiled first on a fresh checkout
+    (numba's cache lives beside the sources: a new clone starts cold). Tests that check
+    what a command prints (nothing on stderr, no "compiling" notice) or a web answer within
+    its cap then find the engines ready, in whichever order and process they run (the
+    suite runs in two processes, pytest-xdist). The cold start itself is tested with a cache
+    folder of its own (tests/test_warm.py, tests/test_cold_start.py)."""
+    from perfectplay import api
+
+    api.warm()
+
+
 BEFORE = pytest.StashKey[set[int]]()
 """The processes alive when the session started."""
 DATA = pytest.StashKey[str]()
