@@ -118,6 +118,57 @@ def test_the_api_solve_and_its_engine_agree_on_finished_and_book_positions() -> 
             assert alone.algorithm == kept.algorithm
 
 
+@pytest.mark.parametrize("name", ["end-easy", "middle-easy", "middle-medium"])
+def test_the_quick_weak_path_answers_as_the_guarded_weak_search(name: str) -> None:
+    """Weak solves take the lean path too: the sign of the published score, and the same
+    result (no move, no line, depth, algorithm, extra) as the guarded weak search (a progress
+    callback keeps a solve off the lean path), each on an emptied table; a long solve goes on
+    past the lean path's node budget."""
+    engine = api.Engine(C4, NO_BOOK)
+    longest = 0
+    for position, score in set_entries(name, 25):
+        engine.clear()
+        quick = engine.solve(position, weak=True)
+        engine.clear()
+        guarded = engine.solve(position, weak=True, on_progress=lambda *_: None)
+        assert quick.score.value == (score > 0) - (score < 0)
+        assert quick.score == guarded.score and quick.score.weak and quick.exact
+        assert (quick.best_move, quick.pv, quick.depth) == (None, (), guarded.depth)
+        assert (quick.algorithm, quick.extra) == (guarded.algorithm, guarded.extra)
+        longest = max(longest, quick.nodes)
+    if name == "middle-medium":
+        assert longest > QUICK_NODES  # the guarded path took over
+
+
+def test_the_kernels_quick_weak_solve_stops_at_its_budget_and_at_the_end() -> None:
+    """``quick_weak`` gives the weak value within its node budget, ``None`` past it (the empty
+    board) and for a finished position."""
+    kernel = C4.kernel(NO_BOOK)
+    assert kernel is not None
+    table = kernel.new_table(1 << 20)
+    for position, score in set_entries("end-easy", 10):
+        table.clear()
+        answer = kernel.quick_weak(position, table)
+        assert answer is not None and answer[0] == (score > 0) - (score < 0)
+        assert 0 < answer[1] <= QUICK_NODES
+    table.clear()
+    assert kernel.quick_weak(C4.initial(), table) is None
+    for position in (api.load("connect4", "4455667")[1], full_board_draw()):
+        assert kernel.quick_weak(position, table) is None
+
+
+def test_weak_solves_of_the_engine_and_the_api_agree_with_the_books() -> None:
+    """With the books, a weak solve through an engine (the lean path asks them first) is the
+    api's, source included, for opening, running and finished positions."""
+    engine = api.Engine(C4)
+    for moves in ("", "4", "4455", "1212121", "445566", "4455667"):
+        position = api.load("connect4", moves)[1]
+        alone = api.solve(C4, position, weak=True)
+        kept = engine.solve(position, weak=True)
+        assert (alone.score, alone.best_move, alone.pv) == (kept.score, kept.best_move, kept.pv)
+        assert alone.algorithm == kept.algorithm
+
+
 def test_ctrl_c_stops_a_long_engine_solve_within_a_second() -> None:
     """The quick path skips the guard only for searches it cuts short before their first
     clock read: a long solve through ``Engine.solve`` still raises KeyboardInterrupt within

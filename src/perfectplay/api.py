@@ -652,6 +652,7 @@ class Engine(Generic[P, M]):
         self._searcher = Searcher(game, _checked_search(game, options))
         self._searcher.warm_up()
         self._searcher.touch_table()
+        self._weak_checked = False  # whether the game was found to have a weak solver
 
     def solve(
         self,
@@ -664,16 +665,23 @@ class Engine(Generic[P, M]):
     ) -> SearchResult[M]:
         """As :func:`solve` (``line=False``: the value and the best move alone), on this
         engine's table."""
-        if search_limit is EXACT and not weak and on_progress is None:
-            found = self._searcher.quick(position, line)  # most end-game solves: no checks
-            if found is not None:
-                return found
+        exact = search_limit is EXACT and on_progress is None
+        if exact and not weak:  # most end-game solves: no checks, a short compiled call
+            return self._searcher.exact(position, line)
         if weak:
-            require(self.game, Capability.WEAK, "--weak")
+            self._require_weak()
+            if exact:
+                return self._searcher.weak_exact(position)
             return self._searcher.weak(position, search_limit, on_progress)
         return self._searcher.run(
             position, search_limit, None, with_pv=line, on_progress=on_progress
         )
+
+    def _require_weak(self) -> None:
+        """Raise :class:`ParameterError` unless the game has a weak solver (checked once)."""
+        if not self._weak_checked:
+            require(self.game, Capability.WEAK, "--weak")
+            self._weak_checked = True
 
     def solve_many(
         self,

@@ -142,7 +142,8 @@ class KernelTraits:
     * ``batch``: :meth:`Kernel.exact_results` and :meth:`Kernel.exact_values_many` solve a
       list of positions exactly in one compiled call (else the search layer loops).
     * ``quick``: :meth:`Kernel.quick_exact` answers a short exact solve (its value, best move
-      and line) in one compiled call too short to need Ctrl-C's guard, or says it is longer.
+      and line) in one compiled call too short to need Ctrl-C's guard, or says it is longer;
+      with ``weak`` too, :meth:`Kernel.quick_weak` does the same for a short weak solve.
     """
 
     exact_first: bool = False
@@ -315,6 +316,12 @@ class Kernel(Protocol[P_in, M]):
         keeps what it proved: the caller searches again, guarded)."""
         ...
 
+    def quick_weak(self, position: P_in, table: Any) -> tuple[int, int] | None:
+        """Traits ``quick`` and ``weak``: a running position's weak value (win 1, draw 0,
+        loss -1, for its side to move) and the nodes searched, cut short and searched as
+        :meth:`quick_exact` is; ``None`` for a finished position and when it was cut short."""
+        ...
+
 
 class KernelBase(Generic[P, M]):
     """Defaults for the optional methods: each fails loudly, since the search only calls a
@@ -410,6 +417,10 @@ class KernelBase(Generic[P, M]):
     def quick_exact(
         self, position: P, table: Any, line: bool
     ) -> tuple[int, tuple[M, ...], int, int] | None:
+        """Not declared by this kernel."""
+        raise NotImplementedError(f"{type(self).__name__} does not declare quick")
+
+    def quick_weak(self, position: P, table: Any) -> tuple[int, int] | None:
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare quick")
 

@@ -78,10 +78,8 @@ class Worker:
             key = game_kit.book_key(self.game, position)
             score = game_kit.book_score(self.game, searcher.kernel, searcher.table, position)
             return Answer(task.index, entry=(key, score))
-        if job.weak:
-            result = searcher.weak(position, EXACT, None)
-        else:
-            result = searcher.run(position, EXACT, None, with_pv=False)
+        # the lean paths Engine.solve takes: a short solve in one compiled call
+        result = searcher.weak_exact(position) if job.weak else searcher.exact(position, False)
         values = None
         if job.analyze:
             values = tuple(analyze_with(searcher, position, EXACT, weak=job.weak))

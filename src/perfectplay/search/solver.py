@@ -225,6 +225,7 @@ class Searcher:
         self._warm = False
         self._quick: Kernel[Any, Any] | None = None  # the kernel's quick path, once warm
         self._scores: dict[float, Score] = {}  # the exact scores the quick path gave
+        self._weak_scores: dict[int, Score] = {}  # and the weak ones
         if search.engine == "kernel":
             self._load()
 
@@ -309,6 +310,55 @@ class Searcher:
             if answered is not None:
                 return answered
         return self._quick_result(self._quick, position, line)  # None when finished
+
+    def exact(self, position: Any, line: bool) -> SearchResult[Any]:
+        """:meth:`run`'s exact result (``with_pv=line``), :meth:`quick` tried first and not
+        repeated when the solve is longer."""
+        found = self.quick(position, line)
+        if found is not None:
+            return found
+        tried = self._quick is not None
+        return self.run(position, EXACT, None, with_pv=line, quick_tried=tried)
+
+    def weak_exact(self, position: Any) -> SearchResult[Any]:
+        """:meth:`weak`'s exact result, :meth:`quick_weak` tried first and not repeated."""
+        found = self.quick_weak(position)
+        if found is not None:
+            return found
+        tried = self._quick is not None and self._quick.traits.weak
+        return self.weak(position, EXACT, None, quick_tried=tried)
+
+    def quick_weak(self, position: Any) -> SearchResult[Any] | None:
+        """:meth:`weak`'s result of ``position`` when it costs no search or a short one (as
+        :meth:`quick`: the books, or the kernel's quick weak solve); ``None`` for a kernel
+        without it (traits ``quick`` and ``weak``, once warm), a finished position the books
+        do not answer, and a longer solve, which :meth:`weak` then searches, guarded."""
+        if self._quick is None or not self._quick.traits.weak:
+            return None
+        if self.books is not None:
+            started = time.perf_counter()
+            known = self.known_weak(position)
+            if known is not None:
+                return self.weak_known(position, known, started)
+        return self._quick_weak_search(position)
+
+    def _quick_weak_search(self, position: Any) -> SearchResult[Any] | None:
+        """The kernel's quick weak solve of ``position`` as a result, or ``None`` (no quick
+        weak path, a finished position, a longer solve)."""
+        kernel = self._quick
+        if kernel is None or not kernel.traits.weak:
+            return None
+        started = time.perf_counter()
+        answer = kernel.quick_weak(position, self.table)
+        if answer is None:
+            return None
+        sign, nodes = answer
+        score = self._weak_scores.get(sign)
+        if score is None:  # one per value, as the quick exact path keeps them
+            score = self._weak_scores[sign] = Score(sign, True, True)
+        depth = self.game.plies_left_bound(position)
+        spent = time.perf_counter() - started
+        return quick_result(None, score, (), nodes, depth, spent, KERNEL_SEARCH, {})
 
     def _quick_result(
         self, kernel: Kernel[Any, Any], position: Any, line: bool
@@ -442,6 +492,7 @@ class Searcher:
         on_iteration: IterationCallback | None,
         with_pv: bool = True,
         on_progress: ExactProgress | None = None,
+        quick_tried: bool = False,
     ) -> SearchResult[Any]:
         """Search ``position`` under ``limit`` (see the module docstring); ``with_pv=False``
         skips the principal variation beyond the best move; ``on_progress`` hears how an
@@ -449,13 +500,14 @@ class Searcher:
         all answer (without a depth limit), are answered without the kernel (the line is then
         the best move alone). The clock of a time limit starts after the kernel's code is
         loaded (compiled, the first time after an install), unless ``limit.started`` says
-        when it started."""
+        when it started. ``quick_tried``: :meth:`quick` has just found neither the books'
+        answer nor a short solve (neither is tried again)."""
         game = self.game
         outcome = game.outcome(position)
         if outcome is not None:
             value = finished_value(game, position, outcome.winner)
             return SearchResult(None, Score(value, True), (), 1, 0, 0.0, FINISHED)
-        answered = self.book_result(position, limit)
+        answered = None if quick_tried else self.book_result(position, limit)
         if answered is not None:
             return answered
         self.warm_up()
@@ -464,7 +516,8 @@ class Searcher:
         if limit.trial and limit.time is not None:
             return self._trial(position, limit.time, full_depth, started, with_pv, on_progress)
         if limit.time is None and limit.nodes is None:
-            quick = self._quick if limit.depth is None and on_progress is None else None
+            quick = None if quick_tried or limit.depth is not None else self._quick
+            quick = None if on_progress is not None else quick
             found = None if quick is None else self._quick_result(quick, position, with_pv)
             if found is not None:
                 return found
@@ -691,27 +744,40 @@ class Searcher:
         return self.kernel
 
     def weak(
-        self, position: Any, limit: Limit, on_progress: ExactProgress | None = None
+        self,
+        position: Any,
+        limit: Limit,
+        on_progress: ExactProgress | None = None,
+        quick_tried: bool = False,
     ) -> SearchResult[Any]:
         """Win (1), draw (0) or loss (-1) of ``position`` for its side to move, no move;
         under a time limit the score is not exact (0) when the time ran out first. A finished
         position, and one the books answer (or whose every move they answer), need no
-        kernel."""
+        kernel; a short exact solve takes the quick path (:meth:`quick_weak`) unless
+        ``quick_tried`` says it was just tried."""
         check_weak_limit(limit)
         started = time.perf_counter()
         known = self.known_weak(position)
         if known is not None:
-            finished = self.game.outcome(position) is not None
-            score, nodes, name = known, 0, FINISHED if finished else FROM_BOOKS
-        else:
-            self.check_weak(limit)
-            self.warm_up()
-            started = time.perf_counter()
-            score, nodes = self.weak_score(position, limit, on_progress)
-            name = self.name
+            return self.weak_known(position, known, started)
+        self.check_weak(limit)
+        self.warm_up()
+        if limit.unlimited and on_progress is None and not quick_tried:
+            found = self._quick_weak_search(position)
+            if found is not None:
+                return found
+        started = time.perf_counter()
+        score, nodes = self.weak_score(position, limit, on_progress)
         elapsed = time.perf_counter() - started
         depth = self.game.plies_left_bound(position)
-        return SearchResult(None, score, (), nodes, depth, elapsed, name)
+        return SearchResult(None, score, (), nodes, depth, elapsed, self.name)
+
+    def weak_known(self, position: Any, known: Score, started: float) -> SearchResult[Any]:
+        """The weak result of a ``position`` whose score is ``known`` without a search
+        (:meth:`known_weak`, asked at ``started``): finished, or from the books."""
+        name = FINISHED if self.game.outcome(position) is not None else FROM_BOOKS
+        depth = self.game.plies_left_bound(position)
+        return SearchResult(None, known, (), 0, depth, time.perf_counter() - started, name)
 
     def known_weak(self, position: Any) -> Score | None:
         """The weak score of ``position`` when known without a search: finished, or answered

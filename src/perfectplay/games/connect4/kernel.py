@@ -490,6 +490,23 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
             return None
         return value, tuple(out[:count].tolist()), nodes, cells - plies
 
+    def quick_weak(
+        self, position: Connect4Position, table: Connect4Table
+    ) -> tuple[int, int] | None:
+        """Traits ``quick`` and ``weak``: win (1), draw (0) or loss (-1) of a running position
+        and the nodes, searched in at most :data:`QUICK_NODES` nodes with no clock read (as
+        :meth:`quick_exact`); ``None`` for a finished position and when the budget runs out
+        first. The same answer as :meth:`weak_value` gives."""
+        if position.win_mask or position.plies == self.game.spec.cells:
+            return None
+        stats = table.stats
+        sign = solve_entry()(
+            position.first, position.second, True, QUICK_NODES, NO_DEADLINE_NS,
+            self.work, table.slots, stats, self.deep, table.marks,
+        )  # fmt: skip
+        nodes = stats.item(NODES)
+        return None if nodes > stats.item(BUDGET) else (sign, nodes)
+
     def exact_values_many(
         self, positions: Sequence[Connect4Position], table: Connect4Table, clears: Sequence[bool]
     ) -> list[int]:
