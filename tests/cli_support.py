@@ -18,6 +18,11 @@ import pytest
 
 from perfectplay.cli import main
 
+STOPPED_SOON = 5.0
+"""The seconds within which a test's interrupted command must stop: long before the end of
+the work it interrupts (5-60 s of it), and with room for a loaded machine, which stretches
+the latency (measured by ``benchmarks/bench_ctrl_c.py``; 0.1-0.3 s on a quiet machine)."""
+
 COMMAND = [sys.executable, "-c", "from perfectplay.cli import main; raise SystemExit(main())"]
 """``perfectplay`` in a process of its own."""
 
@@ -52,9 +57,14 @@ def hear_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupt(command: list[str], after: float) -> tuple[int, str, float]:
+def interrupt(command: list[str], after: float, when: str | None = None) -> tuple[int, str, float]:
     """Run ``command``, send it SIGINT ``after`` seconds (it must still be running then),
-    and wait: its exit status, its stderr, and the seconds it took to stop after SIGINT."""
+    and wait: its exit status, its stderr, and the seconds it took to stop after SIGINT.
+    With ``when``, stderr is a terminal (which shows progress) and the ``after`` seconds
+    count from the moment it first shows ``when`` (so a slow start on a busy machine does not
+    move the signal before the work it means to stop)."""
+    if when is not None:
+        return interrupt_on_a_terminal(command, when, after)
     process = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
@@ -71,6 +81,49 @@ def interrupt(command: list[str], after: float) -> tuple[int, str, float]:
     finally:
         process.kill()
     return process.returncode, err.decode(), waited
+
+
+def interrupt_on_a_terminal(command: list[str], when: str, after: float) -> tuple[int, str, float]:
+    """:func:`interrupt` with stderr on a pseudo-terminal, SIGINT ``after`` seconds once the
+    terminal shows ``when`` (within a minute)."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=follower, preexec_fn=hear_ctrl_c
+    )
+    os.close(follower)
+    shown = b""
+    try:
+        deadline = time.monotonic() + 60
+        while when.encode() not in shown:
+            assert process.poll() is None, f"it ended before showing {when!r}: {shown[-300:]!r}"
+            assert time.monotonic() < deadline, f"{when!r} not shown within a minute"
+            shown += read_some(leader)
+        signal_at = time.monotonic() + after
+        while time.monotonic() < signal_at:
+            shown += read_some(leader)
+        assert process.poll() is None, "it ended before SIGINT was sent"
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        while process.poll() is None and time.monotonic() - sent < 10:
+            shown += read_some(leader)
+        waited = time.monotonic() - sent
+        while chunk := read_some(leader):
+            shown += chunk
+    finally:
+        process.kill()
+        os.close(leader)
+    return process.wait(), shown.decode(errors="replace"), waited
+
+
+def read_some(leader: int, seconds: float = 0.02) -> bytes:
+    """What the terminal's ``leader`` end shows within ``seconds`` (``b""``: nothing, or the
+    process closed its end)."""
+    if not select.select([leader], [], [], seconds)[0]:
+        return b""
+    try:
+        return os.read(leader, 4096)
+    except OSError:
+        return b""
 
 
 def on_a_terminal(*argv: str) -> tuple[int, str, str]:

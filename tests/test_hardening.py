@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_support import interrupt
+from cli_support import STOPPED_SOON, interrupt
 
 from perfectplay import api
 from perfectplay.errors import NotationError, ParameterError
@@ -273,11 +273,13 @@ def test_reach_covers_the_exact_search_and_the_books() -> None:
     ],
 )
 def test_ctrl_c_stops_a_long_search_with_its_best_move_so_far(argv: tuple[str, ...]) -> None:
-    """SIGINT in the middle of a compiled search: exit 130 within a second (the kernels
-    read the clock, and with it the request to stop, every few thousand nodes), with the
-    best move of the last completed depth on stderr."""
+    """SIGINT in the middle of a compiled search: exit 130 long before the search's end (the
+    kernels read the clock, and with it the request to stop, every few thousand nodes), with
+    the best move of the last completed depth on stderr. How soon (0.1-0.3 s on a quiet
+    machine) is measured by ``benchmarks/bench_ctrl_c.py``: a loaded machine stretches it."""
     command = [sys.executable, "-c", "from perfectplay.cli import main; raise SystemExit(main())"]
-    code, text, waited = interrupt([*command, *argv], after=4.0)  # start-up, loading, search
+    # a second into the search once its first depth is done (however long the start took)
+    code, text, waited = interrupt([*command, *argv], after=1.0, when="so far")
     assert code == 130, text
     assert "interrupted; best so far:" in text and "depth" in text and "Traceback" not in text
-    assert waited < 1.0, f"stopped {waited:.2f} s after SIGINT"
+    assert waited < STOPPED_SOON, f"stopped {waited:.2f} s after SIGINT"
