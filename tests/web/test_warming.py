@@ -342,10 +342,41 @@ def test_the_warm_up_loads_every_engine_of_every_game_each_once() -> None:
     from perfectplay.web.jobs import warm_up
 
     heard: list[tuple[str, int, int]] = []
-    warm_up(lambda label, step, steps, _compiling: heard.append((label, step, steps)))
+    shares: list[tuple[float, ...]] = []
+
+    def hear(label: str, step: int, steps: int, _: bool, weights: tuple[float, ...]) -> None:
+        heard.append((label, step, steps))
+        shares.append(weights)
+
+    warm_up(hear)
     engines = {step.engine.label for step in api.warm_plan()}
+    assert all(len(weights) == len(heard) and min(weights) > 0 for weights in shares)
     assert {label for label, _, _ in heard} == engines
     assert len(heard) == len(engines) >= 4  # small and big m,n,k, Connect Four, simplexity
     assert [step for _, step, _ in heard] == list(range(1, len(heard) + 1))
     game, _ = api.new_game("tictactoe", size="4x4")
     assert api.engine_to_compile(game, every_position=True) is None  # loaded, cached
+
+
+def test_the_estimate_weighs_each_engine_by_its_share_of_the_work() -> None:
+    """Three quick engines took 10 s each; the fourth, declared four times their work, is
+    expected to take 40 s, not the mean 10 s: 'about 1 s left' for half a minute was what
+    the mean said while the Gomoku engine compiled. A step past its share is said to be
+    longer than expected, and its estimate grows with it instead of sticking at a second."""
+    from perfectplay.web.pool import OVERRUN_SHARE, WarmUp
+
+    weights = (15.0, 15.0, 15.0, 60.0)
+    warm = WarmUp(started=0.0)
+    for step in range(1, 5):
+        warm.begin("engine", step, 4, True, 10.0 * (step - 1), weights)
+    assert warm.remaining(30.0) == pytest.approx(40.0)
+    assert warm.remaining(50.0) == pytest.approx(20.0) and not warm.overrun(50.0)
+    assert "about 20 s left" in warm.describe(50.0)
+    assert warm.remaining(90.0) == pytest.approx(OVERRUN_SHARE * 60.0) and warm.overrun(90.0)
+    assert warm.remaining(130.0) == pytest.approx(OVERRUN_SHARE * 100.0)
+    assert "longer than expected, about 25 s left" in warm.describe(130.0)
+    equal = WarmUp(started=0.0)  # an older worker's payload: no weights, equal shares
+    for step in (1, 2):
+        equal.begin("engine", step, 4, True, 10.0 * (step - 1))
+    assert equal.remaining(10.0) == pytest.approx(30.0)
+    assert WarmUp(started=0.0).remaining(5.0) is None  # nothing done: no estimate

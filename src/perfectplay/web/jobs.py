@@ -245,9 +245,24 @@ def late_position(game: api.RegisteredGame) -> api.Loaded:
     return loaded
 
 
-WarmProgress = Callable[[str, int, int, bool], None]
-"""Told ``(game, step, steps, compiling)`` before each game of a warm-up (``step`` from 1;
-``compiling``: its engine is not in numba's cache, so this step compiles it)."""
+WarmProgress = Callable[[str, int, int, bool, tuple[float, ...]], None]
+"""Told ``(engine, step, steps, compiling, weights)`` before each engine of a warm-up (``step``
+from 1; ``compiling``: its engine is not in numba's cache, so this step compiles it;
+``weights``: every step's expected share of the work, :func:`step_weights`)."""
+
+
+def step_weights(plan: list[api.WarmStep]) -> tuple[float, ...]:
+    """Each step's expected share of a warm-up: a compile its engine's declared seconds
+    (their ratio is what is known: 15-80 s on a quiet machine), a load from numba's cache
+    one of those seconds per ten (loading is quicker, in about the same proportions)."""
+    return tuple(
+        float(step.engine.compile_seconds) * (1.0 if step.compiling else LOAD_SHARE)
+        for step in plan
+    )
+
+
+LOAD_SHARE = 0.1
+"""A load from numba's cache, as a share of the engine's compile (for :func:`step_weights`)."""
 
 
 def warm_up(progress: WarmProgress | None = None, cached_only: bool = False) -> None:
@@ -263,9 +278,10 @@ def warm_up(progress: WarmProgress | None = None, cached_only: bool = False) -> 
     An engine whose warm-up fails (a broken plug-in) is skipped: its requests will say why.
     """
     plan = [step for step in warm_plan() if not (cached_only and step.compiling)]
+    weights = step_weights(plan)
     for number, step in enumerate(plan, start=1):
         if progress is not None:
-            progress(step.engine.label, number, len(plan), step.compiling)
+            progress(step.engine.label, number, len(plan), step.compiling, weights)
         try:
             api.warm_game(step.game)
             searches(step.game)

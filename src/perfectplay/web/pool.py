@@ -72,6 +72,9 @@ DEATH_WINDOW = 60.0
 """Seconds a worker's death counts towards the restart backoff."""
 MAX_BACKOFF = 30.0
 """Longest wait before starting a worker again."""
+OVERRUN_SHARE = 0.25
+"""A warm-up step that has run past its expected share is expected to need this share of its
+time so far again (:meth:`WarmUp.remaining`)."""
 UNKNOWN_RETRY = 5
 """Retry-After (seconds) while no estimate of the warm-up's end exists."""
 MAX_RETRY = 10
@@ -128,14 +131,26 @@ class WarmUp:
     compiling: bool = False
     step: int = 0
     steps: int = 0
+    weights: tuple[float, ...] = ()
     first_engine_at: float | None = None
     engine_at: float | None = None
     finished: float | None = None
 
-    def begin(self, engine: str, step: int, steps: int, compiling: bool, now: float) -> None:
-        """Engine ``step`` of ``steps`` starts warming (step 1 again after a restart)."""
+    def begin(
+        self,
+        engine: str,
+        step: int,
+        steps: int,
+        compiling: bool,
+        now: float,
+        weights: tuple[float, ...] = (),
+    ) -> None:
+        """Engine ``step`` of ``steps`` starts warming (step 1 again after a restart);
+        ``weights``, each step's expected share of the work (equal shares when not given)."""
         self.engine, self.step, self.steps, self.engine_at = engine, step, steps, now
         self.compiling = compiling
+        valid = len(weights) == steps and all(w > 0 for w in weights)
+        self.weights = weights if valid else (1.0,) * steps
         if step == 1:
             self.first_engine_at = now
 
@@ -144,25 +159,49 @@ class WarmUp:
         return (self.finished if self.finished is not None else now) - self.started
 
     def remaining(self, now: float) -> float | None:
-        """Estimated seconds until the warm-up ends (at least 1 while it runs): the engines
-        left at the mean time of those warmed so far; None before one has been warmed."""
-        if self.finished is not None:
-            return 0.0
+        """Estimated seconds until the warm-up ends (at least 1 while it runs): the work
+        left (the steps' weights) at the rate of the steps done so far; a step that has run
+        past its share is given :data:`OVERRUN_SHARE` of its time so far again (the estimate
+        grows while it runs, rather than saying the same second for a minute). None before
+        one step has been done."""
+        rate = self._rate()
+        if rate is None or self.engine_at is None:
+            return 0.0 if self.finished is not None else None
+        done, spent = self.step - 1, now - self.engine_at
+        current = rate * self.weights[done] - spent
+        if current < 0:
+            current = OVERRUN_SHARE * spent
+        return max(current, 1.0) + rate * sum(self.weights[done + 1 :])
+
+    def overrun(self, now: float) -> bool:
+        """Whether the step under way has taken longer than its share of the work says."""
+        rate = self._rate()
+        if rate is None or self.engine_at is None:
+            return False
+        return now - self.engine_at > rate * self.weights[self.step - 1]
+
+    def _rate(self) -> float | None:
+        """Seconds per unit of weight of the steps done (None: none done, or finished)."""
         done = self.step - 1
-        if done < 1 or self.first_engine_at is None or self.engine_at is None:
+        if self.finished is not None or done < 1 or self.first_engine_at is None:
             return None
-        per_engine = (self.engine_at - self.first_engine_at) / done
-        return max(per_engine * (self.steps - done) - (now - self.engine_at), 1.0)
+        if self.engine_at is None:
+            return None
+        return (self.engine_at - self.first_engine_at) / sum(self.weights[:done])
 
     def describe(self, now: float) -> str:
-        """``compiling gomoku (2 of 5), 14 s so far, about 40 s left`` (what is known)."""
+        """``compiling gomoku (2 of 5), 14 s so far, about 40 s left`` (what is known;
+        ``longer than expected, about 9 s left`` once the step has overrun its share)."""
         text = ""
         if self.engine is not None:
             doing = "compiling" if self.compiling else "loading"
             text = f"{doing} {self.engine} ({self.step} of {self.steps}), "
         text += f"{self.elapsed(now):.0f} s so far"
         remaining = self.remaining(now)
-        return text if remaining is None else f"{text}, about {math.ceil(remaining)} s left"
+        if remaining is None:
+            return text
+        slow = "longer than expected, " if self.overrun(now) else ""
+        return f"{text}, {slow}about {math.ceil(remaining)} s left"
 
 
 class EnginePool:
@@ -461,7 +500,8 @@ class EnginePool:
         now = time.monotonic()
         warm_up = self._warm_up
         engine, step, steps = str(payload["engine"]), payload["step"], payload["steps"]
-        warm_up.begin(engine, step, steps, bool(payload.get("compiling")), now)
+        weights = tuple(float(w) for w in payload.get("weights", ()))
+        warm_up.begin(engine, step, steps, bool(payload.get("compiling")), now, weights)
         if step > 1:  # the first engine is in numba's cache: the other workers may start
             self._first_engine.set()
         if warm_up.compiling or warm_up.elapsed(now) >= QUIET:

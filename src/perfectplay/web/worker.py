@@ -3,9 +3,10 @@
 It talks over the connection on file descriptor ``FD`` (one end of a socket pair made by
 :class:`perfectplay.web.pool.EnginePool`). Unless ``--cold``, it first warms up every
 game's engine (:func:`perfectplay.web.jobs.warm_up`: numba compiles the kernels and writes
-its cache on a fresh install, else loads them from it), sending
-``("warming", {"engine": name, "step": i, "steps": n, "compiling": bool})`` before each
-(``compiling``: numba's cache lacks that game's engine); then
+its cache on a fresh install, else loads them from it), sending ``("warming", {"engine":
+name, "step": i, "steps": n, "compiling": bool, "weights": [w1, ..., wn]})`` before each
+(``compiling``: numba's cache lacks that game's engine; ``weights``: each step's expected
+share of the work, :func:`perfectplay.web.jobs.step_weights`); then
 ``("ready", {"warm_s": seconds})``. From then on it reads ``(job, args)`` pairs, runs
 ``perfectplay.web.jobs.JOBS[job](**args)`` and sends back ``("ok", result)``,
 ``("error", (class name, message))`` for input the library rejects, or ``("bug", text)``.
@@ -58,9 +59,11 @@ def serve(
 
     started = time.monotonic()
 
-    def progress(engine: str, step: int, steps: int, compiling: bool) -> None:
+    def progress(
+        engine: str, step: int, steps: int, compiling: bool, weights: tuple[float, ...]
+    ) -> None:
         info = {"engine": engine, "step": step, "steps": steps, "compiling": compiling}
-        conn.send(("warming", info))
+        conn.send(("warming", {**info, "weights": list(weights)}))
 
     if warm and stub is not None:
         if not cached_only:  # the stand-in compiles everything: nothing is cached for it
@@ -94,7 +97,7 @@ def stub_warm_up(progress: WarmProgress, seconds: float) -> None:
 
     names = [game_kit.name for game_kit in api.games()]
     for step, name in enumerate(names, start=1):
-        progress(name, step, len(names), True)
+        progress(name, step, len(names), True, (1.0,) * len(names))
         time.sleep(seconds)
 
 
