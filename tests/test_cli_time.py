@@ -118,12 +118,24 @@ def test_the_trial_proves_the_5_5_4_draw(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_a_timed_search_hands_over_to_the_exact_solver(capsys: pytest.CaptureFixture[str]) -> None:
-    """Under ``--time 60`` the iterative deepening hands over to the exact solver once its
-    next iteration would not fit, and the draw comes back proved, not '+0 (not proven)'."""
+    """Under ``--time 60`` the exact solver gets the time it needs, and the draw comes back
+    proved, not '+0 (not proven)': the empty (5,5,4) board is one ply beyond the reach, so
+    the exact solver goes first (it took 3 s; iterative deepening had searched 17 plies in
+    20 s before it handed over, and a loaded machine pushed that past the minute)."""
     argv = ("solve", "tictactoe", "", "--size", "5x5", "--k", "4", "--time", "60", "--json")
     code, out, err = run(capsys, *argv)
     assert code == 0, err
     assert '"exact": true' in out and '"outcome": "draw"' in out
+
+
+def test_a_timed_search_just_beyond_the_reach_tries_the_exact_solver_first() -> None:
+    """The empty (5,5,4) board under a time limit: the exact solver first (its nodes, plus
+    the first iteration's), not 17 plies of iterative deepening before it (21 M nodes)."""
+    game, position = api.load("tictactoe", "", size="5x5", k=4)
+    alone = api.solve(game, position)
+    timed = api.solve(game, position, api.make_limit(time=60))
+    assert alone.exact and timed.exact and timed.score == alone.score
+    assert timed.nodes < 2 * alone.nodes
 
 
 def test_a_trial_is_the_exact_solver_alone() -> None:

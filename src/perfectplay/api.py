@@ -521,8 +521,9 @@ def _checked_search(game: Game[P, M], options: KernelOptions) -> SearchOptions:
     Raises :class:`ParameterError` for threads the game's solver does not offer."""
     if options.threads > 1:
         require(game, Capability.THREADS, f"--threads {options.threads}")
-    engine: SearchEngine = "python" if kit_of(game).policy.generic(game) else "auto"
-    return SearchOptions(engine=engine, kernel=options)
+    policy = kit_of(game).policy
+    engine: SearchEngine = "python" if policy.generic(game) else "auto"
+    return SearchOptions(engine=engine, kernel=options, exact_plies=policy.exact_plies)
 
 
 # -- search -----------------------------------------------------------------------------------
