@@ -150,7 +150,7 @@ def test_the_kernels_quick_weak_solve_stops_at_its_budget_and_at_the_end() -> No
         table.clear()
         answer = kernel.quick_weak(position, table)
         assert answer is not None and answer[0] == (score > 0) - (score < 0)
-        assert 0 < answer[1] <= QUICK_NODES
+        assert 0 < answer[1] <= QUICK_NODES and answer[2] == C4.plies_left_bound(position)
     table.clear()
     assert kernel.quick_weak(C4.initial(), table) is None
     for position in (api.load("connect4", "4455667")[1], full_board_draw()):

@@ -316,10 +316,11 @@ class Kernel(Protocol[P_in, M]):
         keeps what it proved: the caller searches again, guarded)."""
         ...
 
-    def quick_weak(self, position: P_in, table: Any) -> tuple[int, int] | None:
+    def quick_weak(self, position: P_in, table: Any) -> tuple[int, int, int] | None:
         """Traits ``quick`` and ``weak``: a running position's weak value (win 1, draw 0,
-        loss -1, for its side to move) and the nodes searched, cut short and searched as
-        :meth:`quick_exact` is; ``None`` for a finished position and when it was cut short."""
+        loss -1, for its side to move), the nodes searched and the plies left (the game's
+        ``plies_left_bound``), cut short and searched as :meth:`quick_exact` is; ``None`` for
+        a finished position and when it was cut short."""
         ...
 
 
@@ -420,7 +421,7 @@ class KernelBase(Generic[P, M]):
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare quick")
 
-    def quick_weak(self, position: P, table: Any) -> tuple[int, int] | None:
+    def quick_weak(self, position: P, table: Any) -> tuple[int, int, int] | None:
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare quick")
 

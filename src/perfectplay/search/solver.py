@@ -360,11 +360,10 @@ class Searcher:
         answer = kernel.quick_weak(position, self.table)
         if answer is None:
             return None
-        sign, nodes = answer
+        sign, nodes, depth = answer
         score = self._weak_scores.get(sign)
         if score is None:  # one per value, as the quick exact path keeps them
             score = self._weak_scores[sign] = Score(sign, True, True)
-        depth = self.game.plies_left_bound(position)
         spent = time.perf_counter() - started
         return quick_result(None, score, (), nodes, depth, spent, KERNEL_SEARCH, {})
 

@@ -492,12 +492,13 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
 
     def quick_weak(
         self, position: Connect4Position, table: Connect4Table
-    ) -> tuple[int, int] | None:
-        """Traits ``quick`` and ``weak``: win (1), draw (0) or loss (-1) of a running position
-        and the nodes, searched in at most :data:`QUICK_NODES` nodes with no clock read (as
-        :meth:`quick_exact`); ``None`` for a finished position and when the budget runs out
-        first. The same answer as :meth:`weak_value` gives."""
-        if position.win_mask or position.plies == self.game.spec.cells:
+    ) -> tuple[int, int, int] | None:
+        """Traits ``quick`` and ``weak``: win (1), draw (0) or loss (-1) of a running position,
+        the nodes and the plies left, searched in at most :data:`QUICK_NODES` nodes with no
+        clock read (as :meth:`quick_exact`); ``None`` for a finished position and when the
+        budget runs out first. The same answer as :meth:`weak_value` gives."""
+        left = self.game.spec.cells - position.plies
+        if position.win_mask or not left:
             return None
         stats = table.stats
         sign = solve_entry()(
@@ -505,7 +506,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
             self.work, table.slots, stats, self.deep, table.marks,
         )  # fmt: skip
         nodes = stats.item(NODES)
-        return None if nodes > stats.item(BUDGET) else (sign, nodes)
+        return None if nodes > stats.item(BUDGET) else (sign, nodes, left)
 
     def exact_values_many(
         self, positions: Sequence[Connect4Position], table: Connect4Table, clears: Sequence[bool]
