@@ -44,6 +44,15 @@ from perfectplay.games.mnk.lines import (
     permutations,
     zobrist_keys,
 )
+from perfectplay.games.mnk.patterns import (
+    PATTERN_K,
+    PATTERNS_EVAL,
+    PATTERNS_OFF,
+    PATTERNS_ORDER,
+    cell_values,
+    pattern_table,
+    radius,
+)
 from perfectplay.values import UNLIMITED_NODES
 
 if TYPE_CHECKING:
@@ -79,6 +88,13 @@ INNER_VCT_NODES = 400
 MAX_WEIGHT = 1 << 24
 """The largest evaluation weight: its sum over every window of a 20x20 board stays far inside
 64 bits (the evaluation is clamped to the heuristic range afterwards)."""
+DEFAULT_PATTERN_MODE = PATTERNS_EVAL
+"""The mode of ``k`` = 5 with the default evaluation (issue 26: measured in BENCHMARKS.md).
+Explicit window weights (``KernelOptions.evaluation``) keep the window evaluation, the tables
+ordering the moves; other ``k`` have no tables."""
+P_PATTERNS = 12
+"""The index of the pattern mode in the context's parameters (``board_compiled.P_PATTERNS``,
+not imported: that module loads numba)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -100,6 +116,7 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
         self.game = game
         self.table_bits = options.table_bits
         self.weights = checked_weights(game.spec.k, options.evaluation)
+        self.patterns = pattern_mode(game.spec.k, options.evaluation is not None)
 
     def context(self, symmetry: bool) -> tuple[Any, ...]:
         """The compiled context, symmetries in use or not, with this kernel's weights."""
@@ -107,7 +124,8 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
         params = ctx[10].copy()
         if not symmetry:
             params[3] = 1
-        return (*ctx[:8], self.weights, ctx[9], params)
+        params[P_PATTERNS] = self.patterns
+        return (*ctx[:8], self.weights, ctx[9], params, *ctx[11:])
 
     def table_entries_hint(self) -> int:
         """``2**table_bits`` slots, by default 2**20 (24 MiB)."""
@@ -228,9 +246,12 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
             ROOT_VCT_THREATS,
             INNER_VCT_DEPTH,
             INNER_VCT_NODES,
+            pattern_mode(spec.k, False),
+            radius(spec.k, spec.exactly),
         ],
         dtype=np.int64,
     )
+    tables = spec.k == PATTERN_K
     return (
         layout.cell_line,
         layout.cell_bit,
@@ -243,7 +264,17 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
         np.array(evaluation_weights(spec.k), dtype=np.int64),
         centre_order(spec.rows, spec.cols),
         params,
+        pattern_table(spec.k, spec.exactly) if tables else np.zeros(1, dtype=np.int8),
+        cell_values() if tables else np.zeros(1, dtype=np.int64),
     )
+
+
+def pattern_mode(k: int, explicit_weights: bool) -> int:
+    """The pattern mode of ``k`` in a row: tables only for :data:`~.patterns.PATTERN_K`, and
+    with explicit window weights for the move order only (those weights evaluate)."""
+    if k != PATTERN_K:
+        return PATTERNS_OFF
+    return PATTERNS_ORDER if explicit_weights else DEFAULT_PATTERN_MODE
 
 
 def checked_weights(k: int, weights: tuple[int, ...] | None) -> np.ndarray[Any, Any]:
@@ -271,7 +302,7 @@ def new_state(
         np.zeros((2, lines), dtype=np.int64),
         np.zeros((2, lines), dtype=np.int64),
         np.zeros((2, lines), dtype=np.int64),
-        np.zeros(4, dtype=np.int64),
+        np.zeros(6, dtype=np.int64),
         np.zeros(cells, dtype=np.int64),
         np.zeros(cells, dtype=np.int64),
         np.zeros(ctx[4].shape[0], dtype=np.uint64),
@@ -279,6 +310,8 @@ def new_state(
         np.zeros((plies, cells + 1), dtype=np.int64),
         np.zeros((plies, cells + 1), dtype=np.int64),
         np.zeros(plies, dtype=np.int64),
+        np.zeros((2, 4 * cells), dtype=np.int64),
+        np.zeros((2, cells), dtype=np.int64),
     )
     x = np.array(list(bit_indices(position.x)), dtype=np.int64)
     o = np.array(list(bit_indices(position.o)), dtype=np.int64)
