@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from perfectplay.games.kernel import KernelOptions
-from perfectplay.games.mnk.big_kernel import BigMNKKernel
+from perfectplay.games.mnk.big_kernel import P_PATTERNS, BigMNKKernel, new_state, with_patterns
 from perfectplay.games.mnk.lines import DIRECTIONS
 from perfectplay.games.mnk.patterns import (
     B1,
@@ -29,9 +29,11 @@ from perfectplay.games.mnk.patterns import (
     F5,
     NONE,
     OWN,
+    PATTERNS_OFF,
     combined_value,
     pattern_table,
     radius,
+    two_wins,
 )
 from perfectplay.games.mnk.rules import game
 
@@ -137,12 +139,15 @@ def board_codes(
 
 @pytest.mark.parametrize(("size", "exact"), [(15, False), (11, True), (20, False)])
 def test_incremental_codes_equal_the_codes_from_scratch(size: int, exact: bool) -> None:
-    from perfectplay.games.mnk import board_compiled
+    from perfectplay.games.mnk import board_compiled, threat_compiled
 
     g = game(size, size, 5, exactly=exact)
     kernel = BigMNKKernel(g, KernelOptions())
-    ctx = kernel.context(True)
-    st = kernel.state(g.initial(), ctx)
+    ctx = with_patterns(kernel.context(True), g.spec)
+    params = ctx[10].copy()
+    params[P_PATTERNS] = PATTERNS_OFF
+    windows = (*ctx[:10], params, *ctx[11:])
+    st = new_state(g.spec, g.initial(), ctx, board_compiled.load)
     rng = random.Random(size)
     stack: list[tuple[int, int]] = []
     for step in range(160):
@@ -156,7 +161,7 @@ def test_incremental_codes_equal_the_codes_from_scratch(size: int, exact: bool) 
             stack.append((cell, side))
         if step % 20 != 19:
             continue
-        totals = [0, 0]
+        totals, twos = [0, 0], [0, 0]
         for c in range(size * size):
             for side in range(2):
                 if st[4][c] != 0:
@@ -164,6 +169,13 @@ def test_incremental_codes_equal_the_codes_from_scratch(size: int, exact: bool) 
                     continue
                 codes = board_codes(st[4], c, side, size, size, exact)
                 assert list(st[11][side, 4 * c : 4 * c + 4]) == codes, (c, side)
-                assert st[12][side, c] == combined_value(tuple(codes))
+                two = two_wins(tuple(codes))
+                assert st[12][side, c] == 2 * combined_value(tuple(codes)) + two
                 totals[side] += combined_value(tuple(codes))
+                twos[side] += two
         assert [st[3][4], st[3][5]] == totals
+        assert [st[3][6], st[3][7]] == twos
+        for side in range(2):  # the count answers as the four-makers tried one by one do
+            if st[3][side] == 0:
+                expected = threat_compiled.has_open_four(side, 0, windows, st)
+                assert threat_compiled.has_open_four(side, 0, ctx, st) == expected

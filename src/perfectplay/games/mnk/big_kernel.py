@@ -88,10 +88,21 @@ INNER_VCT_NODES = 400
 MAX_WEIGHT = 1 << 24
 """The largest evaluation weight: its sum over every window of a 20x20 board stays far inside
 64 bits (the evaluation is clamped to the heuristic range afterwards)."""
-DEFAULT_PATTERN_MODE = PATTERNS_EVAL
-"""The mode of ``k`` = 5 with the default evaluation (issue 26: measured in BENCHMARKS.md).
-Explicit window weights (``KernelOptions.evaluation``) keep the window evaluation, the tables
-ordering the moves; other ``k`` have no tables."""
+DEFAULT_PATTERN_MODE = PATTERNS_OFF
+"""The pattern mode the kernel plays with (``k`` = 5; other ``k`` have no tables). Off: the
+tables measured in issue 26 (BENCHMARKS.md, "Gomoku: pattern tables") did not pay yet, with
+these hand-set values (even in self-play at 250 ms a move in the evaluation mode, worse in the
+order mode, 27 % against Rapfi at 1,500 nodes where the window evaluation scored 40 %);
+:func:`with_patterns` turns them on for a context (tests, experiments, tuning). With the
+tables on, explicit window weights (``KernelOptions.evaluation``) keep the window evaluation,
+the tables ordering the moves."""
+PATTERN_ORDER = 2
+"""What orders the moves with the tables on (``board_compiled.ORDER_*``: 0 the window scan,
+1 the cells' pattern values, 2 their sum)."""
+PATTERN_ATTACK = 10
+"""The side to move's pattern values in the evaluation, in eighths of the opponent's."""
+PATTERN_DEFEND = 8
+"""The opponent's pattern value of a cell in the move order, in eighths of the side's."""
 P_PATTERNS = 12
 """The index of the pattern mode in the context's parameters (``board_compiled.P_PATTERNS``,
 not imported: that module loads numba)."""
@@ -248,10 +259,13 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
             INNER_VCT_NODES,
             pattern_mode(spec.k, False),
             radius(spec.k, spec.exactly),
+            PATTERN_ORDER,
+            PATTERN_ATTACK,
+            PATTERN_DEFEND,
         ],
         dtype=np.int64,
     )
-    tables = spec.k == PATTERN_K
+    tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     return (
         layout.cell_line,
         layout.cell_bit,
@@ -269,10 +283,25 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     )
 
 
+def with_patterns(
+    ctx: tuple[Any, ...], spec: MNKSpec, mode: int = PATTERNS_EVAL
+) -> tuple[Any, ...]:
+    """``ctx`` (a context of ``spec``'s board, ``k`` = 5) with the pattern tables in ``mode``
+    (``PATTERNS_ORDER`` or ``PATTERNS_EVAL``). A state for it must be loaded with it."""
+    params = ctx[10].copy()
+    params[P_PATTERNS] = mode
+    return (
+        *ctx[:10],
+        params,
+        pattern_table(spec.k, spec.exactly),
+        cell_values(),
+    )
+
+
 def pattern_mode(k: int, explicit_weights: bool) -> int:
     """The pattern mode of ``k`` in a row: tables only for :data:`~.patterns.PATTERN_K`, and
     with explicit window weights for the move order only (those weights evaluate)."""
-    if k != PATTERN_K:
+    if k != PATTERN_K or DEFAULT_PATTERN_MODE == PATTERNS_OFF:
         return PATTERNS_OFF
     return PATTERNS_ORDER if explicit_weights else DEFAULT_PATTERN_MODE
 
@@ -302,7 +331,7 @@ def new_state(
         np.zeros((2, lines), dtype=np.int64),
         np.zeros((2, lines), dtype=np.int64),
         np.zeros((2, lines), dtype=np.int64),
-        np.zeros(6, dtype=np.int64),
+        np.zeros(8, dtype=np.int64),
         np.zeros(cells, dtype=np.int64),
         np.zeros(cells, dtype=np.int64),
         np.zeros(ctx[4].shape[0], dtype=np.uint64),

@@ -25,12 +25,15 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
     8 weights    int64[k + 2]       value of an open window holding n stones (n = 0..k),
                                     then the tempo bonus (see ``lines.evaluation_weights``)
     9 order      int64[cells]       cells, centre first
-    10 params    int64[14]          cells, k, exact rule (1/0), symmetries in use, lines,
+    10 params    int64[17]          cells, k, exact rule (1/0), symmetries in use, lines,
                                     beam width, root VCF depth, leaf VCF depth, VCF nodes,
                                     root VCT depth (threats), the least remaining depth of
                                     an inner node that looks for a VCT, and its VCT nodes,
                                     the pattern mode (:data:`PATTERNS_OFF`, ..._ORDER,
-                                    ..._EVAL) and the pattern radius
+                                    ..._EVAL), the pattern radius, what orders the
+                                    moves (``ORDER_*``), the side to move's weight in the
+                                    pattern evaluation and the opponent's in the order
+                                    (eighths)
     11 patterns  int8[4**(2r)]     :func:`.patterns.pattern_table` (one zero when off)
     12 cell_val  int64[10**4]      :func:`.patterns.cell_values` (one zero when off)
 
@@ -46,8 +49,10 @@ State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
     10 line    int64[plies]      the moves of the last proved VCF, by ply
     11 codes   int64[2, 4 cells] per side, the pattern code of each empty cell and direction
                                  (index ``4 cell + d``; stale on occupied cells)
-    12 values  int64[2, cells]   per side, each empty cell's combined pattern value (0 on
-                                 occupied cells); their sums are ``counts[4]`` (x), ``[5]`` (o)
+    12 values  int64[2, cells]   per side, each empty cell's combined pattern value times 2,
+                                 plus 1 when a stone there leaves two win cells (0 on
+                                 occupied cells); the values' sums are ``counts[4]`` (x),
+                                 ``[5]`` (o), the cells leaving two wins ``counts[6]``, ``[7]``
 
 Pattern tables (issue 26, :mod:`.patterns`, for ``k`` = 5 only): with the mode on, a stone
 refreshes the codes of the empty cells within the radius along its four lines and their
@@ -103,10 +108,17 @@ STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
     P_VCT_INNER_NODES,
     P_PATTERNS,
     P_RADIUS,
-) = range(14)
-ATTACK_NUM, ATTACK_DEN = 5, 4
-"""The side to move's pattern values count this much more than the opponent's in the
-evaluation (its threats come first: the tempo)."""
+    P_ORDER,
+    P_ATTACK,
+    P_DEFEND,
+) = range(17)
+ORDER_WINDOWS, ORDER_PATTERNS, ORDER_BOTH = range(3)
+"""What :func:`gain` reads with the pattern tables on: the window scan, the cells' pattern
+values, or their sum."""
+EIGHTHS = 8
+"""The scale of ``P_ATTACK`` (the side to move's pattern values in the evaluation, the
+opponent's counting 8: its threats come first) and ``P_DEFEND`` (the opponent's pattern value
+of a cell in the move order, the side's counting 8)."""
 
 
 CLOCK_MASK = 255
@@ -264,17 +276,20 @@ def pattern_code(side, line, q, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def set_value(cell, ctx, st):  # type: ignore[no-untyped-def]
     """Refresh an empty cell's combined values from its codes (0 when occupied), keeping the
-    sums in ``counts[4:6]``."""
+    sums in ``counts[4:6]`` and the number of cells giving two win cells in ``counts[6:8]``."""
     counts, codes, values = st[3], st[11], st[12]
     for side in range(2):
-        new = 0
+        new, two = 0, 0
         if st[4][cell] == 0:
             at = 4 * cell
             key = codes[side, at] + 10 * codes[side, at + 1]
             key += 100 * codes[side, at + 2] + 1000 * codes[side, at + 3]
-            new = ctx[12][key]
-        counts[4 + side] += new - values[side, cell]
-        values[side, cell] = new
+            entry = ctx[12][key]
+            new, two = entry >> 1, entry & 1
+        old = values[side, cell]
+        counts[4 + side] += new - (old >> 1)
+        counts[6 + side] += two - (old & 1)
+        values[side, cell] = 2 * new + two
 
 
 @njit(cache=True)
@@ -352,7 +367,7 @@ def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
     counts = st[3]
     if ctx[10][P_PATTERNS] == PATTERNS_EVAL:
         mine, theirs = counts[4 + side], counts[5 - side]
-        value = mine * ATTACK_NUM // ATTACK_DEN - theirs
+        value = mine * ctx[10][P_ATTACK] // EIGHTHS - theirs
         return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
     value = counts[3]
     if side == 1:
@@ -371,12 +386,17 @@ def gain(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     tables: the cell's pattern value for the side (attack) plus the opponent's (defence).
     Otherwise (``k`` other than 5) the open windows through it that it grows (attack) and
     the opponent's that it kills (defence)."""
-    if ctx[10][P_PATTERNS] != PATTERNS_OFF:
-        return st[12][side, cell] + st[12][1 - side, cell]
-    k = ctx[10][P_K]
+    params = ctx[10]
+    total = 0
+    order = params[P_ORDER] if params[P_PATTERNS] != PATTERNS_OFF else ORDER_WINDOWS
+    if order != ORDER_WINDOWS:
+        mine, theirs = st[12][side, cell] >> 1, st[12][1 - side, cell] >> 1
+        total = mine + theirs * params[P_DEFEND] // EIGHTHS
+        if order == ORDER_PATTERNS:
+            return total
+    k = params[P_K]
     weights = ctx[8]
     full = (1 << k) - 1
-    total = 0
     for d in range(4):
         line = ctx[0][cell, d]
         length = ctx[3][line]

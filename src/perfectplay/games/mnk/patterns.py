@@ -42,15 +42,15 @@ CODES = 10
 CODE_NAMES = ("NONE", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4", "F5")
 EMPTY, OWN, BLOCKED = 0, 1, 2
 """A neighbourhood cell's state, the digits of a segment's base-3 number."""
-PATTERN_SCORES = (0, 1, 2, 4, 10, 12, 40, 45, 400, 10_000)
+PATTERN_SCORES = (0, 1, 3, 6, 20, 25, 60, 70, 200, 1_000)
 """A cell's value from one direction, by pattern code (summed over the four directions when no
 combination below applies)."""
-FIVE_VALUE = 10_000
-DOUBLE_FOUR_VALUE = 2_500
+FIVE_VALUE = 1_000
+DOUBLE_FOUR_VALUE = 300
 """An F4, or two B4 in two directions: a win in two moves unless a five answers."""
-FOUR_THREE_VALUE = 1_500
+FOUR_THREE_VALUE = 250
 """A B4 with an F3 in another direction."""
-DOUBLE_THREE_VALUE = 800
+DOUBLE_THREE_VALUE = 150
 """Two F3 in two directions."""
 
 
@@ -163,11 +163,18 @@ def combined_value(codes: tuple[int, ...]) -> int:
     return sum(PATTERN_SCORES[c] for c in codes)
 
 
+def two_wins(codes: tuple[int, ...]) -> bool:
+    """Whether a stone with these four codes leaves two win cells or more: an F4 (two in one
+    line), or fours in two lines (lines through a cell meet only there)."""
+    return F4 in codes or sum(c in (B4, F4) for c in codes) >= 2
+
+
 @lru_cache(maxsize=1)
 def cell_values() -> np.ndarray[Any, Any]:
-    """``values[c0 + 10 c1 + 100 c2 + 1000 c3]``: :func:`combined_value` of every four codes."""
+    """``values[c0 + 10 c1 + 100 c2 + 1000 c3]``: :func:`combined_value` of every four codes
+    times 2, plus 1 when :func:`two_wins` (the compiled board counts those cells)."""
     values = np.zeros(CODES**4, dtype=np.int64)
     for index in range(CODES**4):
         codes = tuple(index // CODES**d % CODES for d in range(4))
-        values[index] = combined_value(codes)
+        values[index] = 2 * combined_value(codes) + two_wins(codes)
     return values
