@@ -7,7 +7,9 @@ Takes the first ``--positions`` games of ``benchmarks/data/gomoku_selfplay_recor
 that reach ``--stones`` stones, the board after that many, and searches each with
 ``api.best(..., limit(depth=N))`` on 15x15 freestyle (the engine loaded first). Prints per
 position the nodes, the processor time and the move, then the totals and the load. Run two
-checkouts one after the other in the same minute to compare them.
+checkouts one after the other in the same minute to compare them, or one checkout's pattern
+tables off and on (``--patterns order`` or ``eval``: :func:`~perfectplay.games.mnk.big_kernel.
+with_patterns` on every context the kernel builds; issue 26).
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay import api
+from perfectplay.games.mnk import big_kernel
+from perfectplay.games.mnk.patterns import PATTERNS_EVAL, PATTERNS_ORDER
+
+MODES = {"order": PATTERNS_ORDER, "eval": PATTERNS_EVAL}
 
 HERE = Path(__file__).resolve().parent
 RECORDS = HERE / "data" / "gomoku_selfplay_records.txt"
@@ -37,12 +43,25 @@ def positions(count: int, stones: int) -> list[list[tuple[int, int]]]:
     return found  # type: ignore[return-value]
 
 
+def with_tables(mode: int) -> None:
+    """Every context of the big-board kernel with the pattern tables in ``mode``."""
+    plain = big_kernel.BigMNKKernel.context
+
+    def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
+        return big_kernel.with_patterns(plain(self, symmetry), self.game.spec, mode)
+
+    big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--stones", type=int, default=14)
+    parser.add_argument("--patterns", choices=("off", *MODES), default="off")
     args = parser.parse_args()
+    if args.patterns != "off":
+        with_tables(MODES[args.patterns])
     game: Any = api.new_game("tictactoe", size="15x15", k=5)[0]
     api.best(game, game.initial(), api.limit(depth=1))
     print(f"load before: {os.getloadavg()[0]:.2f}")
