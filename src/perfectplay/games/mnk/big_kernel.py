@@ -92,7 +92,7 @@ DEFAULT_PATTERN_MODE = PATTERNS_OFF
 """The pattern mode the kernel plays with (``k`` = 5; other ``k`` have no tables). Off: the
 tables measured in issue 26 (BENCHMARKS.md, "Gomoku: pattern tables") did not pay yet, with
 these hand-set values (even in self-play at 250 ms a move in the evaluation mode, worse in the
-order mode, 27 % against Rapfi at 1,500 nodes where the window evaluation scored 40 %);
+order mode; 29 % against Rapfi at 1,500 nodes where the window evaluation scored 38 %);
 :func:`with_patterns` turns them on for a context (tests, experiments, tuning). With the
 tables on, explicit window weights (``KernelOptions.evaluation``) keep the window evaluation,
 the tables ordering the moves."""
