@@ -293,7 +293,7 @@ def narrow_beam(monkeypatch: pytest.MonkeyPatch) -> None:
         ctx = wide(self, symmetry)
         params = ctx[10].copy()
         params[5] = 1  # P_WIDTH
-        return (*ctx[:10], params)
+        return (*ctx[:10], params, *ctx[11:])
 
     monkeypatch.setattr(BigMNKKernel, "context", narrow)
 

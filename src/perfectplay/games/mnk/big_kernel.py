@@ -44,6 +44,15 @@ from perfectplay.games.mnk.lines import (
     permutations,
     zobrist_keys,
 )
+from perfectplay.games.mnk.patterns import (
+    PATTERN_K,
+    PATTERNS_EVAL,
+    PATTERNS_OFF,
+    PATTERNS_ORDER,
+    cell_values,
+    pattern_table,
+    radius,
+)
 from perfectplay.values import UNLIMITED_NODES
 
 if TYPE_CHECKING:
@@ -79,6 +88,24 @@ INNER_VCT_NODES = 400
 MAX_WEIGHT = 1 << 24
 """The largest evaluation weight: its sum over every window of a 20x20 board stays far inside
 64 bits (the evaluation is clamped to the heuristic range afterwards)."""
+DEFAULT_PATTERN_MODE = PATTERNS_OFF
+"""The pattern mode the kernel plays with (``k`` = 5; other ``k`` have no tables). Off: the
+tables measured in issue 26 (BENCHMARKS.md, "Gomoku: pattern tables") did not pay yet, with
+these hand-set values (even in self-play at 250 ms a move in the evaluation mode, worse in the
+order mode; 29 % against Rapfi at 1,500 nodes where the window evaluation scored 38 %);
+:func:`with_patterns` turns them on for a context (tests, experiments, tuning). With the
+tables on, explicit window weights (``KernelOptions.evaluation``) keep the window evaluation,
+the tables ordering the moves."""
+PATTERN_ORDER = 2
+"""What orders the moves with the tables on (``board_compiled.ORDER_*``: 0 the window scan,
+1 the cells' pattern values, 2 their sum)."""
+PATTERN_ATTACK = 10
+"""The side to move's pattern values in the evaluation, in eighths of the opponent's."""
+PATTERN_DEFEND = 8
+"""The opponent's pattern value of a cell in the move order, in eighths of the side's."""
+P_PATTERNS = 12
+"""The index of the pattern mode in the context's parameters (``board_compiled.P_PATTERNS``,
+not imported: that module loads numba)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -100,6 +127,7 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
         self.game = game
         self.table_bits = options.table_bits
         self.weights = checked_weights(game.spec.k, options.evaluation)
+        self.patterns = pattern_mode(game.spec.k, options.evaluation is not None)
 
     def context(self, symmetry: bool) -> tuple[Any, ...]:
         """The compiled context, symmetries in use or not, with this kernel's weights."""
@@ -107,7 +135,8 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
         params = ctx[10].copy()
         if not symmetry:
             params[3] = 1
-        return (*ctx[:8], self.weights, ctx[9], params)
+        params[P_PATTERNS] = self.patterns
+        return (*ctx[:8], self.weights, ctx[9], params, *ctx[11:])
 
     def table_entries_hint(self) -> int:
         """``2**table_bits`` slots, by default 2**20 (24 MiB)."""
@@ -228,9 +257,15 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
             ROOT_VCT_THREATS,
             INNER_VCT_DEPTH,
             INNER_VCT_NODES,
+            pattern_mode(spec.k, False),
+            radius(spec.k, spec.exactly),
+            PATTERN_ORDER,
+            PATTERN_ATTACK,
+            PATTERN_DEFEND,
         ],
         dtype=np.int64,
     )
+    tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     return (
         layout.cell_line,
         layout.cell_bit,
@@ -243,7 +278,32 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
         np.array(evaluation_weights(spec.k), dtype=np.int64),
         centre_order(spec.rows, spec.cols),
         params,
+        pattern_table(spec.k, spec.exactly) if tables else np.zeros(1, dtype=np.int8),
+        cell_values() if tables else np.zeros(1, dtype=np.int64),
     )
+
+
+def with_patterns(
+    ctx: tuple[Any, ...], spec: MNKSpec, mode: int = PATTERNS_EVAL
+) -> tuple[Any, ...]:
+    """``ctx`` (a context of ``spec``'s board, ``k`` = 5) with the pattern tables in ``mode``
+    (``PATTERNS_ORDER`` or ``PATTERNS_EVAL``). A state for it must be loaded with it."""
+    params = ctx[10].copy()
+    params[P_PATTERNS] = mode
+    return (
+        *ctx[:10],
+        params,
+        pattern_table(spec.k, spec.exactly),
+        cell_values(),
+    )
+
+
+def pattern_mode(k: int, explicit_weights: bool) -> int:
+    """The pattern mode of ``k`` in a row: tables only for :data:`~.patterns.PATTERN_K`, and
+    with explicit window weights for the move order only (those weights evaluate)."""
+    if k != PATTERN_K or DEFAULT_PATTERN_MODE == PATTERNS_OFF:
+        return PATTERNS_OFF
+    return PATTERNS_ORDER if explicit_weights else DEFAULT_PATTERN_MODE
 
 
 def checked_weights(k: int, weights: tuple[int, ...] | None) -> np.ndarray[Any, Any]:
@@ -271,7 +331,7 @@ def new_state(
         np.zeros((2, lines), dtype=np.int64),
         np.zeros((2, lines), dtype=np.int64),
         np.zeros((2, lines), dtype=np.int64),
-        np.zeros(4, dtype=np.int64),
+        np.zeros(8, dtype=np.int64),
         np.zeros(cells, dtype=np.int64),
         np.zeros(cells, dtype=np.int64),
         np.zeros(ctx[4].shape[0], dtype=np.uint64),
@@ -279,6 +339,8 @@ def new_state(
         np.zeros((plies, cells + 1), dtype=np.int64),
         np.zeros((plies, cells + 1), dtype=np.int64),
         np.zeros(plies, dtype=np.int64),
+        np.zeros((2, 4 * cells), dtype=np.int64),
+        np.zeros((2, cells), dtype=np.int64),
     )
     x = np.array(list(bit_indices(position.x)), dtype=np.int64)
     o = np.array(list(bit_indices(position.o)), dtype=np.int64)

@@ -25,10 +25,17 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
     8 weights    int64[k + 2]       value of an open window holding n stones (n = 0..k),
                                     then the tempo bonus (see ``lines.evaluation_weights``)
     9 order      int64[cells]       cells, centre first
-    10 params    int64[12]          cells, k, exact rule (1/0), symmetries in use, lines,
+    10 params    int64[17]          cells, k, exact rule (1/0), symmetries in use, lines,
                                     beam width, root VCF depth, leaf VCF depth, VCF nodes,
                                     root VCT depth (threats), the least remaining depth of
-                                    an inner node that looks for a VCT, and its VCT nodes
+                                    an inner node that looks for a VCT, and its VCT nodes,
+                                    the pattern mode (:data:`PATTERNS_OFF`, ..._ORDER,
+                                    ..._EVAL), the pattern radius, what orders the
+                                    moves (``ORDER_*``), the side to move's weight in the
+                                    pattern evaluation and the opponent's in the order
+                                    (eighths)
+    11 patterns  int8[4**(2r)]     :func:`.patterns.pattern_table` (one zero when off)
+    12 cell_val  int64[10**4]      :func:`.patterns.cell_values` (one zero when off)
 
 State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
 
@@ -40,6 +47,18 @@ State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
     7 line_val int64[lines]      each line's share of the evaluation (x's view)
     8 moves    int64[plies, cells]  per ply, the moves to try   9 scores: their order scores
     10 line    int64[plies]      the moves of the last proved VCF, by ply
+    11 codes   int64[2, 4 cells] per side, the pattern code of each empty cell and direction
+                                 (index ``4 cell + d``; stale on occupied cells)
+    12 values  int64[2, cells]   per side, each empty cell's combined pattern value times 2,
+                                 plus 1 when a stone there leaves two win cells (0 on
+                                 occupied cells); the values' sums are ``counts[4]`` (x),
+                                 ``[5]`` (o), the cells leaving two wins ``counts[6]``, ``[7]``
+
+Pattern tables (issue 26, :mod:`.patterns`, for ``k`` = 5 only): with the mode on, a stone
+refreshes the codes of the empty cells within the radius along its four lines and their
+values (recomputed from the line bits, so unmake needs no stack); the move order
+(:func:`gain`) reads them, and in mode ``PATTERNS_EVAL`` the evaluation (:func:`evaluate`)
+too, the window evaluation per line then skipped. Other ``k`` keep the window scans.
 """
 
 from __future__ import annotations
@@ -48,16 +67,31 @@ import numpy as np
 from numba import njit, types
 
 from perfectplay.games.common.compiled_bits import NO_DEADLINE, now, popcount
+from perfectplay.games.mnk.patterns import PATTERNS_EVAL, PATTERNS_OFF
 from perfectplay.values import HEURISTIC_LIMIT
 
 I2 = types.Array(types.int64, 2, "C")
 I1 = types.Array(types.int64, 1, "C")
 U1D = types.Array(types.uint64, 1, "C")
 CTX_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
-    (I2, I2, I2, I1, types.Array(types.uint64, 3, "C"), I2, I2, I2, I1, I1, I1)
+    (
+        I2,
+        I2,
+        I2,
+        I1,
+        types.Array(types.uint64, 3, "C"),
+        I2,
+        I2,
+        I2,
+        I1,
+        I1,
+        I1,
+        types.Array(types.int8, 1, "C"),
+        I1,
+    )
 )
 STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
-    (I2, I2, I2, I1, I1, I1, U1D, I1, I2, I2, I1)
+    (I2, I2, I2, I1, I1, I1, U1D, I1, I2, I2, I1, I2, I2)
 )
 (
     P_CELLS,
@@ -72,7 +106,19 @@ STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
     P_VCT,
     P_VCT_INNER_DEPTH,
     P_VCT_INNER_NODES,
-) = range(12)
+    P_PATTERNS,
+    P_RADIUS,
+    P_ORDER,
+    P_ATTACK,
+    P_DEFEND,
+) = range(17)
+ORDER_WINDOWS, ORDER_PATTERNS, ORDER_BOTH = range(3)
+"""What :func:`gain` reads with the pattern tables on: the window scan, the cells' pattern
+values, or their sum."""
+EIGHTHS = 8
+"""The scale of ``P_ATTACK`` (the side to move's pattern values in the evaluation, the
+opponent's counting 8: its threats come first) and ``P_DEFEND`` (the opponent's pattern value
+of a cell in the move order, the side's counting 8)."""
 
 
 CLOCK_MASK = 255
@@ -165,6 +211,8 @@ def refresh_line(line, ctx, st):  # type: ignore[no-untyped-def]
         st[1][side, line] = new
         counts[side] += np.int64(new != 0) - np.int64(old != 0)
         st[2][side, line] = threat_map(mine, empty, k, exact, True)
+    if params[P_PATTERNS] == PATTERNS_EVAL:
+        return
     value = line_value(a, b, length, k, ctx[8])
     counts[3] += value - st[7][line]
     st[7][line] = value
@@ -193,6 +241,8 @@ def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
         else:
             st[0][side, line] &= ~bit
         refresh_line(line, ctx, st)
+    if ctx[10][P_PATTERNS] != PATTERNS_OFF:
+        refresh_patterns(cell, ctx, st)
     near = ctx[5]
     for i in range(near.shape[1]):
         other = near[cell, i]
@@ -205,8 +255,74 @@ def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def pattern_code(side, line, q, ctx, st):  # type: ignore[no-untyped-def]
+    """The pattern code of a stone of ``side`` at bit ``q`` of ``line``: its neighbourhood
+    (the radius's cells each way, the other side's stones and the cells off the line blocked)
+    looked up in the pattern table."""
+    r = ctx[10][P_RADIUS]
+    valid = (1 << ctx[3][line]) - 1
+    mine, theirs = st[0][side, line], st[0][1 - side, line] | ~valid
+    full = (1 << (2 * r + 1)) - 1
+    low = (1 << r) - 1
+    m = sh(mine, q - r) & full
+    b = sh(theirs, q - r) & full
+    if q < r:  # the cells before the line's start are blocked too
+        b |= (1 << (r - q)) - 1
+    m = (m & low) | ((m >> (r + 1)) << r)
+    b = (b & low) | ((b >> (r + 1)) << r)
+    return np.int64(ctx[11][m | (b << (2 * r))])
+
+
+@njit(cache=True)
+def set_value(cell, ctx, st):  # type: ignore[no-untyped-def]
+    """Refresh an empty cell's combined values from its codes (0 when occupied), keeping the
+    sums in ``counts[4:6]`` and the number of cells giving two win cells in ``counts[6:8]``."""
+    counts, codes, values = st[3], st[11], st[12]
+    for side in range(2):
+        new, two = 0, 0
+        if st[4][cell] == 0:
+            at = 4 * cell
+            key = codes[side, at] + 10 * codes[side, at + 1]
+            key += 100 * codes[side, at + 2] + 1000 * codes[side, at + 3]
+            entry = ctx[12][key]
+            new, two = entry >> 1, entry & 1
+        old = values[side, cell]
+        counts[4 + side] += new - (old >> 1)
+        counts[6 + side] += two - (old & 1)
+        values[side, cell] = 2 * new + two
+
+
+@njit(cache=True)
+def refresh_patterns(cell, ctx, st):  # type: ignore[no-untyped-def]
+    """Refresh the codes and values of the empty cells within the radius of ``cell`` along its
+    four lines after its stone came or went (``cell`` itself: every direction when empty)."""
+    r = ctx[10][P_RADIUS]
+    board, codes = st[4], st[11]
+    for d in range(4):
+        line = ctx[0][cell, d]
+        p = ctx[1][cell, d]
+        for q in range(max(0, p - r), min(ctx[3][line], p + r + 1)):
+            other = ctx[2][line, q]
+            if board[other] != 0:
+                continue
+            for side in range(2):
+                codes[side, 4 * other + d] = pattern_code(side, line, q, ctx, st)
+            if other != cell:
+                set_value(other, ctx, st)
+    set_value(cell, ctx, st)
+
+
+@njit(cache=True)
 def load(x_cells, o_cells, ctx, st):  # type: ignore[no-untyped-def]
-    """Set up a fresh state (all zero) with the given stones."""
+    """Set up a fresh state (all zero) with the given stones (with the pattern tables on, the
+    empty board's codes first: a cell no stone comes near keeps them)."""
+    if ctx[10][P_PATTERNS] != PATTERNS_OFF:
+        for cell in range(ctx[10][P_CELLS]):
+            for d in range(4):
+                line = ctx[0][cell, d]
+                for side in range(2):
+                    st[11][side, 4 * cell + d] = pattern_code(side, line, ctx[1][cell, d], ctx, st)
+            set_value(cell, ctx, st)
     for i in range(x_cells.shape[0]):
         make(x_cells[i], 0, ctx, st)
     for i in range(o_cells.shape[0]):
@@ -244,10 +360,16 @@ def makes_four(cell, side, ctx, st):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
-    """The windows' evaluation for the side to move, plus the tempo bonus (the last weight)
-    for each of its lines holding a four-maker (it moves first), clamped to the heuristic
-    range."""
-    value = st[3][3]
+    """The evaluation for the side to move, clamped to the heuristic range. Pattern mode
+    ``PATTERNS_EVAL``: the sum of its cells' pattern values (weighted by the attack ratio)
+    less the opponent's. Otherwise the windows' evaluation plus the tempo bonus (the last
+    weight) for each of its lines holding a four-maker (it moves first)."""
+    counts = st[3]
+    if ctx[10][P_PATTERNS] == PATTERNS_EVAL:
+        mine, theirs = counts[4 + side], counts[5 - side]
+        value = mine * ctx[10][P_ATTACK] // EIGHTHS - theirs
+        return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
+    value = counts[3]
     if side == 1:
         value = -value
     k = ctx[10][P_K]
@@ -260,12 +382,21 @@ def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def gain(cell, side, ctx, st):  # type: ignore[no-untyped-def]
-    """How much a stone of ``side`` on the empty ``cell`` is worth for ordering: the open
-    windows through it that it grows (attack) and the opponent's that it kills (defence)."""
-    k = ctx[10][P_K]
+    """How much a stone of ``side`` on the empty ``cell`` is worth for ordering. With pattern
+    tables: the cell's pattern value for the side (attack) plus the opponent's (defence).
+    Otherwise (``k`` other than 5) the open windows through it that it grows (attack) and
+    the opponent's that it kills (defence)."""
+    params = ctx[10]
+    total = 0
+    order = params[P_ORDER] if params[P_PATTERNS] != PATTERNS_OFF else ORDER_WINDOWS
+    if order != ORDER_WINDOWS:
+        mine, theirs = st[12][side, cell] >> 1, st[12][1 - side, cell] >> 1
+        total = mine + theirs * params[P_DEFEND] // EIGHTHS
+        if order == ORDER_PATTERNS:
+            return total
+    k = params[P_K]
     weights = ctx[8]
     full = (1 << k) - 1
-    total = 0
     for d in range(4):
         line = ctx[0][cell, d]
         length = ctx[3][line]

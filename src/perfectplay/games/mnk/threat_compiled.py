@@ -33,6 +33,7 @@ from perfectplay.games.mnk.board_compiled import (
     P_EXACT,
     P_K,
     P_LINES,
+    P_PATTERNS,
     STATE_TYPE,
     bit_index,
     make,
@@ -42,6 +43,7 @@ from perfectplay.games.mnk.board_compiled import (
     unmake,
     win_cells,
 )
+from perfectplay.games.mnk.patterns import PATTERNS_OFF
 
 VCF_SIGNATURE = types.int64(types.int64, types.int64, types.int64, CTX_TYPE, STATE_TYPE, I64_ARRAY)
 
@@ -196,7 +198,11 @@ def two_wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def has_open_four(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """True when ``side`` (no win cell on the board) has a cell giving it two win cells at
-    once (an open three, or a double four, ready); ``st[8][ply]`` is scratch."""
+    once (an open three, or a double four, ready); ``st[8][ply]`` is scratch. With the
+    pattern tables on, their count of such cells (``counts[6 + side]``), else every
+    four-maker tried."""
+    if ctx[10][P_PATTERNS] != PATTERNS_OFF:
+        return st[3][6 + side] > 0
     n = four_cells(side, ply, ctx, st)
     i = 0
     while i < n and not two_wins_after(st[8][ply, i], side, ctx, st):

@@ -1,0 +1,84 @@
+"""Nodes and time to a fixed depth on Gomoku positions from self-play (issue 26).
+
+    PYTHONPATH=src python benchmarks/bench_gomoku_depth.py                 # this checkout
+    PYTHONPATH=/tmp/old/src python benchmarks/bench_gomoku_depth.py        # another one
+
+Takes the first ``--positions`` games of ``benchmarks/data/gomoku_selfplay_records.txt``
+that reach ``--stones`` stones, the board after that many, and searches each with
+``api.best(..., limit(depth=N))`` on 15x15 freestyle (the engine loaded first). Prints per
+position the nodes, the processor time and the move, then the totals and the load. Run two
+checkouts one after the other in the same minute to compare them, or one checkout's pattern
+tables off and on (``--patterns order`` or ``eval``: :func:`~perfectplay.games.mnk.big_kernel.
+with_patterns` on every context the kernel builds; issue 26).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from perfectplay import api
+from perfectplay.games.mnk import big_kernel
+from perfectplay.games.mnk.patterns import PATTERNS_EVAL, PATTERNS_ORDER
+
+MODES = {"order": PATTERNS_ORDER, "eval": PATTERNS_EVAL}
+
+HERE = Path(__file__).resolve().parent
+RECORDS = HERE / "data" / "gomoku_selfplay_records.txt"
+
+
+def positions(count: int, stones: int) -> list[list[tuple[int, int]]]:
+    """The first ``count`` games' first ``stones`` moves (0-based row, column)."""
+    found = []
+    for line in RECORDS.read_text().splitlines():
+        fields = dict(part.strip().split(" ", 1) for part in line.split("|")[4:6])
+        moves = fields["opening"].split() + fields["moves"].split()
+        if len(moves) >= stones:
+            found.append([tuple(int(v) for v in m.split(",")) for m in moves[:stones]])
+        if len(found) == count:
+            break
+    return found  # type: ignore[return-value]
+
+
+def with_tables(mode: int) -> None:
+    """Every context of the big-board kernel with the pattern tables in ``mode``."""
+    plain = big_kernel.BigMNKKernel.context
+
+    def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
+        return big_kernel.with_patterns(plain(self, symmetry), self.game.spec, mode)
+
+    big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=6)
+    parser.add_argument("--positions", type=int, default=12)
+    parser.add_argument("--stones", type=int, default=14)
+    parser.add_argument("--patterns", choices=("off", *MODES), default="off")
+    args = parser.parse_args()
+    if args.patterns != "off":
+        with_tables(MODES[args.patterns])
+    game: Any = api.new_game("tictactoe", size="15x15", k=5)[0]
+    api.best(game, game.initial(), api.limit(depth=1))
+    print(f"load before: {os.getloadavg()[0]:.2f}")
+    nodes = cpu = 0.0
+    for i, moves in enumerate(positions(args.positions, args.stones)):
+        position = game.initial()
+        for r, c in moves:
+            position = game.play(position, (r, c))
+        start = time.process_time()
+        result = api.best(game, position, api.limit(depth=args.depth))
+        spent = time.process_time() - start
+        nodes += result.nodes
+        cpu += spent
+        print(f"{i:2d} nodes {result.nodes:8d} cpu {spent:6.2f} s move {result.best_move}")
+    print(f"total nodes {nodes:.0f} cpu {cpu:.2f} s ({nodes / cpu / 1000:.1f} k nodes/s)")
+    print(f"load after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
