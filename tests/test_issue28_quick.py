@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,21 @@ def set_entries(name: str, count: int) -> list[tuple[Any, int]]:
     return [(api.load("connect4", line.split()[0])[1], int(line.split()[1])) for line in lines]
 
 
+Solve = Callable[[api.Engine[Any, Any], Any], Any]
+
+
+def quick_and_guarded(name: str, quick: Solve, guarded: Solve) -> Iterator[tuple[Any, ...]]:
+    """For each of the first 25 positions of set ``name``: the position, its published
+    score, and the results of ``quick`` and ``guarded`` on one engine, each on an emptied
+    table."""
+    engine = api.Engine(C4, NO_BOOK)
+    for position, score in set_entries(name, 25):
+        engine.clear()
+        first = quick(engine, position)
+        engine.clear()
+        yield position, score, first, guarded(engine, position)
+
+
 def published(position: Any, value: float) -> int:
     """A value as the sets' standard score."""
     if value == 0:
@@ -46,13 +62,12 @@ def test_the_quick_path_answers_as_the_guarded_search(name: str, line: bool) -> 
     """Short and long solves alike (a long one goes on past the quick path's node budget):
     the published score, and the same best move, line, depth and algorithm as the guarded
     search of a full-depth limit, each on an emptied table."""
-    engine = api.Engine(C4, NO_BOOK)
     longest = 0
-    for position, score in set_entries(name, 25):
-        engine.clear()
-        quick = engine.solve(position, line=line)
-        engine.clear()
-        guarded = engine.solve(position, FULL_DEPTH, line=line)
+    for position, score, quick, guarded in quick_and_guarded(
+        name,
+        lambda engine, position: engine.solve(position, line=line),
+        lambda engine, position: engine.solve(position, FULL_DEPTH, line=line),
+    ):
         assert published(position, quick.score.value) == score
         assert (quick.score, quick.best_move, quick.pv) == (
             guarded.score,
@@ -124,13 +139,12 @@ def test_the_quick_weak_path_answers_as_the_guarded_weak_search(name: str) -> No
     result (no move, no line, depth, algorithm, extra) as the guarded weak search (a progress
     callback keeps a solve off the lean path), each on an emptied table; a long solve goes on
     past the lean path's node budget."""
-    engine = api.Engine(C4, NO_BOOK)
     longest = 0
-    for position, score in set_entries(name, 25):
-        engine.clear()
-        quick = engine.solve(position, weak=True)
-        engine.clear()
-        guarded = engine.solve(position, weak=True, on_progress=lambda *_: None)
+    for _, score, quick, guarded in quick_and_guarded(
+        name,
+        lambda engine, position: engine.solve(position, weak=True),
+        lambda engine, position: engine.solve(position, weak=True, on_progress=lambda *_: None),
+    ):
         assert quick.score.value == (score > 0) - (score < 0)
         assert quick.score == guarded.score and quick.score.weak and quick.exact
         assert (quick.best_move, quick.pv, quick.depth) == (None, (), guarded.depth)
