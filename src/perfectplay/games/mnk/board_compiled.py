@@ -8,9 +8,10 @@ cell by cell:
     fours[side, line]  empty cells where ``side`` makes a four: a window of k cells then holds
                        k-1 of its stones and one empty cell (which becomes a win cell)
 
-A window of k cells with the new stone at offset ``j`` is a conjunction of shifted stone sets,
-``e & AND_{i != j} (m >> (i - j))``; OR-ing over ``j`` gives the win map of the whole line in
-``k * k`` word operations. Making or unmaking a stone refreshes the four lines through it only.
+Both maps come from the windows' starts, found for the whole line at once by a bit-sliced
+count of the empty cells over ``k`` shifted copies of the line (:func:`window_starts`):
+``O(k)`` word operations per line and side (issue 26; it was ``O(k**3)``). Making or unmaking
+a stone refreshes the four lines through it only.
 
 Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
 
@@ -150,28 +151,58 @@ def bit_index(low):  # type: ignore[no-untyped-def]
     return popcount(np.uint64(low - 1))
 
 
+@njit(cache=True, inline="always")
+def window_starts(m, e, k, exact):  # type: ignore[no-untyped-def]
+    """``(one, two)``: bit ``s`` set when the window of ``k`` cells from bit ``s`` holds only
+    cells of ``m`` (stones) and ``e`` (empty cells, disjoint from ``m``), exactly one (two) of
+    them empty. Under the exact rule the cells just outside the window must not hold ``m``.
+
+    Bit-parallel (issue 26): every window start at once, a saturating count of the empty
+    cells kept in three bit sets (at least one, two, three) over the ``k`` shifted copies of
+    ``e``; a window past either end of the line holds a cell of neither set."""
+    full = np.int64(-1)
+    at1 = at2 = at3 = np.int64(0)
+    for i in range(k):
+        x = e >> i
+        full &= (m | e) >> i
+        at3 |= at2 & x
+        at2 |= at1 & x
+        at1 |= x
+    one = full & at1 & ~at2
+    two = full & at2 & ~at3
+    if exact:
+        outside = ~((m << 1) | (m >> k))
+        one &= outside
+        two &= outside
+    return one, two
+
+
+@njit(cache=True, inline="always")
+def spread(starts, e, k):  # type: ignore[no-untyped-def]
+    """The cells of ``e`` inside some window of ``k`` cells starting at a bit of ``starts``."""
+    covered = np.int64(0)
+    for i in range(k):
+        covered |= starts << i
+    return covered & e
+
+
+@njit(cache=True)
+def threat_maps(m, e, k, exact):  # type: ignore[no-untyped-def]
+    """``(wins, fours)``: the cells of ``e`` (a line's empty cells, disjoint from its stones
+    ``m``) where a stone of ``m`` completes ``k`` in a row, and where it makes a four (some
+    window of ``k`` cells through it then holds ``k - 1`` stones and one empty cell, which
+    would complete the line). Under the exact rule the cells just outside the window must not
+    hold ``m``'s stones. A win cell is the one empty cell of a window holding ``k - 1``
+    stones; a four cell either empty cell of a window holding ``k - 2``."""
+    one, two = window_starts(m, e, k, exact)
+    return spread(one, e, k), spread(two, e, k)
+
+
 @njit(cache=True)
 def threat_map(m, e, k, exact, four):  # type: ignore[no-untyped-def]
-    """Cells of ``e`` (a line's empty cells) where a stone of ``m`` completes ``k`` in a row
-    (``four`` false), or makes a four (``four`` true: some window of ``k`` cells through it
-    then holds ``k - 1`` stones and one empty cell, which would complete the line). Under the
-    exact rule the cells just outside the window must not hold ``m``'s stones.
-
-    The new stone sits at offset ``j`` of the window and the four's gap at ``q``: each pair is
-    one conjunction of shifted sets, OR-ed over the pairs."""
-    result = 0
-    for j in range(k):
-        for q in range(k if four else 1):
-            if four and q == j:
-                continue
-            acc = e & sh(e, q - j) if four else e
-            for i in range(k):
-                if i != j and not (four and i == q):
-                    acc &= sh(m, i - j)
-            if exact:
-                acc &= ~(sh(m, -j - 1) | sh(m, k - j))
-            result |= acc
-    return result
+    """The four map of :func:`threat_maps` (``four`` true) or its win map."""
+    one, two = window_starts(m, e, k, exact)
+    return spread(two if four else one, e, k)
 
 
 @njit(cache=True)
@@ -207,10 +238,10 @@ def refresh_line(line, ctx, st):  # type: ignore[no-untyped-def]
     for side in range(2):
         mine = a if side == 0 else b
         old = st[1][side, line]
-        new = threat_map(mine, empty, k, exact, False)
+        new, fours = threat_maps(mine, empty, k, exact)
         st[1][side, line] = new
         counts[side] += np.int64(new != 0) - np.int64(old != 0)
-        st[2][side, line] = threat_map(mine, empty, k, exact, True)
+        st[2][side, line] = fours
     if params[P_PATTERNS] == PATTERNS_EVAL:
         return
     value = line_value(a, b, length, k, ctx[8])
