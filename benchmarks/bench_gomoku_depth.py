@@ -10,6 +10,10 @@ position the nodes, the processor time and the move, then the totals and the loa
 checkouts one after the other in the same minute to compare them, or one checkout's pattern
 tables off and on (``--patterns order`` or ``eval``: :func:`~perfectplay.games.mnk.big_kernel.
 with_patterns` on every context the kernel builds; issue 26).
+
+``--micro R`` times the board instead of the search: on each position, ``R`` rounds of
+make + evaluate + unmake of every empty cell within two of a stone (the work of a node's
+children), printing the processor time per make + evaluate + unmake.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay import api
+from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk import big_kernel
 from perfectplay.games.mnk.patterns import PATTERNS_EVAL, PATTERNS_ORDER
 
@@ -53,16 +58,56 @@ def with_tables(mode: int) -> None:
     big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
 
 
+def micro(game: Any, moves_list: list[list[tuple[int, int]]], rounds: int) -> None:
+    """Print the processor time of one make + evaluate + unmake on the positions' boards."""
+    from numba import njit
+
+    from perfectplay.games.mnk import board_compiled as bc
+
+    @njit(cache=True)
+    def children(rounds: int, side: int, ctx: Any, st: Any) -> int:
+        done = 0
+        for _ in range(rounds):
+            for cell in range(st[4].shape[0]):
+                if st[4][cell] == 0 and st[5][cell] > 0:
+                    bc.make(cell, side, ctx, st)
+                    done += bc.evaluate(1 - side, ctx, st) & 1
+                    bc.unmake(cell, side, ctx, st)
+                    done += 2
+        return done // 2
+
+    kernel = big_kernel.BigMNKKernel(game, KernelOptions())
+    ctx = kernel.context(True)
+    total = cpu = 0.0
+    for moves in moves_list:
+        position = game.initial()
+        for r, c in moves:
+            position = game.play(position, (r, c))
+        st = kernel.state(position, ctx)
+        side = kernel.side(position)
+        children(1, side, ctx, st)
+        start = time.process_time()
+        total += children(rounds, side, ctx, st)
+        cpu += time.process_time() - start
+    print(f"make+evaluate+unmake: {total:.0f} in {cpu:.2f} s = {cpu / total * 1e6:.3f} us each")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--stones", type=int, default=14)
     parser.add_argument("--patterns", choices=("off", *MODES), default="off")
+    parser.add_argument("--micro", type=int, default=0, metavar="ROUNDS")
     args = parser.parse_args()
     if args.patterns != "off":
         with_tables(MODES[args.patterns])
     game: Any = api.new_game("tictactoe", size="15x15", k=5)[0]
+    if args.micro:
+        print(f"load before: {os.getloadavg()[0]:.2f}")
+        micro(game, positions(args.positions, args.stones), args.micro)
+        print(f"load after: {os.getloadavg()[0]:.2f}")
+        return
     api.best(game, game.initial(), api.limit(depth=1))
     print(f"load before: {os.getloadavg()[0]:.2f}")
     nodes = cpu = 0.0

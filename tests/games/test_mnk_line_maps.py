@@ -77,7 +77,7 @@ def test_threat_maps_equal_the_window_conjunctions(k: int, exact: bool) -> None:
         assert threat_map(mine, empty, k, exact, True) == fours
 
 
-@pytest.mark.parametrize("k", range(1, 8))
+@pytest.mark.parametrize("k", range(1, 10))
 def test_line_value_equals_the_window_loop(k: int) -> None:
     rng = random.Random(100 + k)
     weights = np.array(evaluation_weights(k), dtype=np.int64)
