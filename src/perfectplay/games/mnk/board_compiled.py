@@ -265,26 +265,23 @@ def line_value_loop(a, b, length, k, weights):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def refresh_line(line, ctx, st):  # type: ignore[no-untyped-def]
-    """Recompute a line's threat maps and evaluation share after its stones changed."""
-    params = ctx[10]
-    k, exact = params[P_K], params[P_EXACT] != 0
-    length = ctx[3][line]
-    a, b = st[0][0, line], st[0][1, line]
+def refresh_line(line, length, k, exact, windows, weights, lines, wins, fours, counts, values):  # type: ignore[no-untyped-def]
+    """Recompute a line's threat maps and (``windows`` true) evaluation share after its
+    stones changed. The state's arrays come one by one (``lines``, ``wins``, ``fours``,
+    ``counts``, ``values`` = ``st[0, 1, 2, 3, 7]``): taken from the tuple once per stone, not
+    once per use, they cost no reference counting in the loop (issue 26)."""
+    a, b = lines[0, line], lines[1, line]
     empty = ((1 << length) - 1) & ~(a | b)
-    counts = st[3]
     for side in range(2):
-        mine = a if side == 0 else b
-        old = st[1][side, line]
-        new, fours = threat_maps(mine, empty, k, exact)
-        st[1][side, line] = new
+        old = wins[side, line]
+        new, four = threat_maps(a if side == 0 else b, empty, k, exact)
+        wins[side, line] = new
+        fours[side, line] = four
         counts[side] += np.int64(new != 0) - np.int64(old != 0)
-        st[2][side, line] = fours
-    if params[P_PATTERNS] == PATTERNS_EVAL:
-        return
-    value = line_value(a, b, length, k, ctx[8])
-    counts[3] += value - st[7][line]
-    st[7][line] = value
+    if windows:
+        value = line_value(a, b, length, k, weights)
+        counts[3] += value - values[line]
+        values[line] = value
 
 
 @njit(cache=True)
@@ -302,25 +299,32 @@ def unmake(cell, side, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
     st[4][cell] = side + 1 if sign > 0 else 0
+    params, cell_line, cell_bit, line_len = ctx[10], ctx[0], ctx[1], ctx[3]
+    lines, wins, fours, counts, values = st[0], st[1], st[2], st[3], st[7]
+    k, exact = params[P_K], params[P_EXACT] != 0
+    windows = params[P_PATTERNS] != PATTERNS_EVAL
+    weights = ctx[8]
     for d in range(4):
-        line = ctx[0][cell, d]
-        bit = 1 << ctx[1][cell, d]
+        line = cell_line[cell, d]
+        bit = 1 << cell_bit[cell, d]
         if sign > 0:
-            st[0][side, line] |= bit
+            lines[side, line] |= bit
         else:
-            st[0][side, line] &= ~bit
-        refresh_line(line, ctx, st)
-    if ctx[10][P_PATTERNS] != PATTERNS_OFF:
+            lines[side, line] &= ~bit
+        length = line_len[line]
+        refresh_line(line, length, k, exact, windows, weights, lines, wins, fours, counts, values)
+    if params[P_PATTERNS] != PATTERNS_OFF:
         refresh_patterns(cell, ctx, st)
-    near = ctx[5]
+    near, nearby = ctx[5], st[5]
     for i in range(near.shape[1]):
         other = near[cell, i]
         if other < 0:
             break
-        st[5][other] += sign
-    for s in range(ctx[10][P_NSYM]):
-        st[6][s] ^= ctx[4][s, side, cell]
-    st[3][2] += sign
+        nearby[other] += sign
+    zobrist, hashes = ctx[4], st[6]
+    for s in range(params[P_NSYM]):
+        hashes[s] ^= zobrist[s, side, cell]
+    counts[2] += sign
 
 
 @njit(cache=True)
