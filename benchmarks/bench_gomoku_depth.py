@@ -64,7 +64,8 @@ def micro(game: Any, moves_list: list[list[tuple[int, int]]], rounds: int) -> No
 
     from perfectplay.games.mnk import board_compiled as bc
 
-    @njit(cache=True)
+    # Not cached: the cache would keep the board of whichever checkout compiled it first.
+    @njit
     def children(rounds: int, side: int, ctx: Any, st: Any) -> int:
         done = 0
         for _ in range(rounds):
