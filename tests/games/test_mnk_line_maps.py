@@ -63,7 +63,7 @@ def random_line(rng: random.Random, length: int) -> tuple[int, int, int]:
     return mine, theirs, ((1 << length) - 1) & ~(mine | theirs)
 
 
-@pytest.mark.parametrize("k", range(1, 8))
+@pytest.mark.parametrize("k", range(1, 10))
 @pytest.mark.parametrize("exact", [False, True])
 def test_threat_maps_equal_the_window_conjunctions(k: int, exact: bool) -> None:
     rng = random.Random(k * 2 + exact)
