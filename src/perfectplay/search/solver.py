@@ -86,7 +86,7 @@ class SearchOptions:
     them). ``table_entries`` caps the table (by default the kernel's own choice).
     ``exact_plies``: the game's reach (its kit's policy): a position this many plies from
     its end is solved exactly in reasonable time, so a timed search of a position a few
-    plies farther may hand over to the exact solver early (see :func:`_doomed`).
+    plies farther tries the exact solver first (see :meth:`Searcher._near_reach`).
     """
 
     engine: Engine = "auto"
@@ -233,6 +233,7 @@ class Searcher:
         self._warm = False
         self._quick: Kernel[Any, Any] | None = None  # the kernel's quick path, once warm
         self._scores: dict[float, Score] = {}  # the exact scores the quick path gave
+        self._quick_weak: Kernel[Any, Any] | None = None  # and its quick weak solve
         self._weak_scores: dict[int, Score] = {}  # and the weak ones
         if search.engine == "kernel":
             self._load()
@@ -303,6 +304,7 @@ class Searcher:
             kernel.warm_up(start)
         if kernel is not None and kernel.traits.quick and self.table is not None:
             self._quick = kernel
+            self._quick_weak = kernel if kernel.traits.weak else None
 
     def quick(self, position: Any, line: bool) -> SearchResult[Any] | None:
         """:meth:`run`'s exact result (``with_pv=line``) of ``position`` when it costs no
@@ -333,15 +335,14 @@ class Searcher:
         found = self.quick_weak(position)
         if found is not None:
             return found
-        tried = self._quick is not None and self._quick.traits.weak
-        return self.weak(position, EXACT, None, quick_tried=tried)
+        return self.weak(position, EXACT, None, quick_tried=self._quick_weak is not None)
 
     def quick_weak(self, position: Any) -> SearchResult[Any] | None:
         """:meth:`weak`'s result of ``position`` when it costs no search or a short one (as
         :meth:`quick`: the books, or the kernel's quick weak solve); ``None`` for a kernel
         without it (traits ``quick`` and ``weak``, once warm), a finished position the books
         do not answer, and a longer solve, which :meth:`weak` then searches, guarded."""
-        if self._quick is None or not self._quick.traits.weak:
+        if self._quick_weak is None:
             return None
         if self.books is not None:
             started = time.perf_counter()
@@ -353,8 +354,8 @@ class Searcher:
     def _quick_weak_search(self, position: Any) -> SearchResult[Any] | None:
         """The kernel's quick weak solve of ``position`` as a result, or ``None`` (no quick
         weak path, a finished position, a longer solve)."""
-        kernel = self._quick
-        if kernel is None or not kernel.traits.weak:
+        kernel = self._quick_weak
+        if kernel is None:
             return None
         started = time.perf_counter()
         answer = kernel.quick_weak(position, self.table)
@@ -523,8 +524,8 @@ class Searcher:
         if limit.trial and limit.time is not None:
             return self._trial(position, limit.time, full_depth, started, with_pv, on_progress)
         if limit.time is None and limit.nodes is None:
-            quick = None if quick_tried or limit.depth is not None else self._quick
-            quick = None if on_progress is not None else quick
+            skip = quick_tried or limit.depth is not None or on_progress is not None
+            quick = None if skip else self._quick
             found = None if quick is None else self._quick_result(quick, position, with_pv)
             if found is not None:
                 return found
