@@ -17,7 +17,10 @@ from numba import njit, objmode, types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-from perfectplay.games import interrupt
+from perfectplay.games import (
+    compile_guard,  # noqa: F401  (importing it is the cache's check)
+    interrupt,
+)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from perfectplay.games import compile_guard  # noqa: F401  (importing it is the cache's check)
 from perfectplay.values import INFINITY as INF
 from perfectplay.values import MATE, WIN
 
