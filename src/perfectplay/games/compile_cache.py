@@ -45,7 +45,9 @@ and then its data file, recompiling when either is gone, so a race costs at wors
 recompile. A folder that cannot be written (a read-only install, where numba caches under
 ``~/.cache/numba`` anyway) is reported, never raised. Importing ``perfectplay``, ``--help``
 and every error before a search compute none of this; the check itself reads the ~50
-sources under ``games/`` and the stamps (about a millisecond or two; BENCHMARKS.md).
+sources under ``games/`` and the stamps (a few milliseconds, against half a second to import
+numba; BENCHMARKS.md). One case is left open: a process that started before an upgrade and
+still runs the old code can write old code into the cache after a new process's check.
 """
 
 from __future__ import annotations
@@ -91,7 +93,9 @@ only adds a source to a digest)."""
 
 def cached(engine: CompiledEngine) -> bool:
     """Whether numba would load every entry point of ``engine`` from its cache (``False``
-    when numba is missing, a module or function is not found, or an index is stale)."""
+    when numba is missing, a module or function is not found, an index is stale, or the
+    stamp of one of the package's modules is, since :func:`keep_coherent` would remove its
+    files before loading)."""
     from importlib.metadata import PackageNotFoundError, version  # tens of ms: when asked
 
     try:
@@ -220,6 +224,7 @@ def stamped(engine: CompiledEngine) -> bool:
 def source_digests(root: Path = PACKAGE, home: Path = COMPILED_HOME) -> dict[Path, str]:
     """The digest of each compiled module under ``home`` (its path, resolved, to the
     hexadecimal SHA-256 of what its cached code depends on: see the module docstring)."""
+    root = root.resolve()  # as the sources' paths are
     contents = compiled_sources(home)
     located: dict[tuple[str, ...], Path | None] = {}  # the same modules recur: looked up once
     imports = {path: imported_files(root, path, text, located) for path, text in contents.items()}
