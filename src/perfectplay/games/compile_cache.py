@@ -228,8 +228,8 @@ def source_digests(root: Path = PACKAGE, home: Path = COMPILED_HOME) -> dict[Pat
     contents = compiled_sources(home)
     located: dict[tuple[str, ...], Path | None] = {}  # the same modules recur: looked up once
     imports = {path: imported_files(root, path, text, located) for path, text in contents.items()}
-    hashes = {path: hashlib.sha256(text).digest() for path, text in contents.items()}
-    return {path: digest(root, covered(path, imports), hashes) for path in imports}
+    entries = {path: entry(root, path, text) for path, text in contents.items()}
+    return {path: digest(root, covered(path, imports), entries) for path in imports}
 
 
 def compiled_sources(home: Path) -> dict[Path, bytes]:
@@ -334,15 +334,21 @@ def covered(source: Path, imports: Mapping[Path, set[Path]]) -> set[Path]:
     return files
 
 
-def digest(root: Path, files: Iterable[Path], hashes: dict[Path, bytes]) -> str:
-    """The SHA-256 over ``files`` in a stable order: each one's path below ``root`` and the
-    SHA-256 of its content (each file read and hashed once, kept in ``hashes``)."""
+def digest(root: Path, files: Iterable[Path], entries: dict[Path, bytes]) -> str:
+    """The SHA-256 over the :func:`entry` of each of ``files`` in a stable order (each file
+    read and hashed once, kept in ``entries``)."""
     hasher = hashlib.sha256()
     for path in sorted(files):
-        if path not in hashes:
-            hashes[path] = hashlib.sha256(b"\n" + path.read_bytes()).digest()  # as read above
-        hasher.update(path.relative_to(root).as_posix().encode() + b"\0" + hashes[path])
+        if path not in entries:
+            entries[path] = entry(root, path, b"\n" + path.read_bytes())  # as read above
+        hasher.update(entries[path])
     return hasher.hexdigest()
+
+
+def entry(root: Path, path: Path, text: bytes) -> bytes:
+    """What a digest holds of the source ``text`` at ``path``: its path below ``root`` and
+    the SHA-256 of the text."""
+    return path.relative_to(root).as_posix().encode() + b"\0" + hashlib.sha256(text).digest()
 
 
 def by_cache_folder(digests: Mapping[Path, str]) -> dict[Path, list[Path]]:
