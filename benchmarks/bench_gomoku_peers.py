@@ -9,7 +9,8 @@ referee of our own, one game at a time, on 15x15 under the same rule for both.
 Every opening of ``--openings`` (default ``benchmarks/data/gomoku_openings.txt``: 12 openings
 of three stones) is played twice, perfectplay with each colour; the engines get the opening
 by ``BOARD`` on their first move and ``TURN`` after it. perfectplay has ``--ms`` a move
-(1000); the opponent either a node budget a move (``--nodes N``: ``INFO max_node N``,
+(1000; ``--perfectplay-nodes N`` adds a node budget a move, ``INFO max_node N``); the
+opponent either a node budget a move (``--nodes N``: ``INFO max_node N``,
 Rapfi's and Yixin-Board's extension, with a generous turn time) or a time (``--opponent-ms``).
 The referee judges with perfectplay's own rules (five or more wins with ``--rule 0``, exactly
 five with ``--rule 1``); a move that is not an empty cell, an answer that is not a move, a
@@ -273,7 +274,9 @@ def opponent_command(engine: str) -> list[str]:
 def match(args: argparse.Namespace, nodes: int | None) -> Tally:
     """One match: every opening with both colours, one game at a time."""
     openings = read_openings(Path(args.openings))
-    ours = Side(Brain([*OURS, "gomocup", "tictactoe"], "perfectplay"), args.ms)
+    budget = args.perfectplay_nodes
+    own_infos = () if budget is None else (f"INFO max_node {budget}",)
+    ours = Side(Brain([*OURS, "gomocup", "tictactoe"], "perfectplay"), args.ms, own_infos)
     ready = ours.brain.wait_for(READY, LOAD_SECONDS)
     print(f"perfectplay's engine {'loaded' if ready else 'NOT loaded'} before the first game")
     if nodes is None:
@@ -353,6 +356,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ms", type=int, default=1000, help="perfectplay's turn time")
     parser.add_argument("--opponent-ms", type=int, default=1000)
     parser.add_argument("--nodes", type=int, help="the opponent's node budget a move")
+    parser.add_argument(
+        "--perfectplay-nodes",
+        type=int,
+        help="perfectplay's node budget a move (INFO max_node; its VCF nodes not counted): "
+        "strength per node, whatever the load; give a --ms the budget fits in",
+    )
     parser.add_argument("--ladder", type=int, help="the first rung's node budget")
     parser.add_argument("--rungs", type=int, default=4)
     parser.add_argument("--rule", type=int, default=0, choices=(0, 1))
