@@ -491,8 +491,9 @@ def root_threat(opp, threes, ctx, st, stats):  # type: ignore[no-untyped-def]
 def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """``(best_cell, value)`` of a running position for ``side``; ``first`` (a cell or -1) is
     tried first. ``stats[3]`` set on return means aborted: the value is the best so far and
-    the cell the best so far, at worst the first by gain (a move is always ready: a search
-    whose deadline has passed before it starts still answers one)."""
+    the cell the best so far, at worst ``first`` (else the first by gain): a move is always
+    ready, even from a search whose deadline has passed before it starts, and it is not
+    ``first`` only when ``first`` was searched to the end and that move beat it."""
     stats[0] += 1
     counts = st[3]
     opp = 1 - side
@@ -506,7 +507,7 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
     ready = block
     if threats == 0:
         candidates(side, 0, exact, 0, ctx, st)  # cheap: one pass over the cells
-        ready = st[8][0, 0]
+        ready = first if first >= 0 and st[4][first] == 0 else st[8][0, 0]
     if past_deadline(stats[0], stats[4]):
         stats[3] = 1
         return ready, -INF
