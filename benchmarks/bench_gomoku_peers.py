@@ -65,6 +65,10 @@ READY = "MESSAGE perfectplay: engine loaded"
 """What perfectplay's brain says once its engine is loaded (the manager waits for it)."""
 LOAD_SECONDS = 180.0
 NODE_MODE_TURN_MS = 30_000
+RETRIES = 3
+RETRY_SECONDS = 0.05
+"""How often, and after how long, a command the opponent answered with ``ERROR`` is sent
+again (see :func:`retried`)."""
 ONE_CORE = ("INFO thread_num 1", "INFO pondering 0")
 """The opponent searches on one thread and not on our time (keys other brains ignore)."""
 """The opponent's turn time when it plays by nodes (the node budget ends its search)."""
@@ -217,7 +221,8 @@ def play(
     while game.outcome(position) is None and len(stones) < size * size:
         black_to_move = len(stones) % 2 == 0
         mover = ours if black_to_move == ours_black else theirs
-        if told[id(mover)]:
+        turn = told[id(mover)]
+        if turn:
             mover.brain.send(f"TURN {stones[-1][0]},{stones[-1][1]}")
         else:
             mine = len(stones) % 2
@@ -229,6 +234,8 @@ def play(
             told[id(mover)] = True
         limit = (mover.turn_ms + grace_ms) / 1000
         reply, seconds = mover.brain.answer(limit + 5)
+        if mover is theirs and turn:
+            reply, seconds = retried(mover.brain, reply, seconds, limit, stones)
         if mover is ours:
             tally.slowest = max(tally.slowest, seconds)
             if seconds * 1000 > mover.turn_ms:
@@ -248,6 +255,22 @@ def play(
         return finish(record, "draw", "board full")
     black_won = len(stones) % 2 == 1
     return finish(record, "win" if black_won == ours_black else "loss", "five")
+
+
+def retried(
+    brain: Brain, reply: str | None, seconds: float, limit: float, stones: list[tuple[int, int]]
+) -> tuple[str | None, float]:
+    """The opponent's answer, its ``TURN`` sent again (up to :data:`RETRIES` times) while it
+    answers ``ERROR``: Rapfi drops a command that comes while it is still marked as thinking
+    just after its move (its ``TURN`` word dropped, it then calls the move an unknown
+    command), which a quick answer of ours can do; its board is unchanged then."""
+    for _ in range(RETRIES):
+        if reply is None or not reply.startswith("ERROR"):
+            break
+        time.sleep(RETRY_SECONDS)
+        brain.send(f"TURN {stones[-1][0]},{stones[-1][1]}")
+        reply, seconds = brain.answer(limit + 5)
+    return reply, seconds
 
 
 def finish(record: Game, result: str, reason: str) -> Game:
