@@ -9,7 +9,8 @@ referee of our own, one game at a time, on 15x15 under the same rule for both.
 Every opening of ``--openings`` (default ``benchmarks/data/gomoku_openings.txt``: 12 openings
 of three stones) is played twice, perfectplay with each colour; the engines get the opening
 by ``BOARD`` on their first move and ``TURN`` after it. perfectplay has ``--ms`` a move
-(1000); the opponent either a node budget a move (``--nodes N``: ``INFO max_node N``,
+(1000; ``--perfectplay-nodes N`` adds a node budget a move, ``INFO max_node N``); the
+opponent either a node budget a move (``--nodes N``: ``INFO max_node N``,
 Rapfi's and Yixin-Board's extension, with a generous turn time) or a time (``--opponent-ms``).
 The referee judges with perfectplay's own rules (five or more wins with ``--rule 0``, exactly
 five with ``--rule 1``); a move that is not an empty cell, an answer that is not a move, a
@@ -64,6 +65,10 @@ READY = "MESSAGE perfectplay: engine loaded"
 """What perfectplay's brain says once its engine is loaded (the manager waits for it)."""
 LOAD_SECONDS = 180.0
 NODE_MODE_TURN_MS = 30_000
+RETRIES = 3
+RETRY_SECONDS = 0.05
+"""How often, and after how long, a command the opponent answered with ``ERROR`` is sent
+again (see :func:`retried`)."""
 ONE_CORE = ("INFO thread_num 1", "INFO pondering 0")
 """The opponent searches on one thread and not on our time (keys other brains ignore)."""
 """The opponent's turn time when it plays by nodes (the node budget ends its search)."""
@@ -216,7 +221,8 @@ def play(
     while game.outcome(position) is None and len(stones) < size * size:
         black_to_move = len(stones) % 2 == 0
         mover = ours if black_to_move == ours_black else theirs
-        if told[id(mover)]:
+        turn = told[id(mover)]
+        if turn:
             mover.brain.send(f"TURN {stones[-1][0]},{stones[-1][1]}")
         else:
             mine = len(stones) % 2
@@ -228,6 +234,8 @@ def play(
             told[id(mover)] = True
         limit = (mover.turn_ms + grace_ms) / 1000
         reply, seconds = mover.brain.answer(limit + 5)
+        if mover is theirs and turn:
+            reply, seconds = retried(mover.brain, reply, seconds, limit, stones)
         if mover is ours:
             tally.slowest = max(tally.slowest, seconds)
             if seconds * 1000 > mover.turn_ms:
@@ -247,6 +255,22 @@ def play(
         return finish(record, "draw", "board full")
     black_won = len(stones) % 2 == 1
     return finish(record, "win" if black_won == ours_black else "loss", "five")
+
+
+def retried(
+    brain: Brain, reply: str | None, seconds: float, limit: float, stones: list[tuple[int, int]]
+) -> tuple[str | None, float]:
+    """The opponent's answer, its ``TURN`` sent again (up to :data:`RETRIES` times) while it
+    answers ``ERROR``: Rapfi drops a command that comes while it is still marked as thinking
+    just after its move (its ``TURN`` word dropped, it then calls the move an unknown
+    command), which a quick answer of ours can do; its board is unchanged then."""
+    for _ in range(RETRIES):
+        if reply is None or not reply.startswith("ERROR"):
+            break
+        time.sleep(RETRY_SECONDS)
+        brain.send(f"TURN {stones[-1][0]},{stones[-1][1]}")
+        reply, seconds = brain.answer(limit + 5)
+    return reply, seconds
 
 
 def finish(record: Game, result: str, reason: str) -> Game:
@@ -273,7 +297,9 @@ def opponent_command(engine: str) -> list[str]:
 def match(args: argparse.Namespace, nodes: int | None) -> Tally:
     """One match: every opening with both colours, one game at a time."""
     openings = read_openings(Path(args.openings))
-    ours = Side(Brain([*OURS, "gomocup", "tictactoe"], "perfectplay"), args.ms)
+    budget = args.perfectplay_nodes
+    own_infos = () if budget is None else (f"INFO max_node {budget}",)
+    ours = Side(Brain([*OURS, "gomocup", "tictactoe"], "perfectplay"), args.ms, own_infos)
     ready = ours.brain.wait_for(READY, LOAD_SECONDS)
     print(f"perfectplay's engine {'loaded' if ready else 'NOT loaded'} before the first game")
     if nodes is None:
@@ -353,6 +379,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ms", type=int, default=1000, help="perfectplay's turn time")
     parser.add_argument("--opponent-ms", type=int, default=1000)
     parser.add_argument("--nodes", type=int, help="the opponent's node budget a move")
+    parser.add_argument(
+        "--perfectplay-nodes",
+        type=int,
+        help="perfectplay's node budget a move (INFO max_node; its VCF nodes not counted): "
+        "strength per node, whatever the load; give a --ms the budget fits in",
+    )
     parser.add_argument("--ladder", type=int, help="the first rung's node budget")
     parser.add_argument("--rungs", type=int, default=4)
     parser.add_argument("--rule", type=int, default=0, choices=(0, 1))

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import ClassVar
 
 import pytest
 
@@ -236,3 +237,58 @@ def test_help_names_the_games_it_plays() -> None:
     )
     assert "gomoku" in done.stdout and "tictactoe" in done.stdout
     assert "connect4" not in done.stdout and "simplexity" not in done.stdout
+
+
+class Recording(api.Engine[object, object]):
+    """An engine that notes what the brain asks of it."""
+
+    made: ClassVar[list[str]] = []
+    cleared: ClassVar[list[str]] = []
+    limits: ClassVar[list[api.Limit]] = []
+
+    def __init__(self, game: api.RegisteredGame) -> None:
+        super().__init__(game)
+        Recording.made.append(game.name)
+
+    def clear(self) -> None:
+        Recording.cleared.append(self.game.name)
+        super().clear()
+
+    def solve(self, position: object, search_limit: api.Limit = api.EXACT, **kw: object) -> object:  # type: ignore[override]
+        Recording.limits.append(search_limit)
+        return super().solve(position, search_limit, **kw)  # type: ignore[arg-type]
+
+
+def test_one_engine_per_rule_and_board_its_table_kept_until_a_new_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 26: the brain keeps one engine (and its transposition table) per rule and board
+    across its moves, BOARD blocks included (they continue a game); START and RESTART empty
+    the tables. ``INFO max_node`` is the search's node budget a move."""
+    for notes in (Recording.made, Recording.cleared, Recording.limits):
+        notes.clear()
+    monkeypatch.setattr(api, "Engine", Recording)
+    brain = Brain(loader=Loader(lambda say: None))
+    got = replies(
+        brain,
+        "START 15",
+        "INFO timeout_turn 5000",
+        "INFO max_node 300",
+        "BEGIN",
+        "TURN 8,8",
+        "BOARD",
+        "7,7,1",
+        "8,8,2",
+        "6,6,1",
+        "9,9,2",
+        "DONE",
+    )
+    assert len(got) == 4 and got[0] == "OK"
+    assert Recording.made == ["tictactoe"] and Recording.cleared == []
+    assert [limit.nodes for limit in Recording.limits] == [300, 300, 300]
+    assert replies(brain, "RESTART", "INFO rule 1", "INFO max_node 0", "BEGIN")[0] == "OK"
+    assert Recording.cleared == ["tictactoe"]
+    assert Recording.made == ["tictactoe", "gomoku"] and Recording.limits[-1].nodes is None
+    assert replies(brain, "START 15") == ["OK"]
+    assert sorted(Recording.cleared) == ["gomoku", "tictactoe", "tictactoe"]
+    assert replies(brain, "INFO max_node many")[0].startswith("ERROR max_node")

@@ -5,7 +5,8 @@ brain in lines of text; the brain answers each command that asks for it::
 
     START 15            -> OK              a new 15x15 game (RECTSTART 15,20: 15 wide, 20 high)
     INFO timeout_turn 1000                 milliseconds a move (also time_left, rule: bit 1 is
-                                           the exact rule, an overline does not win)
+                                           the exact rule, an overline does not win; max_node:
+                                           a node budget a move, 0 none)
     BEGIN               -> 7,7             the brain opens
     TURN 7,8            -> 8,8             the opponent played column 7, row 8; the brain replies
     BOARD / 7,7,1 / 7,8,2 / DONE -> 8,7    a whole position (1: the brain's, 2: the opponent's)
@@ -18,8 +19,11 @@ Coordinates are ``x,y`` from 0: the column, then the row from the top. Bad comma
 input: a bad move, a size the engine does not play, a rule it cannot play) or
 ``UNKNOWN command``, and the brain keeps going; a ``BOARD`` block with a bad line gets one
 ``ERROR`` when its ``DONE`` comes, so the replies stay in step. The board is rebuilt from the
-stones for every move, so the brain keeps no more than the stones and the clock between
-commands.
+stones for every move; between commands the brain keeps the stones, the clock and one
+search engine per board and rule (:class:`perfectplay.api.Engine`), whose transposition
+table carries what one move's search learnt to the next (its entries are keyed by whole
+boards and hold values relative to their own position, so they stay true as the game goes
+on); ``START`` and ``RESTART`` empty the tables.
 
 A tournament manager times everything, ``START`` included: the compiled engine is loaded
 once, in a background thread started with the brain (:class:`Loader`), so ``START`` answers
@@ -52,7 +56,7 @@ from perfectplay.errors import (
 )
 
 if TYPE_CHECKING:
-    from perfectplay.api import RegisteredGame
+    from perfectplay.api import Engine, RegisteredGame
 
 EPILOG = """\
 examples:
@@ -70,8 +74,10 @@ FREESTYLE, EXACT_RULE = "tictactoe", "gomoku"
 """The games of the two rules: five or more wins, exactly five wins."""
 DEFAULT_TURN_MS = 5_000
 """Milliseconds a move when the manager says nothing (Gomocup's usual limit)."""
-TIME_SHARE = 0.8
-"""The share of a move's time the search may use (the rest is the line's transport)."""
+TIME_SHARE = 0.87
+"""The share of a move's time the search may use (the rest is the line's transport and a
+busy machine's scheduling: at 0.8 the slowest of some 300 moves at 1000 ms took 787 ms on an
+idle machine and 849 ms at load 5 on 2 cores, so 0.87 leaves about 90 ms; issue 26)."""
 MATCH_SHARE = 0.05
 """At most this share of the match time left goes to one move."""
 MIN_SECONDS = 0.05
@@ -225,6 +231,9 @@ class Brain:
     rows: int = 0
     turn_ms: int = DEFAULT_TURN_MS
     left_ms: int | None = None
+    max_nodes: int = 0
+    """``INFO max_node``: the search's nodes a move (0: no budget, the clock alone), the key
+    Rapfi and Yixin read; the VCF searches' own nodes are not counted."""
     own: list[tuple[int, int]] = field(default_factory=list)
     theirs: list[tuple[int, int]] = field(default_factory=list)
     neutral: list[tuple[int, int]] = field(default_factory=list)
@@ -233,6 +242,8 @@ class Brain:
     """When the command being answered was read: its move's clock starts there."""
     told: bool = False
     """Whether the loader's notice has gone to the manager as a ``MESSAGE``."""
+    engines: dict[tuple[str, int, int], Engine[Any, Any]] = field(default_factory=dict)
+    """The search engines made so far, by rule and board (cols, rows), tables kept."""
 
     def serve(self, lines: Iterator[str]) -> Iterator[str]:
         """The answers to the commands read from ``lines`` (``BOARD`` reads its own lines)."""
@@ -295,11 +306,17 @@ class Brain:
         return self.restart()
 
     def restart(self) -> str:
-        """The same board, emptied."""
+        """The same board, emptied, and the engines' tables too (a new game)."""
+        self.clear_stones()
+        for engine in self.engines.values():
+            engine.clear()
+        return "OK"
+
+    def clear_stones(self) -> None:
+        """No stone on the board (the tables are kept: a ``BOARD`` block continues a game)."""
         self.own.clear()
         self.theirs.clear()
         self.neutral.clear()
-        return "OK"
 
     def turn(self, rest: str) -> str:
         """``TURN x,y``: the opponent's stone, then the brain's move."""
@@ -316,13 +333,16 @@ class Brain:
         raise IllegalMoveError(f"no stone at {cell[0]},{cell[1]}")
 
     def info(self, rest: str) -> None:
-        """``INFO key value``: the clock and the rule; other keys are ignored."""
+        """``INFO key value``: the clock, the node budget and the rule; other keys are
+        ignored."""
         key, _, value = rest.partition(" ")
         key = key.lower()
         if key == "timeout_turn":
             self.turn_ms = whole(value, key)
         elif key == "time_left":
             self.left_ms = whole(value, key)
+        elif key == "max_node":
+            self.max_nodes = whole(value, key)
         elif key == "rule":
             self.exact_rule = bool(checked_rule(whole(value, key)) & RULE_EXACT)
 
@@ -331,7 +351,7 @@ class Brain:
         makes the block's one answer an ``ERROR`` naming it (the first such line); the
         lines after it are read up to ``DONE`` and ignored, so that the replies stay in
         step with the commands."""
-        self.restart()
+        self.clear_stones()
         error: str | None = None
         for raw in lines:
             text = raw.strip()
@@ -395,8 +415,9 @@ class Brain:
         # A compile takes a minute: no use waiting for it (a load from the cache, seconds).
         patience = 0.0 if self.loader.notice else seconds - waited - READY_SECONDS
         if self.loader.wait(patience):
-            limit = api.limit(time=seconds, started=self.received)
-            chosen = api.best(game, position, limit).best_move
+            nodes = self.max_nodes or None
+            limit = api.limit(time=seconds, nodes=nodes, started=self.received)
+            chosen = self.engine(game).solve(position, limit, line=False).best_move
         else:
             chosen = ready_move(game, position)
         cell = api.kit_of(game).move_cell(game, position, chosen)
@@ -405,6 +426,17 @@ class Brain:
         row, col = cell
         self.own.append((col, row))
         return f"{col},{row}"
+
+    def engine(self, game: RegisteredGame) -> Engine[Any, Any]:
+        """The engine of the rule and board in force, made on its first move (its table
+        kept across the moves and cleared by ``START``/``RESTART``)."""
+        from perfectplay import api
+
+        key = (self.game_name, self.cols, self.rows)
+        engine = self.engines.get(key)
+        if engine is None:
+            engine = self.engines[key] = api.Engine(game)
+        return engine
 
     def board_text(self) -> str:
         """The stones as a board (``x`` the side that has as many stones or one more).

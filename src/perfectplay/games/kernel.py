@@ -138,7 +138,10 @@ class KernelTraits:
     * ``move_ready``: :meth:`Kernel.search` keeps its deadline from the first iteration on
       and, stopped at it, still answers its best move so far (at worst its first by move
       order, never ``None`` for a running position): a time limit holds even where one
-      iteration takes longer (without it the first iteration always runs to its end).
+      iteration takes longer (without it the first iteration always runs to its end). A
+      search given a move to try first answers another only when that move was searched
+      to the end and beaten by it: so a timed search takes the move of its last iteration
+      even when cut off (the previous iteration's move otherwise).
     * ``batch``: :meth:`Kernel.exact_results` and :meth:`Kernel.exact_values_many` solve a
       list of positions exactly in one compiled call (else the search layer loops).
     * ``quick``: :meth:`Kernel.quick_exact` answers a short exact solve (its value, best move

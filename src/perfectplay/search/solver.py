@@ -641,6 +641,9 @@ class Searcher:
             if it.aborted or it.move is None:
                 if best is None and it.move is not None:  # the kernel's best so far
                     best = _Iteration(it.move, 0.0, it.nodes, False, True)
+                elif best is not None and move_ready and it.move not in (None, best.move):
+                    # The last move searched first and beaten, fully, a ply deeper.
+                    best = _Iteration(it.move, it.value, it.nodes, False, True)
                 break
             times.append(spent)
             if spent > 0.002:

@@ -27,7 +27,10 @@ a stale cached build keeps the old board code.
   move is checked against the opponent's VCF (a refuted move is a proved loss, kept in the
   table for the later iterations), and when every root move tried loses, every other empty
   cell is tried before the loss is claimed. Late quiet moves of a beam are searched a ply
-  shallower first (late move reductions).
+  shallower first (late move reductions), the latest of a deep node two plies
+  (:data:`LMR2_FROM`, :data:`LMR2_DEPTH`); a node one ply above its horizon tries only the
+  :data:`FRONTIER_WIDTH` best of its beam (issue 26: its children are leaves, each with its
+  VCF look).
 
 In both, a cell completing k wins at once, two opponent win cells lose, one must be blocked;
 a forced block at the horizon is searched past it.
@@ -143,6 +146,12 @@ LMR_FROM = 3
 """Moves of a beam searched to the full depth before the later ones are reduced."""
 LMR_DEPTH = 3
 """The least depth at which a node reduces its late moves."""
+LMR2_FROM = 6
+LMR2_DEPTH = 5
+"""From this move of a beam, at this depth or more, late moves are reduced by two plies."""
+FRONTIER_WIDTH = 8
+"""Moves a heuristic node one ply from its horizon tries (the beam's best: its children are
+leaves)."""
 EXACT_PROOF_PLIES = 5
 """The root's proofs of at most this many plies are exact: a mover's win takes an odd number
 of plies, the root has no win in 1 (checked first), and none in 3 when its VCF search, one
@@ -392,6 +401,8 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
             n, pruned = defences(side, ply, threat, defend == 2, ctx, st)
         else:
             n, pruned = candidates(side, ply, exact, threat, ctx, st)
+            if pruned and depth <= 1:
+                n = min(n, FRONTIER_WIDTH)
         if table_move >= 0 and st[4][table_move] == 0:
             n = to_front(table_move, n, ply, defend == 0, st)
     best, best_cell = -INF, st[8][ply, 0]
@@ -399,11 +410,13 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     for i in range(n):
         cell = st[8][ply, i]
         # Late move reduction: a late quiet move of the beam is searched a ply shallower
-        # with a null window first, and again in full only when it beats alpha.
+        # (two for the latest of a deep node) with a null window first, and again in full
+        # only when it beats alpha.
         reduce = not no_reduction and i >= LMR_FROM and not makes_four(cell, side, ctx, st)
         make(cell, side, ctx, st)
         if reduce:
-            value = -negamax(opp, ply + 1, depth - 2, -alpha - 1, -alpha, ctx, st, tt, stats)
+            cut = 3 if depth >= LMR2_DEPTH and i >= LMR2_FROM else 2
+            value = -negamax(opp, ply + 1, depth - cut, -alpha - 1, -alpha, ctx, st, tt, stats)
             if value > alpha and not stats[3]:
                 value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
         else:
@@ -491,8 +504,9 @@ def root_threat(opp, threes, ctx, st, stats):  # type: ignore[no-untyped-def]
 def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """``(best_cell, value)`` of a running position for ``side``; ``first`` (a cell or -1) is
     tried first. ``stats[3]`` set on return means aborted: the value is the best so far and
-    the cell the best so far, at worst the first by gain (a move is always ready: a search
-    whose deadline has passed before it starts still answers one)."""
+    the cell the best so far, at worst ``first`` (else the first by gain): a move is always
+    ready, even from a search whose deadline has passed before it starts, and it is not
+    ``first`` only when ``first`` was searched to the end and that move beat it."""
     stats[0] += 1
     counts = st[3]
     opp = 1 - side
@@ -506,7 +520,7 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
     ready = block
     if threats == 0:
         candidates(side, 0, exact, 0, ctx, st)  # cheap: one pass over the cells
-        ready = st[8][0, 0]
+        ready = first if first >= 0 and st[4][first] == 0 else st[8][0, 0]
     if past_deadline(stats[0], stats[4]):
         stats[3] = 1
         return ready, -INF
