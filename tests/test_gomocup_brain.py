@@ -259,12 +259,13 @@ class Recording(api.Engine[object, object]):
         return super().solve(position, search_limit, **kw)  # type: ignore[arg-type]
 
 
-def test_one_engine_per_rule_and_board_its_table_kept_until_a_new_game(
+def test_one_engine_for_the_rule_and_board_its_table_kept_until_a_new_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 26: the brain keeps one engine (and its transposition table) per rule and board
-    across its moves, BOARD blocks included (they continue a game); START and RESTART empty
-    the tables. ``INFO max_node`` is the search's node budget a move."""
+    """Issue 26: the brain keeps the engine (and its transposition table) of the rule and
+    board in force across its moves, BOARD blocks included (they continue a game); START and
+    RESTART empty its table; another rule or board replaces it (one table at a time).
+    ``INFO max_node`` is the search's node budget a move."""
     for notes in (Recording.made, Recording.cleared, Recording.limits):
         notes.clear()
     monkeypatch.setattr(api, "Engine", Recording)
@@ -289,6 +290,7 @@ def test_one_engine_per_rule_and_board_its_table_kept_until_a_new_game(
     assert replies(brain, "RESTART", "INFO rule 1", "INFO max_node 0", "BEGIN")[0] == "OK"
     assert Recording.cleared == ["tictactoe"]
     assert Recording.made == ["tictactoe", "gomoku"] and Recording.limits[-1].nodes is None
+    assert [key[0] for key in brain.engines] == ["gomoku"]
     assert replies(brain, "START 15") == ["OK"]
-    assert sorted(Recording.cleared) == ["gomoku", "tictactoe", "tictactoe"]
+    assert Recording.cleared == ["tictactoe", "gomoku"]
     assert replies(brain, "INFO max_node many")[0].startswith("ERROR max_node")

@@ -243,7 +243,8 @@ class Brain:
     told: bool = False
     """Whether the loader's notice has gone to the manager as a ``MESSAGE``."""
     engines: dict[tuple[str, int, int], Engine[Any, Any]] = field(default_factory=dict)
-    """The search engines made so far, by rule and board (cols, rows), tables kept."""
+    """The search engine of the rule and board (cols, rows) in force, its table kept (at
+    most one: another rule or board replaces it)."""
 
     def serve(self, lines: Iterator[str]) -> Iterator[str]:
         """The answers to the commands read from ``lines`` (``BOARD`` reads its own lines)."""
@@ -429,12 +430,16 @@ class Brain:
 
     def engine(self, game: RegisteredGame) -> Engine[Any, Any]:
         """The engine of the rule and board in force, made on its first move (its table
-        kept across the moves and cleared by ``START``/``RESTART``)."""
+        kept across the moves and cleared by ``START``/``RESTART``; the engine of another
+        rule or board is dropped)."""
         from perfectplay import api
 
         key = (self.game_name, self.cols, self.rows)
         engine = self.engines.get(key)
         if engine is None:
+            # One table at a time (tens of MiB each): a manager cycling through board sizes
+            # or rules must not pile them up; a change of board or rule starts a new game.
+            self.engines.clear()
             engine = self.engines[key] = api.Engine(game)
         return engine
 
