@@ -296,13 +296,29 @@ def unmake(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     _place(cell, side, -1, ctx, st)
 
 
+@njit(cache=True)
+def make_threats(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """:func:`make` for the threat searches (issue 26): the board, the stone count, the four
+    lines' stone bits and threat maps (``st[0:4]``, ``st[4]``) only. The evaluation, the
+    pattern values, ``nearby`` and the hashes are left as they were, stale until the matching
+    :func:`unmake_threats`: only code that reads none of them may run in between."""
+    _place_lines(cell, side, 1, False, ctx, st)
+
+
+@njit(cache=True)
+def unmake_threats(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """Undo :func:`make_threats` (the last one made)."""
+    _place_lines(cell, side, -1, False, ctx, st)
+
+
 @njit(cache=True, inline="always")
-def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
+def _place_lines(cell, side, sign, windows, ctx, st):  # type: ignore[no-untyped-def]
+    """The board, the stone count and the four lines through ``cell`` (their evaluation
+    shares too when ``windows``) after a stone of ``side`` came (``sign`` 1) or went (-1)."""
     st[4][cell] = side + 1 if sign > 0 else 0
     params, cell_line, cell_bit, line_len = ctx[10], ctx[0], ctx[1], ctx[3]
     lines, wins, fours, counts, values = st[0], st[1], st[2], st[3], st[7]
     k, exact = params[P_K], params[P_EXACT] != 0
-    windows = params[P_PATTERNS] != PATTERNS_EVAL
     weights = ctx[8]
     for d in range(4):
         line = cell_line[cell, d]
@@ -313,6 +329,13 @@ def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
             lines[side, line] &= ~bit
         length = line_len[line]
         refresh_line(line, length, k, exact, windows, weights, lines, wins, fours, counts, values)
+    counts[2] += sign
+
+
+@njit(cache=True, inline="always")
+def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
+    params = ctx[10]
+    _place_lines(cell, side, sign, params[P_PATTERNS] != PATTERNS_EVAL, ctx, st)
     if params[P_PATTERNS] != PATTERNS_OFF:
         refresh_patterns(cell, ctx, st)
     near, nearby = ctx[5], st[5]
@@ -324,7 +347,6 @@ def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
     zobrist, hashes = ctx[4], st[6]
     for s in range(params[P_NSYM]):
         hashes[s] ^= zobrist[s, side, cell]
-    counts[2] += sign
 
 
 @njit(cache=True)
@@ -417,6 +439,57 @@ def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
             if first < 0:
                 first = cell
             elif cell != first:
+                return 2, first
+            w ^= low
+    return (1 if first >= 0 else 0), first
+
+
+@njit(cache=True)
+def win_cells_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """:func:`win_cells` read from the four lines through ``cell`` when they hold every line
+    with a win cell of ``side`` (``counts[side]`` says how many there are; the whole board is
+    read otherwise): the same answer, in the same order (a cell's line ids grow with the
+    direction), without scanning the other lines (issue 26)."""
+    cell_line, wins = ctx[0], st[1]
+    through = 0
+    for d in range(4):
+        through += np.int64(wins[side, cell_line[cell, d]] != 0)
+    if through != st[3][side]:
+        return win_cells(side, ctx, st)
+    first = -1
+    for d in range(4):
+        line = cell_line[cell, d]
+        w = wins[side, line]
+        while w:
+            low = w & -w
+            found = ctx[2][line, bit_index(low)]
+            if first < 0:
+                first = found
+            elif found != first:
+                return 2, first
+            w ^= low
+    return (1 if first >= 0 else 0), first
+
+
+@njit(cache=True)
+def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """What :func:`win_cells` would answer after a stone of ``side`` on the empty ``cell``,
+    for a ``side`` with no win cell now (only the four lines through ``cell`` can then hold
+    one): ``(n, first)``, computed from those lines' bits with nothing made (issue 26)."""
+    params = ctx[10]
+    k, exact = params[P_K], params[P_EXACT] != 0
+    first = -1
+    for d in range(4):
+        line = ctx[0][cell, d]
+        mine = st[0][side, line] | (1 << ctx[1][cell, d])
+        empty = ((1 << ctx[3][line]) - 1) & ~(mine | st[0][1 - side, line])
+        w = threat_map(mine, empty, k, exact, False)
+        while w:
+            low = w & -w
+            found = ctx[2][line, bit_index(low)]
+            if first < 0:
+                first = found
+            elif found != first:
                 return 2, first
             w ^= low
     return (1 if first >= 0 else 0), first

@@ -41,11 +41,15 @@ from perfectplay.games.mnk.board_compiled import (
     STATE_TYPE,
     bit_index,
     make,
+    make_threats,
     makes_four,
     past_deadline,
     threat_map,
     unmake,
+    unmake_threats,
     win_cells,
+    win_cells_at,
+    wins_after,
 )
 from perfectplay.games.mnk.patterns import PATTERNS_OFF
 
@@ -96,6 +100,22 @@ def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
     return n
 
 
+@njit(cache=True)
+def last_four(side, n, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """:func:`vcf` one four deep, for a ``side`` with no win cell, over its ``n`` candidate
+    four-makers in ``st[8][ply]``: 3 when one leaves two win cells (its line in ``st[10]``),
+    else 0 (a single win cell would need a deeper four). Nothing is made (issue 26): most
+    VCF nodes are these last ones."""
+    for i in range(n):
+        cell = st[8][ply, i]
+        wins, reply = wins_after(cell, side, ctx, st)
+        if wins >= 2:
+            st[10][ply] = cell
+            st[10][ply + 1] = reply
+            return 3
+    return 0
+
+
 @njit(VCF_SIGNATURE, cache=True)
 def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """Plies of a forced win of ``side`` (to move, with no win cell of its own) by at most
@@ -114,20 +134,22 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
         n = 1
     else:
         n = four_cells(side, ply, ctx, st)
+    if depth == 1 and st[3][side] == 0:
+        return last_four(side, n, ply, ctx, st)
     for i in range(n):
         cell = st[8][ply, i]
-        make(cell, side, ctx, st)
-        wins, reply = win_cells(side, ctx, st)
+        make_threats(cell, side, ctx, st)
+        wins, reply = win_cells_at(cell, side, ctx, st)
         result = 0
         if wins >= 2:
             result = 3
         elif wins == 1:
-            make(reply, opp, ctx, st)
+            make_threats(reply, opp, ctx, st)
             deeper = vcf(side, depth - 1, ply + 2, ctx, st, stats)
-            unmake(reply, opp, ctx, st)
+            unmake_threats(reply, opp, ctx, st)
             if deeper:
                 result = deeper + 2
-        unmake(cell, side, ctx, st)
+        unmake_threats(cell, side, ctx, st)
         if result:
             st[10][ply] = cell
             st[10][ply + 1] = reply
