@@ -265,15 +265,21 @@ def line_value_loop(a, b, length, k, weights):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def refresh_line(line, length, k, exact, windows, weights, lines, wins, fours, counts, values):  # type: ignore[no-untyped-def]
+def refresh_line(  # type: ignore[no-untyped-def]
+    line, length, k, exact, windows, skip, weights, lines, wins, fours, counts, values
+):
     """Recompute a line's threat maps and (``windows`` true) evaluation share after its
-    stones changed. The state's arrays come one by one (``lines``, ``wins``, ``fours``,
+    stones changed; the maps of side ``skip`` (-1: none) are kept when both are empty (a stone
+    of the other side's came: it only takes cells from ``skip``'s windows, so they stay
+    empty; issue 26). The state's arrays come one by one (``lines``, ``wins``, ``fours``,
     ``counts``, ``values`` = ``st[0, 1, 2, 3, 7]``): taken from the tuple once per stone, not
     once per use, they cost no reference counting in the loop (issue 26)."""
     a, b = lines[0, line], lines[1, line]
     empty = ((1 << length) - 1) & ~(a | b)
     for side in range(2):
         old = wins[side, line]
+        if side == skip and old == 0 and fours[side, line] == 0:
+            continue  # a stone of the other side's came: no window of this side's grew
         new, four = threat_maps(a if side == 0 else b, empty, k, exact)
         wins[side, line] = new
         fours[side, line] = four
@@ -320,6 +326,7 @@ def _place_lines(cell, side, sign, windows, ctx, st):  # type: ignore[no-untyped
     lines, wins, fours, counts, values = st[0], st[1], st[2], st[3], st[7]
     k, exact = params[P_K], params[P_EXACT] != 0
     weights = ctx[8]
+    skip = 1 - side if sign > 0 else -1
     for d in range(4):
         line = cell_line[cell, d]
         bit = 1 << cell_bit[cell, d]
@@ -328,7 +335,9 @@ def _place_lines(cell, side, sign, windows, ctx, st):  # type: ignore[no-untyped
         else:
             lines[side, line] &= ~bit
         length = line_len[line]
-        refresh_line(line, length, k, exact, windows, weights, lines, wins, fours, counts, values)
+        refresh_line(
+            line, length, k, exact, windows, skip, weights, lines, wins, fours, counts, values
+        )
     counts[2] += sign
 
 
@@ -474,14 +483,19 @@ def win_cells_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """What :func:`win_cells` would answer after a stone of ``side`` on the empty ``cell``,
-    for a ``side`` with no win cell now (only the four lines through ``cell`` can then hold
-    one): ``(n, first)``, computed from those lines' bits with nothing made (issue 26)."""
+    for a ``side`` with no win cell now: ``(n, first)``, computed from the lines' bits with
+    nothing made (issue 26). Only a line where ``cell`` makes a four can then hold a win
+    cell: the stone completes no other window to ``k - 1`` and makes no other window whole
+    (under the exact rule it can only spoil one)."""
     params = ctx[10]
     k, exact = params[P_K], params[P_EXACT] != 0
     first = -1
     for d in range(4):
         line = ctx[0][cell, d]
-        mine = st[0][side, line] | (1 << ctx[1][cell, d])
+        bit = 1 << ctx[1][cell, d]
+        if not st[2][side, line] & bit:
+            continue
+        mine = st[0][side, line] | bit
         empty = ((1 << ctx[3][line]) - 1) & ~(mine | st[0][1 - side, line])
         w = threat_map(mine, empty, k, exact, False)
         while w:
