@@ -198,7 +198,7 @@ def threat_maps(m, e, k, exact):  # type: ignore[no-untyped-def]
     return spread(one, e, k), spread(two, e, k)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def threat_map(m, e, k, exact, four):  # type: ignore[no-untyped-def]
     """The four map of :func:`threat_maps` (``four`` true) or its win map."""
     one, two = window_starts(m, e, k, exact)
@@ -302,7 +302,7 @@ def unmake(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     _place(cell, side, -1, ctx, st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def make_threats(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """:func:`make` for the threat searches (issue 26): the board, the stone count, the four
     lines' stone bits and threat maps (``st[0:4]``, ``st[4]``) only. The evaluation, the
@@ -311,7 +311,7 @@ def make_threats(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     _place_lines(cell, side, 1, False, ctx, st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unmake_threats(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """Undo :func:`make_threats` (the last one made)."""
     _place_lines(cell, side, -1, False, ctx, st)
@@ -433,7 +433,7 @@ def load(x_cells, o_cells, ctx, st):  # type: ignore[no-untyped-def]
         make(o_cells[i], 1, ctx, st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
     """``(n, cell)``: how many distinct cells complete a line for ``side`` (0, 1, or 2 meaning
     two or more) and the first of them (-1 when none)."""
@@ -453,7 +453,7 @@ def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
     return (1 if first >= 0 else 0), first
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def win_cells_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """:func:`win_cells` read from the four lines through ``cell`` when they hold every line
     with a win cell of ``side`` (``counts[side]`` says how many there are; the whole board is
@@ -480,7 +480,7 @@ def win_cells_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     return (1 if first >= 0 else 0), first
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """What :func:`win_cells` would answer after a stone of ``side`` on the empty ``cell``,
     for a ``side`` with no win cell now: ``(n, first)``, computed from the lines' bits with
@@ -509,7 +509,7 @@ def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     return (1 if first >= 0 else 0), first
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def makes_four(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """True when a stone of ``side`` on the empty ``cell`` makes a four."""
     found = False

@@ -66,7 +66,7 @@ def add_once(cell, out, n):  # type: ignore[no-untyped-def]
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def spend(stats):  # type: ignore[no-untyped-def]
     """Count one node of a threat search against its allowance, the search's budget and its
     deadline (every proof reads the clock, as the search does): True when the search must
@@ -81,13 +81,13 @@ def spend(stats):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four, once each, into ``st[8][ply]``; their number."""
     return add_four_cells(side, st[8][ply], 0, ctx, st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four appended to the first ``n`` of ``out`` unless
     there already: the new count."""
@@ -100,7 +100,7 @@ def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def last_four(side, n, ply, ctx, st):  # type: ignore[no-untyped-def]
     """:func:`vcf` one four deep, for a ``side`` with no win cell, over its ``n`` candidate
     four-makers in ``st[8][ply]``: 3 when one leaves two win cells (its line in ``st[10]``),
