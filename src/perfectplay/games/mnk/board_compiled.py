@@ -434,6 +434,22 @@ def load(x_cells, o_cells, ctx, st):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def first_two(w, line, first, line_cells):  # type: ignore[no-untyped-def]
+    """``(first, two)`` after the cells of the bit set ``w`` of ``line``, lowest bit first:
+    the first cell seen (``first`` coming in, -1 for none yet), and True as soon as a second
+    distinct one is seen (the walk stops there)."""
+    while w:
+        low = w & -w
+        cell = line_cells[line, bit_index(low)]
+        if first < 0:
+            first = cell
+        elif cell != first:
+            return first, True
+        w ^= low
+    return first, False
+
+
+@njit(cache=True, inline="always")
 def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
     """``(n, cell)``: how many distinct cells complete a line for ``side`` (0, 1, or 2 meaning
     two or more) and the first of them (-1 when none)."""
@@ -441,15 +457,9 @@ def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
         return 0, -1
     first = -1
     for line in range(ctx[10][P_LINES]):
-        w = st[1][side, line]
-        while w:
-            low = w & -w
-            cell = ctx[2][line, bit_index(low)]
-            if first < 0:
-                first = cell
-            elif cell != first:
-                return 2, first
-            w ^= low
+        first, two = first_two(st[1][side, line], line, first, ctx[2])
+        if two:
+            return 2, first
     return (1 if first >= 0 else 0), first
 
 
@@ -460,7 +470,7 @@ def win_cells_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     read otherwise): the same answer, in the same order (a cell's line ids grow with the
     direction), without scanning the other lines (issue 26)."""
     cell_line, wins = ctx[0], st[1]
-    through = 0
+    through = np.int64(0)
     for d in range(4):
         through += np.int64(wins[side, cell_line[cell, d]] != 0)
     if through != st[3][side]:
@@ -468,15 +478,9 @@ def win_cells_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     first = -1
     for d in range(4):
         line = cell_line[cell, d]
-        w = wins[side, line]
-        while w:
-            low = w & -w
-            found = ctx[2][line, bit_index(low)]
-            if first < 0:
-                first = found
-            elif found != first:
-                return 2, first
-            w ^= low
+        first, two = first_two(wins[side, line], line, first, ctx[2])
+        if two:
+            return 2, first
     return (1 if first >= 0 else 0), first
 
 
@@ -498,14 +502,9 @@ def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
         mine = st[0][side, line] | bit
         empty = ((1 << ctx[3][line]) - 1) & ~(mine | st[0][1 - side, line])
         w = threat_map(mine, empty, k, exact, False)
-        while w:
-            low = w & -w
-            found = ctx[2][line, bit_index(low)]
-            if first < 0:
-                first = found
-            elif found != first:
-                return 2, first
-            w ^= low
+        first, two = first_two(w, line, first, ctx[2])
+        if two:
+            return 2, first
     return (1 if first >= 0 else 0), first
 
 
