@@ -198,7 +198,7 @@ def threat_maps(m, e, k, exact):  # type: ignore[no-untyped-def]
     return spread(one, e, k), spread(two, e, k)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def threat_map(m, e, k, exact, four):  # type: ignore[no-untyped-def]
     """The four map of :func:`threat_maps` (``four`` true) or its win map."""
     one, two = window_starts(m, e, k, exact)
@@ -449,7 +449,7 @@ def first_two(w, line, first, line_cells):  # type: ignore[no-untyped-def]
     return first, False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
     """``(n, cell)``: how many distinct cells complete a line for ``side`` (0, 1, or 2 meaning
     two or more) and the first of them (-1 when none)."""
@@ -501,14 +501,14 @@ def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
             continue
         mine = st[0][side, line] | bit
         empty = ((1 << ctx[3][line]) - 1) & ~(mine | st[0][1 - side, line])
-        w = threat_map(mine, empty, k, exact, False)
-        first, two = first_two(w, line, first, ctx[2])
+        one, _ = window_starts(mine, empty, k, exact)  # threat_map's win map, inlined
+        first, two = first_two(spread(one, empty, k), line, first, ctx[2])
         if two:
             return 2, first
     return (1 if first >= 0 else 0), first
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def makes_four(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """True when a stone of ``side`` on the empty ``cell`` makes a four."""
     found = False

@@ -88,7 +88,7 @@ def spend(stats):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four, once each, into ``st[8][ply]``; their number."""
     return add_four_cells(side, st[8][ply], 0, ctx, st)
@@ -131,7 +131,8 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     if depth <= 0 or stats[5] <= 0 or spend(stats):
         return 0
     opp = 1 - side
-    threats, block = win_cells(opp, ctx, st)
+    # What most nodes run is inlined; win_cells is a call, made only when the opponent has one.
+    threats, block = (0, -1) if st[3][opp] == 0 else win_cells(opp, ctx, st)
     if threats >= 2:
         return 0
     if threats == 1:
@@ -140,7 +141,7 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
         st[8][ply, 0] = block
         n = 1
     else:
-        n = four_cells(side, ply, ctx, st)
+        n = add_four_cells(side, st[8][ply], 0, ctx, st)
     if depth == 1 and st[3][side] == 0:
         return last_four(side, n, ply, ctx, st)
     for i in range(n):
