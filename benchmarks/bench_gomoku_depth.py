@@ -11,6 +11,9 @@ checkouts one after the other in the same minute to compare them, or one checkou
 tables off and on (``--patterns order`` or ``eval``: :func:`~perfectplay.games.mnk.big_kernel.
 with_patterns` on every context the kernel builds; issue 26).
 
+``--time T`` searches each position for ``T`` seconds instead (``limit(time=T)``, what play
+sees) and prints the depth reached too; its nodes and time are the clock's, not a fixed search.
+
 ``--micro R`` times the board instead of the search: on each position, ``R`` rounds of
 make + evaluate + unmake of every empty cell within two of a stone (the work of a node's
 children), printing the processor time per make + evaluate + unmake.
@@ -96,6 +99,7 @@ def micro(game: Any, moves_list: list[list[tuple[int, int]]], rounds: int) -> No
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
+    parser.add_argument("--time", type=float, default=0.0, metavar="SECONDS")
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--stones", type=int, default=14)
     parser.add_argument("--patterns", choices=("off", *MODES), default="off")
@@ -116,12 +120,14 @@ def main() -> None:
         position = game.initial()
         for r, c in moves:
             position = game.play(position, (r, c))
+        limit = api.limit(time=args.time) if args.time else api.limit(depth=args.depth)
         start = time.process_time()
-        result = api.best(game, position, api.limit(depth=args.depth))
+        result = api.best(game, position, limit)
         spent = time.process_time() - start
         nodes += result.nodes
         cpu += spent
-        print(f"{i:2d} nodes {result.nodes:8d} cpu {spent:6.2f} s move {result.best_move}")
+        shown = f" depth {result.depth}" if args.time else ""
+        print(f"{i:2d} nodes {result.nodes:8d} cpu {spent:6.2f} s move {result.best_move}{shown}")
     print(f"total nodes {nodes:.0f} cpu {cpu:.2f} s ({nodes / cpu / 1000:.1f} k nodes/s)")
     print(f"load after: {os.getloadavg()[0]:.2f}")
 

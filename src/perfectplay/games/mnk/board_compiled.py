@@ -265,15 +265,21 @@ def line_value_loop(a, b, length, k, weights):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def refresh_line(line, length, k, exact, windows, weights, lines, wins, fours, counts, values):  # type: ignore[no-untyped-def]
+def refresh_line(  # type: ignore[no-untyped-def]
+    line, length, k, exact, windows, skip, weights, lines, wins, fours, counts, values
+):
     """Recompute a line's threat maps and (``windows`` true) evaluation share after its
-    stones changed. The state's arrays come one by one (``lines``, ``wins``, ``fours``,
+    stones changed; the maps of side ``skip`` (-1: none) are kept when both are empty (a stone
+    of the other side's came: it only takes cells from ``skip``'s windows, so they stay
+    empty; issue 26). The state's arrays come one by one (``lines``, ``wins``, ``fours``,
     ``counts``, ``values`` = ``st[0, 1, 2, 3, 7]``): taken from the tuple once per stone, not
     once per use, they cost no reference counting in the loop (issue 26)."""
     a, b = lines[0, line], lines[1, line]
     empty = ((1 << length) - 1) & ~(a | b)
     for side in range(2):
         old = wins[side, line]
+        if side == skip and old == 0 and fours[side, line] == 0:
+            continue  # a stone of the other side's came: no window of this side's grew
         new, four = threat_maps(a if side == 0 else b, empty, k, exact)
         wins[side, line] = new
         fours[side, line] = four
@@ -297,13 +303,30 @@ def unmake(cell, side, ctx, st):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
+def make_threats(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """:func:`make` for the threat searches (issue 26): the board, the stone count, the four
+    lines' stone bits and threat maps (``st[0:4]``, ``st[4]``) only. The evaluation, the
+    pattern values, ``nearby`` and the hashes are left as they were, stale until the matching
+    :func:`unmake_threats`: only code that reads none of them may run in between."""
+    _place_lines(cell, side, 1, False, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def unmake_threats(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """Undo :func:`make_threats` (the last one made)."""
+    _place_lines(cell, side, -1, False, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def _place_lines(cell, side, sign, windows, ctx, st):  # type: ignore[no-untyped-def]
+    """The board, the stone count and the four lines through ``cell`` (their evaluation
+    shares too when ``windows``) after a stone of ``side`` came (``sign`` 1) or went (-1)."""
     st[4][cell] = side + 1 if sign > 0 else 0
     params, cell_line, cell_bit, line_len = ctx[10], ctx[0], ctx[1], ctx[3]
     lines, wins, fours, counts, values = st[0], st[1], st[2], st[3], st[7]
     k, exact = params[P_K], params[P_EXACT] != 0
-    windows = params[P_PATTERNS] != PATTERNS_EVAL
     weights = ctx[8]
+    skip = 1 - side if sign > 0 else -1
     for d in range(4):
         line = cell_line[cell, d]
         bit = 1 << cell_bit[cell, d]
@@ -312,7 +335,16 @@ def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
         else:
             lines[side, line] &= ~bit
         length = line_len[line]
-        refresh_line(line, length, k, exact, windows, weights, lines, wins, fours, counts, values)
+        refresh_line(
+            line, length, k, exact, windows, skip, weights, lines, wins, fours, counts, values
+        )
+    counts[2] += sign
+
+
+@njit(cache=True, inline="always")
+def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
+    params = ctx[10]
+    _place_lines(cell, side, sign, params[P_PATTERNS] != PATTERNS_EVAL, ctx, st)
     if params[P_PATTERNS] != PATTERNS_OFF:
         refresh_patterns(cell, ctx, st)
     near, nearby = ctx[5], st[5]
@@ -324,7 +356,6 @@ def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
     zobrist, hashes = ctx[4], st[6]
     for s in range(params[P_NSYM]):
         hashes[s] ^= zobrist[s, side, cell]
-    counts[2] += sign
 
 
 @njit(cache=True)
@@ -402,6 +433,22 @@ def load(x_cells, o_cells, ctx, st):  # type: ignore[no-untyped-def]
         make(o_cells[i], 1, ctx, st)
 
 
+@njit(cache=True, inline="always")
+def first_two(w, line, first, line_cells):  # type: ignore[no-untyped-def]
+    """``(first, two)`` after the cells of the bit set ``w`` of ``line``, lowest bit first:
+    the first cell seen (``first`` coming in, -1 for none yet), and True as soon as a second
+    distinct one is seen (the walk stops there)."""
+    while w:
+        low = w & -w
+        cell = line_cells[line, bit_index(low)]
+        if first < 0:
+            first = cell
+        elif cell != first:
+            return first, True
+        w ^= low
+    return first, False
+
+
 @njit(cache=True)
 def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
     """``(n, cell)``: how many distinct cells complete a line for ``side`` (0, 1, or 2 meaning
@@ -410,15 +457,54 @@ def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
         return 0, -1
     first = -1
     for line in range(ctx[10][P_LINES]):
-        w = st[1][side, line]
-        while w:
-            low = w & -w
-            cell = ctx[2][line, bit_index(low)]
-            if first < 0:
-                first = cell
-            elif cell != first:
-                return 2, first
-            w ^= low
+        first, two = first_two(st[1][side, line], line, first, ctx[2])
+        if two:
+            return 2, first
+    return (1 if first >= 0 else 0), first
+
+
+@njit(cache=True, inline="always")
+def win_cells_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """:func:`win_cells` read from the four lines through ``cell`` when they hold every line
+    with a win cell of ``side`` (``counts[side]`` says how many there are; the whole board is
+    read otherwise): the same answer, in the same order (a cell's line ids grow with the
+    direction), without scanning the other lines (issue 26)."""
+    cell_line, wins = ctx[0], st[1]
+    through = np.int64(0)
+    for d in range(4):
+        through += np.int64(wins[side, cell_line[cell, d]] != 0)
+    if through != st[3][side]:
+        return win_cells(side, ctx, st)
+    first = -1
+    for d in range(4):
+        line = cell_line[cell, d]
+        first, two = first_two(wins[side, line], line, first, ctx[2])
+        if two:
+            return 2, first
+    return (1 if first >= 0 else 0), first
+
+
+@njit(cache=True, inline="always")
+def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """What :func:`win_cells` would answer after a stone of ``side`` on the empty ``cell``,
+    for a ``side`` with no win cell now: ``(n, first)``, computed from the lines' bits with
+    nothing made (issue 26). Only a line where ``cell`` makes a four can then hold a win
+    cell: the stone completes no other window to ``k - 1`` and makes no other window whole
+    (under the exact rule it can only spoil one)."""
+    params = ctx[10]
+    k, exact = params[P_K], params[P_EXACT] != 0
+    first = -1
+    for d in range(4):
+        line = ctx[0][cell, d]
+        bit = 1 << ctx[1][cell, d]
+        if not st[2][side, line] & bit:
+            continue
+        mine = st[0][side, line] | bit
+        empty = ((1 << ctx[3][line]) - 1) & ~(mine | st[0][1 - side, line])
+        one, _ = window_starts(mine, empty, k, exact)  # threat_map's win map, inlined
+        first, two = first_two(spread(one, empty, k), line, first, ctx[2])
+        if two:
+            return 2, first
     return (1 if first >= 0 else 0), first
 
 

@@ -25,6 +25,13 @@ deadline (:func:`spend`: running out sets ``stats[3]``, as the search does), so 
 holds a move past its time. ``stats[5]`` is the node allowance of a VCF or VCT search (spent
 per node; an exhausted search finds nothing, which is always safe). The moves of the line
 found are left in ``st[10]`` by ply.
+
+Most of a search's nodes are VCF nodes (issue 26: about 90 % at depth 7 on 15x15), so the VCF
+node is kept cheap: its stones are made with :func:`~.board_compiled.make_threats` (the lines
+and threat maps only), its last four is tried without a make
+(:func:`~.board_compiled.wins_after`), and its helpers are inlined (``inline="always"``): a
+call passing the context and state tuples costs about 200 ns of reference counting, more
+than most of their bodies.
 """
 
 from __future__ import annotations
@@ -41,11 +48,15 @@ from perfectplay.games.mnk.board_compiled import (
     STATE_TYPE,
     bit_index,
     make,
+    make_threats,
     makes_four,
     past_deadline,
     threat_map,
     unmake,
+    unmake_threats,
     win_cells,
+    win_cells_at,
+    wins_after,
 )
 from perfectplay.games.mnk.patterns import PATTERNS_OFF
 
@@ -62,7 +73,7 @@ def add_once(cell, out, n):  # type: ignore[no-untyped-def]
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def spend(stats):  # type: ignore[no-untyped-def]
     """Count one node of a threat search against its allowance, the search's budget and its
     deadline (every proof reads the clock, as the search does): True when the search must
@@ -83,7 +94,7 @@ def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     return add_four_cells(side, st[8][ply], 0, ctx, st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four appended to the first ``n`` of ``out`` unless
     there already: the new count."""
@@ -96,6 +107,22 @@ def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
     return n
 
 
+@njit(cache=True, inline="always")
+def last_four(side, n, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """:func:`vcf` one four deep, for a ``side`` with no win cell, over its ``n`` candidate
+    four-makers in ``st[8][ply]``: 3 when one leaves two win cells (its line in ``st[10]``),
+    else 0 (a single win cell would need a deeper four). Nothing is made (issue 26): most
+    VCF nodes are these last ones."""
+    for i in range(n):
+        cell = st[8][ply, i]
+        wins, reply = wins_after(cell, side, ctx, st)
+        if wins >= 2:
+            st[10][ply] = cell
+            st[10][ply + 1] = reply
+            return 3
+    return 0
+
+
 @njit(VCF_SIGNATURE, cache=True)
 def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """Plies of a forced win of ``side`` (to move, with no win cell of its own) by at most
@@ -104,7 +131,8 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     if depth <= 0 or stats[5] <= 0 or spend(stats):
         return 0
     opp = 1 - side
-    threats, block = win_cells(opp, ctx, st)
+    # What most nodes run is inlined; win_cells is a call, made only when the opponent has one.
+    threats, block = (0, -1) if st[3][opp] == 0 else win_cells(opp, ctx, st)
     if threats >= 2:
         return 0
     if threats == 1:
@@ -113,21 +141,23 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
         st[8][ply, 0] = block
         n = 1
     else:
-        n = four_cells(side, ply, ctx, st)
+        n = add_four_cells(side, st[8][ply], 0, ctx, st)
+    if depth == 1 and st[3][side] == 0:
+        return last_four(side, n, ply, ctx, st)
     for i in range(n):
         cell = st[8][ply, i]
-        make(cell, side, ctx, st)
-        wins, reply = win_cells(side, ctx, st)
+        make_threats(cell, side, ctx, st)
+        wins, reply = win_cells_at(cell, side, ctx, st)
         result = 0
         if wins >= 2:
             result = 3
         elif wins == 1:
-            make(reply, opp, ctx, st)
+            make_threats(reply, opp, ctx, st)
             deeper = vcf(side, depth - 1, ply + 2, ctx, st, stats)
-            unmake(reply, opp, ctx, st)
+            unmake_threats(reply, opp, ctx, st)
             if deeper:
                 result = deeper + 2
-        unmake(cell, side, ctx, st)
+        unmake_threats(cell, side, ctx, st)
         if result:
             st[10][ply] = cell
             st[10][ply + 1] = reply
