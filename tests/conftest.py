@@ -17,6 +17,8 @@ TESTS_DIR = str(Path(__file__).resolve().parent)
 if TESTS_DIR not in sys.path:
     sys.path.insert(0, TESTS_DIR)
 
+from warm_support import warm_engines  # noqa: E402  (importable once TESTS_DIR is on the path)
+
 GRACE_SECONDS = 5.0
 """How long processes the tests started may take to exit after the last test."""
 
@@ -58,7 +60,12 @@ def started_by_this_run() -> dict[int, str]:
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Mark the processes the tests will start, and note any already carrying the mark; give
     the run a data folder of its own (the web's default database, which ``tournament``
-    writes to without ``--db``, is never the user's)."""
+    writes to without ``--db``, is never the user's). A run of the whole suite first compiles
+    the engines numba's cache lacks, once, in the controlling process (:mod:`warm_support`):
+    otherwise every test process would compile each of them."""
+    if not hasattr(session.config, "workerinput") and not session.config.option.file_or_dir:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        warm_engines(reporter.write_line if reporter is not None else print)
     os.environ[RUN_MARK] = f"{os.getpid()}-{time.time_ns()}"
     session.config.stash[DATA] = os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(
         prefix="perfectplay-test-data-"
