@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-PROGRESS_SECONDS = 15.0
+PROGRESS_SECONDS = 30.0
 """How often a line says which engines are still compiling (nothing silent for long)."""
 
 
