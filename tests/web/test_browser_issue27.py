@@ -287,6 +287,29 @@ GRID_SCRIPT = """(board) => {
 }"""
 
 
+def test_a_late_answer_leaves_what_was_typed_meanwhile(page: Page) -> None:
+    """Choosing a game asks the server for its empty board; a size typed before the answer
+    came was overwritten by the answer's default (seen in CI under load: the tree test
+    then built a 7x6 tree for a typed 5x4). The answer is held here until the size is typed."""
+    held: list[Route] = []
+    page.goto("/tools/tree")
+    page.wait_for_load_state("networkidle")
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/tictactoe/state", hold)
+    page.select_option("#game", "tictactoe")
+    while not held:
+        page.wait_for_timeout(20)
+    page.fill("#size", "4x4")
+    late = held.pop()
+    late.fulfill(response=late.fetch())
+    page.unroute("**/api/tictactoe/state", hold)
+    expect(page.locator("#board .cell")).to_have_count(9)  # the answer (3x3) is drawn...
+    expect(page.locator("#size")).to_have_value("4x4")  # ...and the typed size stays
+
+
 @pytest.mark.parametrize(
     ("game", "size", "position", "rows", "cols"),
     [

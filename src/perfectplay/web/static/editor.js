@@ -176,13 +176,16 @@ export class PositionEditor {
   async load() {
     const body = this.body();
     const token = (this.loading = {});
+    // What the fields held when asked: an answer must not overwrite what was typed meanwhile.
+    const sent = { size: this.fields.size.value, position: this.fields.position.value };
     this.syncFields();
     try {
       const state = await api(`/api/${this.game}/state`, body);
       if (this.loading !== token) return this.state;
       clearError();
-      if (!body.position && state.position) this.fields.position.value = state.position;
-      if (state.size) this.fields.size.value = state.size;
+      const untouched = (field) => this.fields[field].value === sent[field];
+      if (!body.position && state.position && untouched("position")) this.fields.position.value = state.position;
+      if (state.size && untouched("size")) this.fields.size.value = state.size;
       this.learnEmpty(state);
       this.state = state;
     } catch (error) {
