@@ -42,7 +42,7 @@ def board(o_stones: set[tuple[int, int]], x_stones: set[tuple[int, int]]) -> str
 def timed_depth_one(text: str) -> tuple[Any, Any, Any]:
     """``(game, position, result)``: one search of depth 1 of x to move, with a clock far off
     (a timed search's first iteration: the root's proofs run, each within its share)."""
-    game, position = api.load("tictactoe", text, k=5)
+    game, position = loaded(text)
     kernel = BigMNKKernel(game, api.kernel_options())
     controls = SearchControls(deadline=time.perf_counter() + 120)
     return game, position, kernel.search(position, 1, None, None, BUDGET, controls)
@@ -79,7 +79,7 @@ def test_a_threat_search_past_its_share_stops_itself_not_the_search() -> None:
     """The look ends at its own time (already past here) and leaves the search's budget,
     deadline and running flag as they were; past the search's own deadline it stops the
     search (``stats[3]``)."""
-    game, position = api.load("tictactoe", board(FORK_ONE, set(sorted(X_STONES)[:4])), k=5)
+    game, position = loaded(board(FORK_ONE, set(sorted(X_STONES)[:4])))
     kernel = BigMNKKernel(game, api.kernel_options())
     ctx = kernel.context(True)
     side = 1  # o, as if it moved: it has a win by threats given the time
@@ -112,5 +112,10 @@ def test_the_threat_budgets_sit_where_the_compiled_search_reads_them() -> None:
 
 def game_spec() -> Any:
     """The 15x15 five-in-a-row spec."""
-    game, _ = api.load("tictactoe", board(set(), set()), k=5)
+    game, _ = loaded(board(set(), set()))
     return game.spec
+
+
+def loaded(text: str) -> tuple[Any, Any]:
+    """The 15x15 five-in-a-row game and the position of the picture ``text``."""
+    return api.load("tictactoe", text, k=5)

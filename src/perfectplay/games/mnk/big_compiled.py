@@ -26,11 +26,16 @@ a stale cached build keeps the old board code.
   own, tries its answers (:func:`answer_three`: a double three is almost lost). Each root
   move is checked against the opponent's VCF (a refuted move is a proved loss, kept in the
   table for the later iterations), and when every root move tried loses, every other empty
-  cell is tried before the loss is claimed. Late quiet moves of a beam are searched a ply
-  shallower first (late move reductions), the latest of a deep node two plies
-  (:data:`LMR2_FROM`, :data:`LMR2_DEPTH`); a node one ply above its horizon tries only the
-  :data:`FRONTIER_WIDTH` best of its beam (issue 26: its children are leaves, each with its
-  VCF look).
+  cell is tried before the loss is claimed. The root's own win by threats and the
+  opponent's (to defend first) are looked for within a share of the time left
+  (``P_ROOT_VCT_SHARE``, ``P_THREAT_SHARE``, thousandths; their node counts without a clock:
+  :func:`threats_until`); when the opponent has one, its four-makers and the side's join the
+  root's moves and each move is checked against it until ``P_REFUTE_SHARE`` of the time left
+  is spent: a move after which it still wins by threats is a proved loss. Late quiet
+  moves of a beam are searched a ply shallower first (late move reductions), the latest of
+  a deep node two plies (:data:`LMR2_FROM`, :data:`LMR2_DEPTH`); a node one ply above its
+  horizon tries only the :data:`FRONTIER_WIDTH` best of its beam (issue 26: its children
+  are leaves, each with its VCF look).
 
 In both, a cell completing k wins at once, two opponent win cells lose, one must be blocked;
 a forced block at the horizon is searched past it.
@@ -39,8 +44,9 @@ Table tuple ``tt``: ``key`` (uint64 smallest Zobrist hash over the symmetries), 
 (int64, position-relative), ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32,
 FULL_DRAFT when nothing below stopped short of the end, see below; else the depth searched),
 ``move`` (int16, in the canonical frame; negative: empty).
-``stats`` (int64[7]): nodes, horizon leaves, node budget, aborted flag, deadline
-(``time.perf_counter_ns`` units), VCF nodes left, bounded wins (see below).
+``stats`` (int64[7] or longer): nodes, horizon leaves, node budget, aborted flag, deadline
+(``time.perf_counter_ns`` units), VCF nodes left, bounded wins (see below); then, when there,
+the root's threat searches' counters (``COUNT_*``).
 
 A decisive value is always proved, but its distance is exact only where every move was tried
 down to the end. ``stats[6]`` counts the places where a win was decided otherwise: by a
