@@ -26,11 +26,16 @@ a stale cached build keeps the old board code.
   own, tries its answers (:func:`answer_three`: a double three is almost lost). Each root
   move is checked against the opponent's VCF (a refuted move is a proved loss, kept in the
   table for the later iterations), and when every root move tried loses, every other empty
-  cell is tried before the loss is claimed. Late quiet moves of a beam are searched a ply
-  shallower first (late move reductions), the latest of a deep node two plies
-  (:data:`LMR2_FROM`, :data:`LMR2_DEPTH`); a node one ply above its horizon tries only the
-  :data:`FRONTIER_WIDTH` best of its beam (issue 26: its children are leaves, each with its
-  VCF look).
+  cell is tried before the loss is claimed. The root's own win by threats and the
+  opponent's (to defend first) are looked for within a share of the time left
+  (``P_ROOT_VCT_SHARE``, ``P_THREAT_SHARE``, thousandths; their node counts without a clock:
+  :func:`threats_until`); when the opponent has one, its four-makers and the side's join the
+  root's moves and each move is checked against it until ``P_REFUTE_SHARE`` of the time left
+  is spent: a move after which it still wins by threats is a proved loss. Late quiet
+  moves of a beam are searched a ply shallower first (late move reductions), the latest of
+  a deep node two plies (:data:`LMR2_FROM`, :data:`LMR2_DEPTH`); a node one ply above its
+  horizon tries only the :data:`FRONTIER_WIDTH` best of its beam (issue 26: its children
+  are leaves, each with its VCF look).
 
 In both, a cell completing k wins at once, two opponent win cells lose, one must be blocked;
 a forced block at the horizon is searched past it.
@@ -39,8 +44,9 @@ Table tuple ``tt``: ``key`` (uint64 smallest Zobrist hash over the symmetries), 
 (int64, position-relative), ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32,
 FULL_DRAFT when nothing below stopped short of the end, see below; else the depth searched),
 ``move`` (int16, in the canonical frame; negative: empty).
-``stats`` (int64[7]): nodes, horizon leaves, node budget, aborted flag, deadline
-(``time.perf_counter_ns`` units), VCF nodes left, bounded wins (see below).
+``stats`` (int64[7] or longer): nodes, horizon leaves, node budget, aborted flag, deadline
+(``time.perf_counter_ns`` units), VCF nodes left, bounded wins (see below); then, when there,
+the root's threat searches' counters (``COUNT_*``).
 
 A decisive value is always proved, but its distance is exact only where every move was tried
 down to the end. ``stats[6]`` counts the places where a win was decided otherwise: by a
@@ -62,7 +68,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from perfectplay.games.common.compiled_bits import I64_ARRAY, U64_ARRAY
+from perfectplay.games.common.compiled_bits import I64_ARRAY, NO_DEADLINE, U64_ARRAY, now
 from perfectplay.games.common.table_values import (
     EXACT,
     INF,
@@ -76,6 +82,13 @@ from perfectplay.games.common.table_values import (
 from perfectplay.games.mnk.board_compiled import (
     CTX_TYPE,
     P_CELLS,
+    P_INNER_VCT_THREATS,
+    P_REFUTE_SHARE,
+    P_ROOT_VCT_NODES,
+    P_ROOT_VCT_SHARE,
+    P_THREAT_NODES,
+    P_THREAT_SHARE,
+    P_THREAT_THREATS,
     P_VCF_LEAF,
     P_VCF_NODES,
     P_VCF_ROOT,
@@ -126,15 +139,18 @@ NEGAMAX_SIGNATURE = types.int64(
 )
 DEFENCE_BONUS = 1 << 40
 """Order score added to the cells of the opponent's VCF line: the defences go first."""
-ROOT_VCT_NODES = 6_000
-"""Nodes the root spends looking for its own win by threes (a first search has no deadline:
-this keeps it to about a tenth of a second)."""
-ROOT_THREAT_NODES = 3_000
-"""Nodes the root spends looking for the opponent's win by threes (to defend first)."""
+SHARE_SCALE = 1000
+"""The unit of the context's time shares (``P_*_SHARE``): thousandths of the time left."""
+TIMED_NODES = 1 << 40
+"""A threat search's node allowance when the search has a clock: the share of time bounds it."""
+COUNT_OWN, COUNT_OWN_NODES, COUNT_THREAT, COUNT_THREAT_NODES, COUNT_REFUTED, COUNT_REFUTES = range(
+    7, 13
+)
+"""Counters in ``stats`` past its seven (when it is that long): the root's own VCT found and
+its nodes, the opponent's VCT found at the root and its nodes, root moves refuted by the
+opponent's VCT and the nodes those refutations spent (found or not)."""
 LEAF_VCF_NODES = 24
 """VCF nodes a horizon leaf may spend."""
-INNER_VCT_THREATS = 2
-"""Deepest win by threats an inner node looks for, in threats (a three, then a VCF)."""
 REFUTE_FOURS = 8
 """Longest VCF of the opponent's looked for after each root move, in fours."""
 REFUTE_NODES = 300
@@ -331,7 +347,7 @@ def threat_scan(side, ply, depth, ctx, st, stats):  # type: ignore[no-untyped-de
         return found, 0
     if depth >= params[P_VCT_INNER_DEPTH] and not stats[3]:
         stats[5] = params[P_VCT_INNER_NODES]
-        for threats in range(1, INNER_VCT_THREATS + 1):  # the shortest first
+        for threats in range(1, params[P_INNER_VCT_THREATS] + 1):  # the shortest first
             found = vct(side, threats, ply, ctx, st, stats)
             if found or stats[5] <= 0 or stats[3]:
                 break
@@ -449,19 +465,71 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
 @njit(cache=True)
 def root_vct(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """The side to move's shortest win by threats (fours and threes, one threat deeper at a
-    time) at the root: ``(cell, plies)`` or ``(-1, 0)``; the move is kept in the table."""
+    time) at the root, within its share of the time left (its nodes without a clock):
+    ``(cell, plies)`` or ``(-1, 0)``; the move is kept in the table."""
     params = ctx[10]
-    stats[5] = ROOT_VCT_NODES
-    for depth in range(1, params[P_VCT] + 1):
-        found = vct(side, depth, 0, ctx, st, stats)
-        if stats[3] or stats[5] <= 0:
-            return -1, 0
-        if found:
-            key, sym = canonical(st, ctx)
-            slot = np.int64(key % np.uint64(tt[0].shape[0]))
-            store(slot, key, sym, WIN - found, LOWER, FULL_DRAFT, st[10][0], 0, ctx, tt)
-            return st[10][0], found
-    return -1, 0
+    before = stats[0]
+    until = share_until(params[P_ROOT_VCT_SHARE], stats)
+    nodes = params[P_ROOT_VCT_NODES]
+    found = threats_until(side, params[P_VCT], 0, nodes, until, ctx, st, stats)
+    count(stats, COUNT_OWN_NODES, stats[0] - before)
+    if not found or stats[3]:
+        return -1, 0
+    count(stats, COUNT_OWN, 1)
+    key, sym = canonical(st, ctx)
+    slot = np.int64(key % np.uint64(tt[0].shape[0]))
+    store(slot, key, sym, WIN - found, LOWER, FULL_DRAFT, st[10][0], 0, ctx, tt)
+    return st[10][0], found
+
+
+@njit(cache=True)
+def share_until(share, stats):  # type: ignore[no-untyped-def]
+    """The clock time (``stats[4]``'s units) ``share`` thousandths of the way from now to the
+    search's deadline; that deadline itself when there is none or the share is whole."""
+    deadline = stats[4]
+    if deadline == NO_DEADLINE or share >= SHARE_SCALE:
+        return deadline
+    t = now() * 1e9
+    if t < 0:  # Ctrl-C: the search's own check stops it
+        return deadline
+    return np.int64(t + (deadline - t) * (share / SHARE_SCALE))
+
+
+@njit(cache=True)
+def clock_passed(deadline):  # type: ignore[no-untyped-def]
+    """True when the clock has reached ``deadline`` or Ctrl-C asked the search to stop."""
+    t = now()
+    return t < 0.0 or (deadline != NO_DEADLINE and t * 1e9 >= deadline)
+
+
+@njit(cache=True)
+def threats_until(side, threats, ply, nodes, until, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """The plies of ``side``'s shortest win by threats (to move; one threat deeper at a time,
+    at most ``threats``), its first move in ``st[10][ply]``, or 0: looked for before the clock
+    time ``until`` (earlier than the search's deadline: a share of it), within ``nodes`` nodes
+    when the search has no clock. Reaching ``until`` ends this look only, the search goes on;
+    the search's own budget and deadline stop both (``stats[3]`` stays set, 0 returned)."""
+    budget, deadline = stats[2], stats[4]
+    stats[4] = min(until, deadline)
+    stats[5] = nodes if deadline == NO_DEADLINE else TIMED_NODES
+    found = 0
+    for depth in range(1, threats + 1):
+        found = vct(side, depth, ply, ctx, st, stats)
+        if found or stats[5] <= 0 or stats[3]:
+            break
+    stats[4] = deadline
+    if stats[3]:
+        found = 0
+        if stats[0] < budget and not clock_passed(deadline):
+            stats[2], stats[3] = budget, 0
+    return found
+
+
+@njit(cache=True, inline="always")
+def count(stats, slot, amount):  # type: ignore[no-untyped-def]
+    """Add ``amount`` to the counter ``slot`` of ``stats`` when it has one (see COUNT_*)."""
+    if stats.shape[0] > slot:
+        stats[slot] += amount
 
 
 @njit(cache=True)
@@ -492,12 +560,20 @@ def root_vcf(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
 def root_threat(opp, threes, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The opponent's threat at the root, as if it moved: the plies of its VCF (the line in
     ``st[10]``), else (``threes``) 2 when it has a win by threes (its first move in
-    ``st[10][0]``), else 0; the root tries those cells first."""
-    found = shortest_vcf(opp, ctx[10][P_VCF_LEAF], 0, LEAF_VCF_NODES, ctx, st, stats)
+    ``st[10][0]``; looked for within its share of the time left), else 0; the root tries
+    those cells first."""
+    params = ctx[10]
+    found = shortest_vcf(opp, params[P_VCF_LEAF], 0, LEAF_VCF_NODES, ctx, st, stats)
     if found or stats[3] or not threes:
         return found
-    stats[5] = ROOT_THREAT_NODES
-    return 2 if vct(opp, 2, 0, ctx, st, stats) else 0
+    before = stats[0]
+    until = share_until(params[P_THREAT_SHARE], stats)
+    nodes = params[P_THREAT_NODES]
+    found = threats_until(opp, params[P_THREAT_THREATS], 0, nodes, until, ctx, st, stats)
+    count(stats, COUNT_THREAT_NODES, stats[0] - before)
+    if found:
+        count(stats, COUNT_THREAT, 1)
+    return 2 if found else 0
 
 
 @njit(cache=True)
@@ -535,6 +611,7 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
             if plies > EXACT_PROOF_PLIES:
                 stats[6] += 1
             return cell, WIN - plies
+    until = 0  # the clock time until which root moves are checked against a VCT: none
     if threats == 1:
         st[8][0, 0] = block
         n, pruned = 1, False
@@ -547,6 +624,12 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
             n, pruned = defences(side, 0, threat, defend == 2, ctx, st)
         else:
             n, pruned = candidates(side, 0, exact, threat, ctx, st)
+        if threat == 2 and ctx[10][P_REFUTE_SHARE] > 0:
+            # The opponent wins by threats: the four-makers (its, to stop a three first; ours,
+            # to force) join the beam, and every move is checked against its VCT.
+            n = add_four_cells(opp, st[8][0], n, ctx, st)
+            n = add_four_cells(side, st[8][0], n, ctx, st)
+            until = share_until(ctx[10][P_REFUTE_SHARE], stats)
         if first >= 0 and st[4][first] == 0:
             n = to_front(first, n, 0, True, st)
     refute = -1 if exact else 1 if proofs else 0
@@ -555,7 +638,7 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
     for i in range(n):
         cell = st[8][0, i]
         tried[cell] = True
-        value = root_move(cell, side, depth, alpha, refute, ctx, st, tt, stats)
+        value = root_move(cell, side, depth, alpha, refute, until, ctx, st, tt, stats)
         if stats[3]:
             return best_cell, alpha
         if value > alpha:
@@ -567,7 +650,7 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
             cell = order[i]
             if st[4][cell] != 0 or tried[cell]:
                 continue
-            value = root_move(cell, side, depth, alpha, 1, ctx, st, tt, stats)
+            value = root_move(cell, side, depth, alpha, 1, until, ctx, st, tt, stats)
             if stats[3]:
                 return best_cell, alpha
             if value > alpha:
@@ -583,12 +666,13 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
 
 
 @njit(cache=True)
-def root_move(cell, side, depth, alpha, refute, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+def root_move(cell, side, depth, alpha, refute, until, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """The value of the root move ``cell`` searched ``depth - 1`` plies below (a fail-soft
     value against ``alpha``). A move the opponent's VCF refutes is a proved loss, not searched:
-    found when ``refute`` is 1 (the VCF looked for, its line's first move kept in the table)
-    or read from the table (a later iteration) unless ``refute`` is -1 (an exact search, which
-    must not read a distance that is only a bound)."""
+    found when ``refute`` is 1 (the VCF looked for, its line's first move kept in the table;
+    with ``until`` a clock time, not 0, its win by threats too until then) or read from the
+    table (a later iteration) unless ``refute`` is -1 (an exact search, which must not read a
+    distance that is only a bound)."""
     opp = 1 - side
     make(cell, side, ctx, st)
     key, sym = canonical(st, ctx)
@@ -599,6 +683,8 @@ def root_move(cell, side, depth, alpha, refute, ctx, st, tt, stats):  # type: ig
         value = -from_table(tt[1][slot], 1)
     elif refute > 0:
         found = shortest_vcf(opp, REFUTE_FOURS, 1, REFUTE_NODES, ctx, st, stats)
+        if not found and until != 0 and not stats[3] and st[3][opp] == 0:
+            found = refute_by_threats(opp, until, ctx, st, stats)
         if found and not stats[3]:
             value = -(WIN - (1 + found))
             store(slot, key, sym, -value, LOWER, FULL_DRAFT, st[10][1], 1, ctx, tt)
@@ -608,6 +694,20 @@ def root_move(cell, side, depth, alpha, refute, ctx, st, tt, stats):  # type: ig
         value = -negamax(opp, 1, depth - 1, -INF, -alpha, ctx, st, tt, stats)
     unmake(cell, side, ctx, st)
     return value
+
+
+@njit(cache=True)
+def refute_by_threats(opp, until, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """After a root move: the plies of the opponent's win by threats (to move, no win cell;
+    its first move in ``st[10][1]``) looked for until the clock time ``until``, or 0."""
+    params = ctx[10]
+    before = stats[0]
+    nodes = params[P_THREAT_NODES]
+    found = threats_until(opp, params[P_THREAT_THREATS], 1, nodes, until, ctx, st, stats)
+    count(stats, COUNT_REFUTES, stats[0] - before)
+    if found:
+        count(stats, COUNT_REFUTED, 1)
+    return found
 
 
 @njit(cache=True)

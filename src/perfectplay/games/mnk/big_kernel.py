@@ -78,8 +78,28 @@ LEAF_VCF_FOURS = 3
 """Longest VCF a horizon leaf looks for, in fours."""
 ROOT_VCF_NODES = 50_000
 """VCF nodes the root may spend (once per timed search: on its first iteration)."""
-ROOT_VCT_THREATS = 3
-"""Deepest win by threats (fours and threes) the root looks for, in threats."""
+ROOT_VCT_THREATS = 4
+"""Deepest win by threats (fours and threes) the root looks for, in threats (one deeper at a
+time, within its share of the turn)."""
+ROOT_VCT_SHARE = 100
+"""Thousandths of the time left that the root spends at most looking for its own win by
+threats (a timed search's first iteration; issue 26: a few thousand nodes were a small share
+of a turn of a second)."""
+ROOT_VCT_NODES = 6_000
+"""Nodes that look may spend when the search has no clock (about a tenth of a second)."""
+THREAT_SHARE = 100
+"""Thousandths of the time left that the root spends at most looking for the opponent's win
+by threats (to defend first)."""
+THREAT_NODES = 3_000
+"""Nodes that look may spend when the search has no clock."""
+THREAT_THREATS = 3
+"""Deepest win by threats of the opponent's the root looks for, in threats."""
+REFUTE_SHARE = 100
+"""Thousandths of the time left that the root spends at most checking its moves against the
+opponent's win by threats, when the opponent has one: a move after which it still has one is
+a proved loss (0: not checked)."""
+INNER_VCT_THREATS = 2
+"""Deepest win by threats an inner node looks for, in threats (a three, then a VCF)."""
 INNER_VCT_DEPTH = 5
 """An inner node with at least this many plies left to search looks for its side's win by
 threats (nodes near the root: few, and a proof there cuts a whole subtree)."""
@@ -106,11 +126,14 @@ PATTERN_DEFEND = 8
 P_PATTERNS = 12
 """The index of the pattern mode in the context's parameters (``board_compiled.P_PATTERNS``,
 not imported: that module loads numba)."""
+STATS_SIZE = 13
+"""Slots of the compiled search's ``stats``: the seven it reads and writes, then the root's
+threat searches' counters (``big_compiled.COUNT_*``: how often each fired, what it cost)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
 """Bytes of one table slot (the columns of :meth:`BigMNKKernel.new_table`)."""
-EXTRA_PLIES = 2 * (ROOT_VCF_FOURS + ROOT_VCT_THREATS) + 8
+EXTRA_PLIES = 2 * (ROOT_VCF_FOURS + max(ROOT_VCT_THREATS, THREAT_THREATS)) + 8
 """Rows of the per-ply move buffers beyond one per cell (a VCF goes two plies per four, a
 VCT two per threat before its VCF)."""
 
@@ -189,9 +212,8 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
 
         if table is None:
             table = self.new_table(1 << 12)
-        stats = np.array(
-            [0, 0, node_budget, 0, deadline_ns(controls.deadline), 0, 0], dtype=np.int64
-        )
+        stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        stats[2], stats[4] = node_budget, deadline_ns(controls.deadline)
         ctx = self.context(controls.symmetry)
         st = self.state(position, ctx)
         first_cell = -1 if first is None else self.game.index(first)
@@ -262,6 +284,13 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
             PATTERN_ORDER,
             PATTERN_ATTACK,
             PATTERN_DEFEND,
+            ROOT_VCT_SHARE,
+            ROOT_VCT_NODES,
+            THREAT_SHARE,
+            THREAT_NODES,
+            THREAT_THREATS,
+            REFUTE_SHARE,
+            INNER_VCT_THREATS,
         ],
         dtype=np.int64,
     )

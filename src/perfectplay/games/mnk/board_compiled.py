@@ -26,7 +26,7 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
     8 weights    int64[k + 2]       value of an open window holding n stones (n = 0..k),
                                     then the tempo bonus (see ``lines.evaluation_weights``)
     9 order      int64[cells]       cells, centre first
-    10 params    int64[17]          cells, k, exact rule (1/0), symmetries in use, lines,
+    10 params    int64[24]          cells, k, exact rule (1/0), symmetries in use, lines,
                                     beam width, root VCF depth, leaf VCF depth, VCF nodes,
                                     root VCT depth (threats), the least remaining depth of
                                     an inner node that looks for a VCT, and its VCT nodes,
@@ -34,7 +34,12 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
                                     ..._EVAL), the pattern radius, what orders the
                                     moves (``ORDER_*``), the side to move's weight in the
                                     pattern evaluation and the opponent's in the order
-                                    (eighths)
+                                    (eighths); the root's threat searches (issue 26): its
+                                    own VCT's share of the time left (thousandths) and
+                                    nodes without a clock, the same for the opponent's
+                                    VCT, that one's depth (threats), the share of the
+                                    root moves' refutation by the opponent's VCT, and the
+                                    inner nodes' VCT depth (threats)
     11 patterns  int8[4**(2r)]     :func:`.patterns.pattern_table` (one zero when off)
     12 cell_val  int64[10**4]      :func:`.patterns.cell_values` (one zero when off)
 
@@ -112,7 +117,14 @@ STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
     P_ORDER,
     P_ATTACK,
     P_DEFEND,
-) = range(17)
+    P_ROOT_VCT_SHARE,
+    P_ROOT_VCT_NODES,
+    P_THREAT_SHARE,
+    P_THREAT_NODES,
+    P_THREAT_THREATS,
+    P_REFUTE_SHARE,
+    P_INNER_VCT_THREATS,
+) = range(24)
 ORDER_WINDOWS, ORDER_PATTERNS, ORDER_BOTH = range(3)
 """What :func:`gain` reads with the pattern tables on: the window scan, the cells' pattern
 values, or their sum."""
