@@ -44,6 +44,7 @@ from perfectplay.games.mnk.lines import (
     permutations,
     zobrist_keys,
 )
+from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, PatternValues
 from perfectplay.games.mnk.patterns import (
     PATTERN_K,
     PATTERNS_EVAL,
@@ -99,13 +100,13 @@ the tables ordering the moves."""
 PATTERN_ORDER = 2
 """What orders the moves with the tables on (``board_compiled.ORDER_*``: 0 the window scan,
 1 the cells' pattern values, 2 their sum)."""
-PATTERN_ATTACK = 10
-"""The side to move's pattern values in the evaluation, in eighths of the opponent's."""
 PATTERN_DEFEND = 8
 """The opponent's pattern value of a cell in the move order, in eighths of the side's."""
 P_PATTERNS = 12
 """The index of the pattern mode in the context's parameters (``board_compiled.P_PATTERNS``,
 not imported: that module loads numba)."""
+P_ATTACK = 15
+"""The index of the attack share in the context's parameters (``board_compiled.P_ATTACK``)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -260,7 +261,7 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
             pattern_mode(spec.k, False),
             radius(spec.k, spec.exactly),
             PATTERN_ORDER,
-            PATTERN_ATTACK,
+            DEFAULT_VALUES.attack,
             PATTERN_DEFEND,
         ],
         dtype=np.int64,
@@ -279,22 +280,27 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
         centre_order(spec.rows, spec.cols),
         params,
         pattern_table(spec.k, spec.exactly) if tables else np.zeros(1, dtype=np.int8),
-        cell_values() if tables else np.zeros(1, dtype=np.int64),
+        cell_values(DEFAULT_VALUES) if tables else np.zeros(1, dtype=np.int64),
     )
 
 
 def with_patterns(
-    ctx: tuple[Any, ...], spec: MNKSpec, mode: int = PATTERNS_EVAL
+    ctx: tuple[Any, ...],
+    spec: MNKSpec,
+    mode: int = PATTERNS_EVAL,
+    values: PatternValues = DEFAULT_VALUES,
 ) -> tuple[Any, ...]:
     """``ctx`` (a context of ``spec``'s board, ``k`` = 5) with the pattern tables in ``mode``
-    (``PATTERNS_ORDER`` or ``PATTERNS_EVAL``). A state for it must be loaded with it."""
+    (``PATTERNS_ORDER`` or ``PATTERNS_EVAL``) and ``values`` (a runtime choice: no
+    recompile). A state for it must be loaded with it."""
     params = ctx[10].copy()
     params[P_PATTERNS] = mode
+    params[P_ATTACK] = values.attack
     return (
         *ctx[:10],
         params,
         pattern_table(spec.k, spec.exactly),
-        cell_values(),
+        cell_values(values),
     )
 
 
