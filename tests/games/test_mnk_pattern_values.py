@@ -1,12 +1,14 @@
 """The pattern tables' values (issue 26): a set of values reaches the compiled context as
-arrays and numbers only (no recompile), and the default set keeps the combinations' order."""
+arrays and numbers only (no recompile), the default set keeps a five on top, and Gomoku's
+engine evaluates with the tables and the values fitted to game results (they won the matches
+against Rapfi that the window evaluation lost; BENCHMARKS.md)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from perfectplay.games.mnk.big_kernel import P_ATTACK, static_context, with_patterns
-from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, HAND_SET_VALUES
+from perfectplay.games.mnk.big_kernel import P_ATTACK, P_PATTERNS, static_context, with_patterns
+from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, FITTED_VALUES, HAND_SET_VALUES
 from perfectplay.games.mnk.patterns import (
     B3,
     B4,
@@ -15,6 +17,8 @@ from perfectplay.games.mnk.patterns import (
     F4,
     F5,
     NONE,
+    PATTERNS_EVAL,
+    PATTERNS_OFF,
     cell_values,
     combined_value,
 )
@@ -56,3 +60,12 @@ def test_a_five_outvalues_every_other_cell() -> None:
         if F5 not in {i // CODES**d % CODES for d in range(4)}
     )
     assert DEFAULT_VALUES.five > best_other
+
+
+def test_gomoku_evaluates_by_the_tables_with_the_fitted_values() -> None:
+    for spec in (game(15, 15, 5).spec, game(15, 15, 5, exactly=True).spec, game(20, 20, 5).spec):
+        ctx = static_context(spec)
+        assert ctx[10][P_PATTERNS] == PATTERNS_EVAL
+        assert ctx[10][P_ATTACK] == FITTED_VALUES.attack
+        assert np.array_equal(ctx[12], cell_values(FITTED_VALUES))
+    assert static_context(game(15, 15, 6).spec)[10][P_PATTERNS] == PATTERNS_OFF  # no tables

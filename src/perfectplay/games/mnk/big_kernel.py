@@ -89,14 +89,15 @@ INNER_VCT_NODES = 400
 MAX_WEIGHT = 1 << 24
 """The largest evaluation weight: its sum over every window of a 20x20 board stays far inside
 64 bits (the evaluation is clamped to the heuristic range afterwards)."""
-DEFAULT_PATTERN_MODE = PATTERNS_OFF
-"""The pattern mode the kernel plays with (``k`` = 5; other ``k`` have no tables). Off: the
-tables measured in issue 26 (BENCHMARKS.md, "Gomoku: pattern tables") did not pay yet, with
-these hand-set values (even in self-play at 250 ms a move in the evaluation mode, worse in the
-order mode; 29 % against Rapfi at 1,500 nodes where the window evaluation scored 38 %);
-:func:`with_patterns` turns them on for a context (tests, experiments, tuning). With the
-tables on, explicit window weights (``KernelOptions.evaluation``) keep the window evaluation,
-the tables ordering the moves."""
+DEFAULT_PATTERN_MODE = PATTERNS_EVAL
+"""The pattern mode the kernel plays with (``k`` = 5; other ``k`` have no tables): the tables
+evaluate (with :data:`~.pattern_values.DEFAULT_VALUES`, fitted to game results) and order the
+moves with the window scan. Chosen by matches against Rapfi in issue 26 (BENCHMARKS.md,
+"Gomoku: the evaluation's values tuned": with the fitted values the tables beat main's
+window evaluation at 3,000 and 6,000 Rapfi nodes; with the hand-set values they had lost);
+:func:`with_patterns` sets another mode or set of values on a context (tests, tuning). With
+explicit window weights (``KernelOptions.evaluation``) the window scan evaluates, the tables
+ordering the moves."""
 PATTERN_ORDER = 2
 """What orders the moves with the tables on (``board_compiled.ORDER_*``: 0 the window scan,
 1 the cells' pattern values, 2 their sum)."""
