@@ -17,9 +17,12 @@ freestyle Gomoku, so most pairs of games split one-one; such a pair counts half 
 the side whose win came sooner (it made more of x and held out longer with o). The engines
 play through the public :func:`perfectplay.api.best` with the weights in their
 :class:`~perfectplay.api.KernelOptions`, in this one process. Prints one line per iteration
-and the tuned weights.
+and the tuned weights. Since issue 26 the engine evaluates k = 5 by its pattern tables
+(``games/mnk/pattern_values.py``, fitted by ``fit_gomoku_eval.py``); explicit window weights
+still evaluate by windows (the tables then order the moves), which is what this tunes.
 
-``--verify`` plays the package's default weights against the given ones on the ten openings
+``--verify`` plays the package's default evaluation (the pattern tables since issue 26)
+against the given window weights on the ten openings
 of ``bench_gomoku_match.py`` (or ten others: ``--openings SEED``), both colours, at ``--time``
 seconds a move (or ``--depth``).
 """
@@ -118,8 +121,8 @@ def tune(iterations: int, seed: int, depth: int, pairs: int) -> tuple[int, ...]:
 
 
 def verify(against: tuple[int, ...], seconds: float | None, depth: int, seed: int) -> None:
-    """The default weights against ``against`` on ten openings of ``seed`` (the match's by
-    default), both colours."""
+    """The default evaluation against the window weights ``against`` on ten openings of
+    ``seed`` (the match's by default), both colours."""
     game = gomoku_game()
     other = api.KernelOptions(evaluation=against)
     if seconds is None:

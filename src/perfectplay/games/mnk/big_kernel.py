@@ -44,6 +44,7 @@ from perfectplay.games.mnk.lines import (
     permutations,
     zobrist_keys,
 )
+from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, PatternValues
 from perfectplay.games.mnk.patterns import (
     PATTERN_K,
     PATTERNS_EVAL,
@@ -108,19 +109,18 @@ INNER_VCT_NODES = 400
 MAX_WEIGHT = 1 << 24
 """The largest evaluation weight: its sum over every window of a 20x20 board stays far inside
 64 bits (the evaluation is clamped to the heuristic range afterwards)."""
-DEFAULT_PATTERN_MODE = PATTERNS_OFF
-"""The pattern mode the kernel plays with (``k`` = 5; other ``k`` have no tables). Off: the
-tables measured in issue 26 (BENCHMARKS.md, "Gomoku: pattern tables") did not pay yet, with
-these hand-set values (even in self-play at 250 ms a move in the evaluation mode, worse in the
-order mode; 29 % against Rapfi at 1,500 nodes where the window evaluation scored 38 %);
-:func:`with_patterns` turns them on for a context (tests, experiments, tuning). With the
-tables on, explicit window weights (``KernelOptions.evaluation``) keep the window evaluation,
-the tables ordering the moves."""
+DEFAULT_PATTERN_MODE = PATTERNS_EVAL
+"""The pattern mode the kernel plays with (``k`` = 5; other ``k`` have no tables): the tables
+evaluate (with :data:`~.pattern_values.DEFAULT_VALUES`, fitted to game results) and order the
+moves with the window scan. Chosen by matches against Rapfi in issue 26 (BENCHMARKS.md,
+"Gomoku: the evaluation's values tuned": with the fitted values the tables beat main's
+window evaluation at 3,000 and 6,000 Rapfi nodes; with the hand-set values they had lost);
+:func:`with_patterns` sets another mode or set of values on a context (tests, tuning). With
+explicit window weights (``KernelOptions.evaluation``) the window scan evaluates, the tables
+ordering the moves."""
 PATTERN_ORDER = 2
 """What orders the moves with the tables on (``board_compiled.ORDER_*``: 0 the window scan,
 1 the cells' pattern values, 2 their sum)."""
-PATTERN_ATTACK = 10
-"""The side to move's pattern values in the evaluation, in eighths of the opponent's."""
 PATTERN_DEFEND = 8
 """The opponent's pattern value of a cell in the move order, in eighths of the side's."""
 P_PATTERNS = 12
@@ -129,6 +129,8 @@ not imported: that module loads numba)."""
 STATS_SIZE = 13
 """Slots of the compiled search's ``stats``: the seven it reads and writes, then the root's
 threat searches' counters (``big_compiled.COUNT_*``: how often each fired, what it cost)."""
+P_ATTACK = 15
+"""The index of the attack share in the context's parameters (``board_compiled.P_ATTACK``)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -282,7 +284,7 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
             pattern_mode(spec.k, False),
             radius(spec.k, spec.exactly),
             PATTERN_ORDER,
-            PATTERN_ATTACK,
+            DEFAULT_VALUES.attack,
             PATTERN_DEFEND,
             ROOT_VCT_SHARE,
             ROOT_VCT_NODES,
@@ -308,22 +310,27 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
         centre_order(spec.rows, spec.cols),
         params,
         pattern_table(spec.k, spec.exactly) if tables else np.zeros(1, dtype=np.int8),
-        cell_values() if tables else np.zeros(1, dtype=np.int64),
+        cell_values(DEFAULT_VALUES) if tables else np.zeros(1, dtype=np.int64),
     )
 
 
 def with_patterns(
-    ctx: tuple[Any, ...], spec: MNKSpec, mode: int = PATTERNS_EVAL
+    ctx: tuple[Any, ...],
+    spec: MNKSpec,
+    mode: int = PATTERNS_EVAL,
+    values: PatternValues = DEFAULT_VALUES,
 ) -> tuple[Any, ...]:
     """``ctx`` (a context of ``spec``'s board, ``k`` = 5) with the pattern tables in ``mode``
-    (``PATTERNS_ORDER`` or ``PATTERNS_EVAL``). A state for it must be loaded with it."""
+    (``PATTERNS_ORDER`` or ``PATTERNS_EVAL``) and ``values`` (a runtime choice: no
+    recompile). A state for it must be loaded with it."""
     params = ctx[10].copy()
     params[P_PATTERNS] = mode
+    params[P_ATTACK] = values.attack
     return (
         *ctx[:10],
         params,
         pattern_table(spec.k, spec.exactly),
-        cell_values(),
+        cell_values(values),
     )
 
 

@@ -21,7 +21,8 @@ whose overline test needs the cells just past a five); other ``k`` keep the wind
 of :mod:`.board_compiled`.
 
 Then the four directions of a cell combine (:func:`cell_values`) into one value per side:
-a five, a double four or four-three, a double open three, else a sum by pattern.
+a five, a double four or four-three, a double open three, else a sum by pattern; the values
+are those of :mod:`.pattern_values` (apart, so that a new set needs no recompile).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+
+from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, PatternValues
 
 PATTERNS_OFF, PATTERNS_ORDER, PATTERNS_EVAL = range(3)
 """Pattern modes of the compiled board: window scans only; the tables order the moves; they
@@ -42,16 +45,6 @@ CODES = 10
 CODE_NAMES = ("NONE", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4", "F5")
 EMPTY, OWN, BLOCKED = 0, 1, 2
 """A neighbourhood cell's state, the digits of a segment's base-3 number."""
-PATTERN_SCORES = (0, 1, 3, 6, 20, 25, 60, 70, 200, 1_000)
-"""A cell's value from one direction, by pattern code (summed over the four directions when no
-combination below applies)."""
-FIVE_VALUE = 1_000
-DOUBLE_FOUR_VALUE = 300
-"""An F4, or two B4 in two directions: a win in two moves unless a five answers."""
-FOUR_THREE_VALUE = 250
-"""A B4 with an F3 in another direction."""
-DOUBLE_THREE_VALUE = 150
-"""Two F3 in two directions."""
 
 
 def radius(k: int, exact: bool) -> int:
@@ -148,19 +141,19 @@ def pattern_table(k: int, exact: bool) -> np.ndarray[Any, Any]:
     return flat
 
 
-def combined_value(codes: tuple[int, ...]) -> int:
-    """A side's value of a cell from its four directions' pattern codes."""
+def combined_value(codes: tuple[int, ...], values: PatternValues = DEFAULT_VALUES) -> int:
+    """A side's value of a cell from its four directions' pattern codes, by ``values``."""
     fours = sum(c in (B4, F4) for c in codes)
     threes = sum(c == F3 for c in codes)
     if F5 in codes:
-        return FIVE_VALUE
+        return values.five
     if F4 in codes or fours >= 2:
-        return DOUBLE_FOUR_VALUE
+        return values.double_four
     if fours and threes:
-        return FOUR_THREE_VALUE
+        return values.four_three
     if threes >= 2:
-        return DOUBLE_THREE_VALUE
-    return sum(PATTERN_SCORES[c] for c in codes)
+        return values.double_three
+    return sum(values.scores[c] for c in codes)
 
 
 def two_wins(codes: tuple[int, ...]) -> bool:
@@ -169,12 +162,13 @@ def two_wins(codes: tuple[int, ...]) -> bool:
     return F4 in codes or sum(c in (B4, F4) for c in codes) >= 2
 
 
-@lru_cache(maxsize=1)
-def cell_values() -> np.ndarray[Any, Any]:
-    """``values[c0 + 10 c1 + 100 c2 + 1000 c3]``: :func:`combined_value` of every four codes
-    times 2, plus 1 when :func:`two_wins` (the compiled board counts those cells)."""
-    values = np.zeros(CODES**4, dtype=np.int64)
+@lru_cache(maxsize=4)
+def cell_values(values: PatternValues = DEFAULT_VALUES) -> np.ndarray[Any, Any]:
+    """``table[c0 + 10 c1 + 100 c2 + 1000 c3]``: :func:`combined_value` of every four codes
+    by ``values``, times 2, plus 1 when :func:`two_wins` (the compiled board counts those
+    cells). Built once per set of values and never written."""
+    table = np.zeros(CODES**4, dtype=np.int64)
     for index in range(CODES**4):
         codes = tuple(index // CODES**d % CODES for d in range(4))
-        values[index] = 2 * combined_value(codes) + two_wins(codes)
-    return values
+        table[index] = 2 * combined_value(codes, values) + two_wins(codes)
+    return table

@@ -1,0 +1,323 @@
+"""Fitting the Gomoku evaluation's values to game results, Texel-style (issue 26).
+
+    python benchmarks/fit_gomoku_eval.py --games /tmp/rapfi_games.txt \\
+        benchmarks/data/gomoku_peers_records.txt ... --seed 26
+
+Reads finished games (the lines of ``gomoku_rapfi_games.py`` and the match records of
+``bench_gomoku_peers.py``), replays each on the big-board engine's compiled board and keeps
+its *quiet* positions: no win cell for either side (no four on the board) and no VCF for
+the side to move (the engine's own :func:`~perfectplay.games.mnk.threat_compiled.shortest_vcf`,
+up to :data:`VCF_FOURS` fours within :data:`VCF_NODES` nodes), from ply :data:`FIRST_PLY` on.
+Each gets the game's result from the side to move's view (1 win, 0 loss, 1/2 draw) and two
+feature vectors, one per evaluation, in each of which the evaluation is linear:
+
+* the pattern tables' (``patterns.py``): per side, the empty cells by their combined class
+  (double four, four-three, double three) and, over the other cells, the four directions'
+  codes counted (B1 ... B4); the evaluation is ``attack/8 * w . mine - w . theirs``;
+* the window scan's (``lines.evaluation_weights``): per side, the open windows holding 1 to 5
+  stones, and the side to move's lines holding a four-maker (the tempo bonus).
+
+The fit minimises the logistic loss of ``sigmoid(eval)`` against the results by Newton's
+method (numpy; a small ridge), the attack share by a grid, on the games of a seeded random
+80 % (by game), and reports the loss on the other 20 % for the fitted values and for the
+package's values (their scale alone fitted). The fitted pattern values are printed in the
+hand-set values' units, the window weights in the default weights' units: scaled so that the
+evaluation's spread over the positions (its standard deviation) is theirs. Everything repeats
+from the seed and the games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from perfectplay import api
+from perfectplay.games.interrupt import deadline_ns
+from perfectplay.games.mnk import patterns as pt
+from perfectplay.games.mnk.big_kernel import new_state, static_context, with_patterns
+from perfectplay.games.mnk.lines import evaluation_weights
+from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, HAND_SET_VALUES, PatternValues
+
+SIZE = 15
+K = 5
+FIRST_PLY = 5
+"""Positions before this many stones are left out (the opening's)."""
+VCF_FOURS = 12
+VCF_NODES = 20_000
+GAME_LINE = re.compile(r"opening ([\d, ]+) \| moves ([\d, ]*) \| winner (black|white|draw)")
+MATCH_LINE = re.compile(
+    r"perfectplay (black|white) \| (win|loss|draw) .*\| opening ([\d, ]+) \| moves ([\d, ]*)"
+)
+CLASSES = ("double four", "four-three", "double three")
+PATTERN_FEATURES = (*CLASSES, *pt.CODE_NAMES[pt.B1 : pt.F4])
+"""Per side: the three combined classes, then the codes B1 .. B4 counted over the other
+cells' directions (an F4 or F5 is always a class: a five or a double four)."""
+WINDOW_FEATURES = ("w1", "w2", "w3", "w4", "w5")
+ATTACKS = tuple(range(8, 17))
+"""The attack shares tried (eighths)."""
+RIDGE = 1e-3
+
+
+@dataclass(frozen=True)
+class Game:
+    """A finished game: every stone (``(x, y)``, black first) and the winner."""
+
+    stones: tuple[tuple[int, int], ...]
+    winner: str
+
+
+def parse_stones(text: str) -> tuple[tuple[int, int], ...]:
+    """``x,y x,y ...`` as pairs."""
+    return tuple((int(a), int(b)) for a, b in (m.split(",") for m in text.split()))
+
+
+def read_games(paths: list[str]) -> list[Game]:
+    """The games of the files (gzipped when named ``.gz``), in order, each once (lines of
+    neither format skipped; a game played again move for move, as an engine at a fixed node
+    budget does from the same opening, counted once)."""
+    games: dict[Game, None] = {}
+    for path in paths:
+        raw = Path(path).read_bytes()
+        text = gzip.decompress(raw).decode() if path.endswith(".gz") else raw.decode()
+        for line in text.splitlines():
+            if found := GAME_LINE.search(line):
+                stones = parse_stones(found[1]) + parse_stones(found[2])
+                games[Game(stones, found[3])] = None
+            elif found := MATCH_LINE.search(line):
+                colour, result = found[1], found[2]
+                winner = "draw" if result == "draw" else colour
+                if result == "loss":
+                    winner = "white" if colour == "black" else "black"
+                games[Game(parse_stones(found[3]) + parse_stones(found[4]), winner)] = None
+    return list(games)
+
+
+def window_index() -> np.ndarray[Any, Any]:
+    """Every window of ``K`` cells of the board along the four directions: cell indices."""
+    rows = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(SIZE):
+            for c in range(SIZE):
+                cells = [(r + i * dr, c + i * dc) for i in range(K)]
+                if all(0 <= a < SIZE and 0 <= b < SIZE for a, b in cells):
+                    rows.append([a * SIZE + b for a, b in cells])
+    return np.array(rows, dtype=np.int64)
+
+
+def pattern_counts(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """One side's pattern features (:data:`PATTERN_FEATURES`) from its codes of the empty
+    cells (``int[cells, 4]``), as :func:`~perfectplay.games.mnk.patterns.combined_value`
+    classes them."""
+    fours = ((codes == pt.B4) | (codes == pt.F4)).sum(1)
+    threes = (codes == pt.F3).sum(1)
+    five = (codes == pt.F5).any(1)
+    double_four = ~five & ((codes == pt.F4).any(1) | (fours >= 2))
+    four_three = ~five & ~double_four & (fours > 0) & (threes > 0)
+    double_three = ~five & ~double_four & ~four_three & (threes >= 2)
+    rest = codes[~(five | double_four | four_three | double_three)]
+    counts = np.bincount(rest.ravel(), minlength=pt.CODES)
+    classes = [double_four.sum(), four_three.sum(), double_three.sum()]
+    return np.array([*classes, *counts[pt.B1 : pt.F4]], dtype=np.float64)
+
+
+def window_counts(board: np.ndarray[Any, Any], side: int, windows: np.ndarray[Any, Any]) -> Any:
+    """Open windows of ``side`` (0 x, 1 o) holding 1 .. K stones."""
+    cells = board[windows]
+    own = (cells == side + 1).sum(1)
+    other = (cells == 2 - side).sum(1)
+    held = own[other == 0]
+    return np.bincount(held, minlength=K + 1)[1:].astype(np.float64)
+
+
+def positions(games: list[Game]) -> dict[str, np.ndarray[Any, Any]]:
+    """The quiet positions of ``games`` with their features (see the module docstring)."""
+    from perfectplay.games.mnk import board_compiled, threat_compiled
+
+    game, start = api.new_game("tictactoe", size=f"{SIZE}x{SIZE}", k=K)
+    spec = game.spec  # type: ignore[attr-defined]
+    ctx = with_patterns(static_context(spec), spec, pt.PATTERNS_EVAL)
+    windows = window_index()
+    rows: dict[str, list[Any]] = {k: [] for k in ("game", "ply", "result", "pat", "win")}
+    for number, record in enumerate(games):
+        position = start
+        for ply, (x, y) in enumerate(record.stones):
+            position = game.play(position, (y, x))
+            if ply + 1 < FIRST_PLY or game.outcome(position) is not None:
+                continue
+            st = new_state(spec, position, ctx, board_compiled.load)
+            side = (ply + 1) % 2
+            if st[3][0] or st[3][1]:
+                continue
+            stats = np.array([0, 0, 1 << 40, 0, deadline_ns(None), 0, 0], dtype=np.int64)
+            if threat_compiled.shortest_vcf(side, VCF_FOURS, 0, VCF_NODES, ctx, st, stats):
+                continue
+            empty = st[4] == 0
+            mine = pattern_counts(st[11][side].reshape(-1, 4)[empty])
+            theirs = pattern_counts(st[11][1 - side].reshape(-1, 4)[empty])
+            tempo = float(np.count_nonzero(st[2][side]))
+            win = np.concatenate(
+                [window_counts(st[4], side, windows), window_counts(st[4], 1 - side, windows)]
+            )
+            mover = "black" if side == 0 else "white"
+            result = 0.5 if record.winner == "draw" else float(record.winner == mover)
+            rows["game"].append(number)
+            rows["ply"].append(ply + 1)
+            rows["result"].append(result)
+            rows["pat"].append(np.concatenate([mine, theirs]))
+            rows["win"].append(np.concatenate([win, [tempo]]))
+    return {k: np.array(v) for k, v in rows.items()}
+
+
+def logistic_fit(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Weights minimising the mean logistic loss of ``sigmoid(x @ w)`` against ``y`` (Newton's
+    method with a small ridge)."""
+    w = np.zeros(x.shape[1])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(x @ w)))
+        grad = x.T @ (p - y) / len(y) + RIDGE * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x / len(y) + RIDGE * np.eye(x.shape[1])
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def loss(z: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> float:
+    """The mean logistic loss of ``sigmoid(z)`` against ``y``."""
+    p = np.clip(1 / (1 + np.exp(-z)), 1e-12, 1 - 1e-12)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def losses(z: np.ndarray[Any, Any], y: np.ndarray[Any, Any], train: Any, test: Any) -> str:
+    """The losses of ``sigmoid(z)`` on the training and the held-out positions, as text."""
+    return f"loss train {loss(z[train], y[train]):.4f} test {loss(z[test], y[test]):.4f}"
+
+
+def scale_fit(e: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> float:
+    """The ``1/K`` for which ``sigmoid(e / K)`` fits ``y`` best (the package's values)."""
+    return float(logistic_fit(e[:, None], y)[0])
+
+
+def pattern_weights(ours: PatternValues) -> np.ndarray[Any, Any]:
+    """A set of pattern values in the layout of :data:`PATTERN_FEATURES`."""
+    classes = [ours.double_four, ours.four_three, ours.double_three]
+    return np.array([*classes, *ours.scores[pt.B1 : pt.F4]], dtype=np.float64)
+
+
+def pattern_x(data: dict[str, Any], attack: int) -> np.ndarray[Any, Any]:
+    """The pattern features combined as the evaluation does with ``attack`` eighths."""
+    n = len(PATTERN_FEATURES)
+    x: np.ndarray[Any, Any] = data["pat"][:, :n] * attack / 8 - data["pat"][:, n:]
+    return x
+
+
+def window_x(data: dict[str, Any]) -> np.ndarray[Any, Any]:
+    """The window features as the window evaluation combines them (mine less theirs, tempo)."""
+    w = data["win"]
+    x: np.ndarray[Any, Any] = np.concatenate([w[:, :K] - w[:, K : 2 * K], w[:, 2 * K :]], 1)
+    return x
+
+
+def report(data: dict[str, Any], seed: int) -> None:
+    """Fit both evaluations on 80 % of the games, print the losses and values."""
+    rng = np.random.default_rng(seed)
+    games = np.unique(data["game"])
+    test_games = rng.choice(games, size=len(games) // 5, replace=False)
+    test = np.isin(data["game"], test_games)
+    train = ~test
+    y = data["result"]
+    print(f"{len(games)} games, {len(y)} quiet positions ({test.sum()} held out)")
+    print(f"constant (side to move's mean score {y[train].mean():.3f}):", end=" ")
+    base = np.log(y[train].mean() / (1 - y[train].mean()))
+    print(f"test loss {loss(np.full(test.sum(), base), y[test]):.4f}")
+    fit_patterns(data, train, test, y)
+    fit_windows(data, train, test, y)
+
+
+def fit_patterns(data: dict[str, Any], train: Any, test: Any, y: Any) -> None:
+    """The pattern values: the package's sets (their scale fitted: the hand-set ones and the
+    default) and a new fit, by attack share, in the hand-set values' units."""
+    for name, values in (("hand-set", HAND_SET_VALUES), ("default", DEFAULT_VALUES)):
+        x = pattern_x(data, values.attack)
+        scale = scale_fit(x[train] @ pattern_weights(values), y[train])
+        print(
+            f"patterns, the package's {name} values, attack {values.attack}/8: "
+            f"1/K {scale:.5f}, {losses(scale * x @ pattern_weights(values), y, train, test)}"
+        )
+    ours = pattern_weights(HAND_SET_VALUES)
+    best = None
+    for attack in ATTACKS:
+        x = pattern_x(data, attack)
+        w = logistic_fit(x[train], y[train])
+        result = (loss(x[test] @ w, y[test]), attack, w, loss(x[train] @ w, y[train]))
+        print(f"  attack {attack}/8: loss train {result[3]:.4f} test {result[0]:.4f}")
+        if best is None or result[0] < best[0]:
+            best = result
+    assert best is not None
+    test_loss, attack, w, train_loss = best
+    x = pattern_x(data, attack)
+    values = np.round(w * spread(x[train] @ ours, x[train] @ w)).astype(int)
+    print(f"patterns fitted: attack {attack}/8, loss train {train_loss:.4f} test {test_loss:.4f}")
+    for name, value, package in zip(PATTERN_FEATURES, values, ours, strict=True):
+        print(f"  {name:13} {value:6d}  (hand-set {package:.0f})")
+
+
+def fit_windows(data: dict[str, Any], train: Any, test: Any, y: Any) -> None:
+    """The window weights: the package's (scale fitted) and fitted."""
+    ours = np.array(evaluation_weights(K)[1:], dtype=np.float64)
+    x = window_x(data)
+    scale = scale_fit(x[train] @ ours, y[train])
+    print(
+        f"windows, package weights {tuple(int(v) for v in ours)}: 1/K {scale:.5f}, "
+        f"{losses(scale * x @ ours, y, train, test)}"
+    )
+    w = logistic_fit(x[train], y[train])
+    print(
+        f"windows fitted: loss train {loss(x[train] @ w, y[train]):.4f} "
+        f"test {loss(x[test] @ w, y[test]):.4f}; weights (package units) "
+        f"{tuple(int(v) for v in np.round(w * spread(x[train] @ ours, x[train] @ w)))}"
+    )
+
+
+def spread(package: np.ndarray[Any, Any], fitted: np.ndarray[Any, Any]) -> float:
+    """The factor that gives the fitted evaluation the package's spread over the positions
+    (its standard deviation): the fitted values in the package's units, so that they weigh
+    as much as before against the terms the fit cannot see (a five, the move order's)."""
+    return float(package.std() / fitted.std())
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the options, read the games, fit, print."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="*", default=[], help="files of finished games")
+    parser.add_argument("--seed", type=int, default=26)
+    parser.add_argument("--save", help="write the games' positions to this .npz (no fit)")
+    parser.add_argument("--data", nargs="*", default=[], help=".npz files of positions to add")
+    args = parser.parse_args(argv)
+    parts = [dict(np.load(path)) for path in args.data]
+    if args.games:
+        parts.append(positions(read_games(args.games)))
+        if args.save:
+            np.savez_compressed(args.save, **parts[-1])
+            return
+    report(merged(parts), args.seed)
+
+
+def merged(parts: list[dict[str, np.ndarray[Any, Any]]]) -> dict[str, np.ndarray[Any, Any]]:
+    """The positions of several sets, their games numbered apart."""
+    offset = 0
+    for part in parts:
+        part["game"] = part["game"] + offset
+        offset = int(part["game"].max()) + 1
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
+if __name__ == "__main__":
+    main()
