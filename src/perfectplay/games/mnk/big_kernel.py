@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 
 ENGINE = CompiledEngine(
     label="the big-board m,n,k engine (Gomoku)",
-    compile_seconds=140,
+    compile_seconds=165,
     entry_points=(
         ("perfectplay.games.mnk.big_compiled", ("search_root", "table_move")),
         ("perfectplay.games.common.compiled_bits", ("now",)),
