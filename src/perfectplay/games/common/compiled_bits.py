@@ -186,5 +186,13 @@ def past_deadline(nodes, deadline_ns):  # type: ignore[no-untyped-def]
     (the clock is read even without a deadline, for that)."""
     if (nodes & CLOCK_CHECK_MASK) != 1:
         return False
+    return clock_reached(deadline_ns)
+
+
+@njit(cache=True, inline="always")
+def clock_reached(deadline_ns):  # type: ignore[no-untyped-def]
+    """True when the clock has reached ``deadline_ns`` (``time.perf_counter_ns`` units;
+    :data:`NO_DEADLINE` for none) or Ctrl-C was pressed: the test every node-counted clock
+    check of the kernels ends with, read now."""
     t = now()
     return t < 0.0 or (deadline_ns != NO_DEADLINE and t * 1e9 >= deadline_ns)

@@ -68,7 +68,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from perfectplay.games.common.compiled_bits import I64_ARRAY, NO_DEADLINE, U64_ARRAY, now
+from perfectplay.games.common.compiled_bits import (
+    I64_ARRAY,
+    NO_DEADLINE,
+    U64_ARRAY,
+    clock_reached,
+    now,
+)
 from perfectplay.games.common.table_values import (
     EXACT,
     INF,
@@ -496,13 +502,6 @@ def share_until(share, stats):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def clock_passed(deadline):  # type: ignore[no-untyped-def]
-    """True when the clock has reached ``deadline`` or Ctrl-C asked the search to stop."""
-    t = now()
-    return t < 0.0 or (deadline != NO_DEADLINE and t * 1e9 >= deadline)
-
-
-@njit(cache=True)
 def threats_until(side, threats, ply, nodes, until, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The plies of ``side``'s shortest win by threats (to move; one threat deeper at a time,
     at most ``threats``), its first move in ``st[10][ply]``, or 0: looked for before the clock
@@ -520,7 +519,7 @@ def threats_until(side, threats, ply, nodes, until, ctx, st, stats):  # type: ig
     stats[4] = deadline
     if stats[3]:
         found = 0
-        if stats[0] < budget and not clock_passed(deadline):
+        if stats[0] < budget and not clock_reached(deadline):
             stats[2], stats[3] = budget, 0
     return found
 

@@ -72,7 +72,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from perfectplay.games.common.compiled_bits import NO_DEADLINE, now, popcount
+from perfectplay.games.common.compiled_bits import clock_reached, popcount
 from perfectplay.games.mnk.patterns import PATTERNS_EVAL, PATTERNS_OFF
 from perfectplay.values import HEURISTIC_LIMIT
 
@@ -145,8 +145,7 @@ def past_deadline(nodes, deadline_ns):  # type: ignore[no-untyped-def]
     ``deadline_ns``, or Ctrl-C asked the search to stop."""
     if (nodes & CLOCK_MASK) != 1:
         return False
-    t = now()
-    return t < 0.0 or (deadline_ns != NO_DEADLINE and t * 1e9 >= deadline_ns)
+    return clock_reached(deadline_ns)
 
 
 @njit(cache=True, inline="always")
