@@ -15,7 +15,16 @@ from typing import ClassVar
 import pytest
 
 from perfectplay import api
-from perfectplay.cli.gomocup import READY, Brain, Loader
+from perfectplay.cli.gomocup import (
+    LATE_MEMORY,
+    MIN_SECONDS,
+    READY,
+    SAFE_SHARE,
+    TIME_SHARE,
+    Brain,
+    Lateness,
+    Loader,
+)
 
 COMMAND = [sys.executable, "-c", "from perfectplay.cli.main import main; raise SystemExit(main())"]
 
@@ -89,6 +98,40 @@ def test_a_move_does_not_wait_for_a_compile() -> None:
         assert replies(brain, "START 15", "INFO timeout_turn 60000")[0] == "OK"
         said(loader)
         assert replies(brain, "BEGIN")[-1] == "7,7" and loader.waits == [0.0]
+    finally:
+        stalled.release.set()
+
+
+def test_late_moves_shorten_the_next_searches_until_the_machine_is_quiet_again() -> None:
+    """On time, a move's search gets TIME_SHARE of the turn; after a move that answered
+    0.3 s past its search's time (a busy machine), the next ones get what brings the answer
+    by SAFE_SHARE of the turn, until LATE_MEMORY moves on time have passed."""
+    lateness = Lateness()
+    assert lateness.budget(1.0) == pytest.approx(TIME_SHARE)
+    lateness.record(planned=0.87, took=1.17)
+    assert lateness.budget(1.0) == pytest.approx(SAFE_SHARE - 0.3)
+    assert lateness.budget(10.0) == pytest.approx(10 * TIME_SHARE)  # long turns: room enough
+    for _ in range(LATE_MEMORY - 1):
+        lateness.record(planned=0.87, took=0.86)
+        assert lateness.budget(1.0) == pytest.approx(SAFE_SHARE - 0.3)
+    lateness.record(planned=0.87, took=0.86)
+    assert lateness.budget(1.0) == pytest.approx(TIME_SHARE)
+
+
+def test_the_brain_times_its_moves_and_gives_less_after_late_ones() -> None:
+    """Each move's time from its command to its answer is recorded; the search time of the
+    next move (``seconds``) comes down after a late one, never below the least a move
+    searches."""
+    stalled = Stalled()
+    brain = Brain(loader=Loader(stalled))
+    try:
+        assert replies(brain, "START 15", "INFO timeout_turn 1000", "BEGIN")[-1] == "7,7"
+        assert list(brain.lateness.recent) == [0.0]  # answered at once, within its time
+        assert brain.seconds() == pytest.approx(TIME_SHARE)
+        brain.lateness.record(planned=0.87, took=1.37)
+        assert brain.seconds() == pytest.approx(SAFE_SHARE - 0.5)
+        brain.lateness.record(planned=0.87, took=3.0)
+        assert brain.seconds() == MIN_SECONDS
     finally:
         stalled.release.set()
 

@@ -39,6 +39,7 @@ import argparse
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
@@ -78,6 +79,12 @@ TIME_SHARE = 0.87
 """The share of a move's time the search may use (the rest is the line's transport and a
 busy machine's scheduling: at 0.8 the slowest of some 300 moves at 1000 ms took 787 ms on an
 idle machine and 849 ms at load 5 on 2 cores, so 0.87 leaves about 90 ms; issue 26)."""
+SAFE_SHARE = 0.93
+"""The share of a move's time by which its answer must be ready, the brain's recent
+lateness included (:class:`Lateness`): what is left is the line's transport."""
+LATE_MEMORY = 5
+"""Moves whose lateness the brain remembers: one slow moment of a busy machine costs a few
+moves some time, not the whole game."""
 MATCH_SHARE = 0.05
 """At most this share of the match time left goes to one move."""
 MIN_SECONDS = 0.05
@@ -222,6 +229,29 @@ def write(out: TextIO, line: str) -> None:
 
 
 @dataclass
+class Lateness:
+    """How late the brain's recent moves came: the time from reading a move's command to
+    having its answer, past the search's own time. On an idle machine a search stops within a
+    few milliseconds of its time; on a busy one (more runnable processes than cores) the
+    process waits for a core, both while searching and after its clock ran out: at 0.87 of a
+    1000 ms turn, moves took up to 2.3 s at load 5-13 on 2 cores (BENCHMARKS.md, issue 26).
+    The next move's search then gets less, so that its answer still comes by
+    :data:`SAFE_SHARE` of the turn if the machine stays as busy."""
+
+    recent: deque[float] = field(default_factory=lambda: deque(maxlen=LATE_MEMORY))
+
+    def record(self, planned: float, took: float) -> None:
+        """A move whose search had ``planned`` seconds took ``took`` from its command."""
+        self.recent.append(max(0.0, took - planned))
+
+    def budget(self, turn: float) -> float:
+        """The search's seconds of a move of ``turn`` seconds: :data:`TIME_SHARE` of it, less
+        when the worst recent lateness would carry the answer past :data:`SAFE_SHARE`."""
+        worst = max(self.recent, default=0.0)
+        return min(turn * TIME_SHARE, turn * SAFE_SHARE - worst)
+
+
+@dataclass
 class Brain:
     """The protocol's state: the board's size, the rule, the clock and the stones (own and
     the opponent's, as ``(x, y)``)."""
@@ -240,6 +270,8 @@ class Brain:
     loader: Loader = field(default_factory=Loader)
     received: float = field(default_factory=time.perf_counter)
     """When the command being answered was read: its move's clock starts there."""
+    lateness: Lateness = field(default_factory=Lateness)
+    """How late the last moves came: a busy machine's moves get less search time."""
     told: bool = False
     """Whether the loader's notice has gone to the manager as a ``MESSAGE``."""
     engines: dict[tuple[str, int, int], Engine[Any, Any]] = field(default_factory=dict)
@@ -422,6 +454,7 @@ class Brain:
         else:
             chosen = ready_move(game, position)
         cell = api.kit_of(game).move_cell(game, position, chosen)
+        self.lateness.record(seconds, time.perf_counter() - self.received)
         if cell is None:
             raise ParameterError(f"{self.game_name} has no board cells")
         row, col = cell
@@ -476,8 +509,9 @@ class Brain:
         return self.own + farthest[:share], self.theirs + farthest[share:]
 
     def seconds(self) -> float:
-        """The search's time: a share of the move's limit and of the match time left."""
-        budget = self.turn_ms / 1000 * TIME_SHARE
+        """The search's time: a share of the move's limit (less after late moves: see
+        :class:`Lateness`) and of the match time left."""
+        budget = self.lateness.budget(self.turn_ms / 1000)
         if self.left_ms is not None:
             budget = min(budget, self.left_ms / 1000 * MATCH_SHARE)
         return max(MIN_SECONDS, budget)
