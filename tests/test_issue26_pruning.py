@@ -134,9 +134,16 @@ def test_the_layout_is_what_the_kernel_fills() -> None:
     with the kernel's defaults."""
     params = big_kernel.static_context(game(15, 15, 5).spec)[10]
     assert params.shape == (layout.PARAMS_SIZE,)
-    assert params[layout.P_WIDTH] == big_kernel.BEAM_WIDTH
-    assert params[layout.P_HISTORY] == big_kernel.HISTORY_KEEP
-    assert params[layout.P_NULL_DEPTH] == big_kernel.NULL_DEPTH
-    assert params[layout.P_FUTILITY_MARGIN] == big_kernel.FUTILITY_MARGIN
-    assert params[layout.P_MOVE_COUNT_BASE] == big_kernel.MOVE_COUNT_BASE
-    assert params[layout.P_LMR_LOG] == big_kernel.LMR_LOG
+    defaults = {
+        layout.P_WIDTH: big_kernel.BEAM_WIDTH,
+        layout.P_HISTORY: big_kernel.HISTORY_KEEP,
+        layout.P_KILLERS: big_kernel.KILLERS,
+        layout.P_NULL_DEPTH: big_kernel.NULL_DEPTH,
+        layout.P_NULL_REDUCTION: big_kernel.NULL_REDUCTION,
+        layout.P_FUTILITY_DEPTH: big_kernel.FUTILITY_DEPTH,
+        layout.P_FUTILITY_MARGIN: big_kernel.FUTILITY_MARGIN,
+        layout.P_MOVE_COUNT_DEPTH: big_kernel.MOVE_COUNT_DEPTH,
+        layout.P_MOVE_COUNT_BASE: big_kernel.MOVE_COUNT_BASE,
+        layout.P_LMR_LOG: big_kernel.LMR_LOG,
+    }
+    assert {index: params[index] for index in defaults} == defaults

@@ -36,43 +36,8 @@ from perfectplay.games.kernel import (
     check_table_memory,
     follow_table,
 )
-from perfectplay.games.mnk.context_layout import (
-    P_ATTACK,
-    P_CELLS,
-    P_DEFEND,
-    P_EXACT,
-    P_FUTILITY_DEPTH,
-    P_FUTILITY_MARGIN,
-    P_HISTORY,
-    P_INNER_VCT_THREATS,
-    P_K,
-    P_KILLERS,
-    P_LINES,
-    P_LMR_LOG,
-    P_MOVE_COUNT_BASE,
-    P_MOVE_COUNT_DEPTH,
-    P_NSYM,
-    P_NULL_DEPTH,
-    P_NULL_REDUCTION,
-    P_ORDER,
-    P_PATTERNS,
-    P_RADIUS,
-    P_REFUTE_SHARE,
-    P_ROOT_VCT_NODES,
-    P_ROOT_VCT_SHARE,
-    P_THREAT_NODES,
-    P_THREAT_SHARE,
-    P_THREAT_THREATS,
-    P_VCF_LEAF,
-    P_VCF_NODES,
-    P_VCF_ROOT,
-    P_VCT,
-    P_VCT_INNER_DEPTH,
-    P_VCT_INNER_NODES,
-    P_WIDTH,
-    PARAMS_SIZE,
-    STATS_SIZE,
-)
+from perfectplay.games.mnk import context_layout as slots
+from perfectplay.games.mnk.context_layout import P_ATTACK, P_PATTERNS, STATS_SIZE
 from perfectplay.games.mnk.lines import (
     centre_order,
     evaluation_weights,
@@ -211,7 +176,7 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
         ctx = static_context(self.game.spec)
         params = ctx[10].copy()
         if not symmetry:
-            params[P_NSYM] = 1
+            params[slots.P_NSYM] = 1
         params[P_PATTERNS] = self.patterns
         return (*ctx[:8], self.weights, ctx[9], params, *ctx[11:])
 
@@ -319,40 +284,40 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     and never written."""
     layout = line_layout(spec.rows, spec.cols)
     perm, inv_perm = permutations(spec.rows, spec.cols)
-    params = np.zeros(PARAMS_SIZE, dtype=np.int64)
-    params[P_CELLS] = spec.cells
-    params[P_K] = spec.k
-    params[P_EXACT] = int(spec.exactly)
-    params[P_NSYM] = perm.shape[0]
-    params[P_LINES] = layout.line_len.shape[0]
-    params[P_WIDTH] = BEAM_WIDTH
-    params[P_VCF_ROOT] = ROOT_VCF_FOURS
-    params[P_VCF_LEAF] = LEAF_VCF_FOURS
-    params[P_VCF_NODES] = ROOT_VCF_NODES
-    params[P_VCT] = ROOT_VCT_THREATS
-    params[P_VCT_INNER_DEPTH] = INNER_VCT_DEPTH
-    params[P_VCT_INNER_NODES] = INNER_VCT_NODES
+    params = np.zeros(slots.PARAMS_SIZE, dtype=np.int64)
+    params[slots.P_CELLS] = spec.cells
+    params[slots.P_K] = spec.k
+    params[slots.P_EXACT] = int(spec.exactly)
+    params[slots.P_NSYM] = perm.shape[0]
+    params[slots.P_LINES] = layout.line_len.shape[0]
+    params[slots.P_WIDTH] = BEAM_WIDTH
+    params[slots.P_VCF_ROOT] = ROOT_VCF_FOURS
+    params[slots.P_VCF_LEAF] = LEAF_VCF_FOURS
+    params[slots.P_VCF_NODES] = ROOT_VCF_NODES
+    params[slots.P_VCT] = ROOT_VCT_THREATS
+    params[slots.P_VCT_INNER_DEPTH] = INNER_VCT_DEPTH
+    params[slots.P_VCT_INNER_NODES] = INNER_VCT_NODES
     params[P_PATTERNS] = pattern_mode(spec.k, False)
-    params[P_RADIUS] = radius(spec.k, spec.exactly)
-    params[P_ORDER] = PATTERN_ORDER
+    params[slots.P_RADIUS] = radius(spec.k, spec.exactly)
+    params[slots.P_ORDER] = PATTERN_ORDER
     params[P_ATTACK] = DEFAULT_VALUES.attack
-    params[P_DEFEND] = PATTERN_DEFEND
-    params[P_ROOT_VCT_SHARE] = ROOT_VCT_SHARE
-    params[P_ROOT_VCT_NODES] = ROOT_VCT_NODES
-    params[P_THREAT_SHARE] = THREAT_SHARE
-    params[P_THREAT_NODES] = THREAT_NODES
-    params[P_THREAT_THREATS] = THREAT_THREATS
-    params[P_REFUTE_SHARE] = REFUTE_SHARE
-    params[P_INNER_VCT_THREATS] = INNER_VCT_THREATS
-    params[P_HISTORY] = HISTORY_KEEP
-    params[P_KILLERS] = KILLERS
-    params[P_NULL_DEPTH] = NULL_DEPTH
-    params[P_NULL_REDUCTION] = NULL_REDUCTION
-    params[P_FUTILITY_DEPTH] = FUTILITY_DEPTH
-    params[P_FUTILITY_MARGIN] = FUTILITY_MARGIN
-    params[P_MOVE_COUNT_DEPTH] = MOVE_COUNT_DEPTH
-    params[P_MOVE_COUNT_BASE] = MOVE_COUNT_BASE
-    params[P_LMR_LOG] = LMR_LOG
+    params[slots.P_DEFEND] = PATTERN_DEFEND
+    params[slots.P_ROOT_VCT_SHARE] = ROOT_VCT_SHARE
+    params[slots.P_ROOT_VCT_NODES] = ROOT_VCT_NODES
+    params[slots.P_THREAT_SHARE] = THREAT_SHARE
+    params[slots.P_THREAT_NODES] = THREAT_NODES
+    params[slots.P_THREAT_THREATS] = THREAT_THREATS
+    params[slots.P_REFUTE_SHARE] = REFUTE_SHARE
+    params[slots.P_INNER_VCT_THREATS] = INNER_VCT_THREATS
+    params[slots.P_HISTORY] = HISTORY_KEEP
+    params[slots.P_KILLERS] = KILLERS
+    params[slots.P_NULL_DEPTH] = NULL_DEPTH
+    params[slots.P_NULL_REDUCTION] = NULL_REDUCTION
+    params[slots.P_FUTILITY_DEPTH] = FUTILITY_DEPTH
+    params[slots.P_FUTILITY_MARGIN] = FUTILITY_MARGIN
+    params[slots.P_MOVE_COUNT_DEPTH] = MOVE_COUNT_DEPTH
+    params[slots.P_MOVE_COUNT_BASE] = MOVE_COUNT_BASE
+    params[slots.P_LMR_LOG] = LMR_LOG
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     return (
         layout.cell_line,
