@@ -14,6 +14,9 @@ with_patterns` on every context the kernel builds; issue 26).
 ``--time T`` searches each position for ``T`` seconds instead (``limit(time=T)``, what play
 sees) and prints the depth reached too; its nodes and time are the clock's, not a fixed search.
 
+``--nodes N`` searches each position within ``N`` nodes instead (``limit(nodes=N)``) and
+prints the depth reached: a measure of depth that no load moves (issue 26's pruning).
+
 ``--param NAME=VALUE`` (repeatable) sets a context parameter of
 :mod:`~perfectplay.games.mnk.context_layout` (``P_NAME``; the pruning switches of issue 26)
 on every context, a runtime choice: ``--param NULL_DEPTH=4 --param HISTORY=3``. The totals
@@ -123,6 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--time", type=float, default=0.0, metavar="SECONDS")
+    parser.add_argument("--nodes", type=int, default=0, help="a node budget instead of a depth")
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--stones", type=int, default=14)
     parser.add_argument("--patterns", choices=("off", *MODES), default="off")
@@ -147,7 +151,9 @@ def main() -> None:
         position = game.initial()
         for r, c in moves:
             position = game.play(position, (r, c))
-        limit = api.limit(time=args.time) if args.time else api.limit(depth=args.depth)
+        limit = api.limit(depth=args.depth)
+        if args.time or args.nodes:
+            limit = api.limit(time=args.time) if args.time else api.limit(nodes=args.nodes)
         start = time.process_time()
         result = api.best(game, position, limit)
         spent = time.process_time() - start
@@ -155,10 +161,10 @@ def main() -> None:
         cpu += spent
         depths += result.depth
         count += 1
-        shown = f" depth {result.depth}" if args.time else ""
+        shown = f" depth {result.depth}" if args.time or args.nodes else ""
         print(f"{i:2d} nodes {result.nodes:8d} cpu {spent:6.2f} s move {result.best_move}{shown}")
     print(f"total nodes {nodes:.0f} cpu {cpu:.2f} s ({nodes / cpu / 1000:.1f} k nodes/s)", end="")
-    print(f" mean depth {depths / max(count, 1):.2f}" if args.time else "")
+    print(f" mean depth {depths / max(count, 1):.2f}" if args.time or args.nodes else "")
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
 

@@ -125,27 +125,29 @@ PATTERN_ORDER = 2
 1 the cells' pattern values, 2 their sum)."""
 PATTERN_DEFEND = 8
 """The opponent's pattern value of a cell in the move order, in eighths of the side's."""
-HISTORY_KEEP = 0
+HISTORY_KEEP = 3
 """The beam's moves kept first by gain before the rest are ordered by their history score
-(cut-offs they caused in this search; 0: no history order)."""
-KILLERS = 0
+(cut-offs they caused in this search; 0: no history order). The pruning's defaults here are
+"V2" of issue 26's measures (BENCHMARKS.md, "Gomoku: a narrower search"): 26 % fewer nodes
+to depth 8, half a ply deeper at a fixed node budget; null move off (it seldom cuts)."""
+KILLERS = 1
 """1: a ply's two latest cut-off moves are tried right after those (0: not)."""
 NULL_DEPTH = 0
 """The least depth at which an unthreatened heuristic node whose evaluation reaches beta
 tries a null move (0: never)."""
 NULL_REDUCTION = 2
 """A null move's reduction in plies, plus one per four plies of depth."""
-FUTILITY_DEPTH = 0
+FUTILITY_DEPTH = 4
 """The deepest unthreatened heuristic node that returns its evaluation when it stays at or
 above beta by the margin times its depth (reverse futility; 0: never)."""
-FUTILITY_MARGIN = 0
+FUTILITY_MARGIN = 80
 """That margin per ply, in the evaluation's units."""
-MOVE_COUNT_DEPTH = 0
+MOVE_COUNT_DEPTH = 4
 """The deepest heuristic node that tries only its first ``MOVE_COUNT_BASE + depth**2`` quiet
 moves (moves making a four are always tried; 0: no move-count pruning)."""
-MOVE_COUNT_BASE = 3
+MOVE_COUNT_BASE = 1
 """See :data:`MOVE_COUNT_DEPTH`."""
-LMR_LOG = 0
+LMR_LOG = 150
 """Late move reductions of ``log(depth) * log(move) * 100 / LMR_LOG`` plies (at least one)
 instead of the fixed one or two (0: the fixed ones)."""
 DEFAULT_TABLE_BITS = 20
