@@ -14,6 +14,14 @@ with_patterns` on every context the kernel builds; issue 26).
 ``--time T`` searches each position for ``T`` seconds instead (``limit(time=T)``, what play
 sees) and prints the depth reached too; its nodes and time are the clock's, not a fixed search.
 
+``--nodes N`` searches each position within ``N`` nodes instead (``limit(nodes=N)``) and
+prints the depth reached: a measure of depth that no load moves (issue 26's pruning).
+
+``--param NAME=VALUE`` (repeatable) sets a context parameter of
+:mod:`~perfectplay.games.mnk.context_layout` (``P_NAME``; the pruning switches of issue 26)
+on every context, a runtime choice: ``--param NULL_DEPTH=4 --param HISTORY=3``. The totals
+line gives the mean depth (with ``--time``) and the search's pruning counters.
+
 ``--micro R`` times the board instead of the search: on each position, ``R`` rounds of
 make + evaluate + unmake of every empty cell within two of a stone (the work of a node's
 children), printing the processor time per make + evaluate + unmake.
@@ -29,7 +37,7 @@ from typing import Any
 
 from perfectplay import api
 from perfectplay.games.kernel import KernelOptions
-from perfectplay.games.mnk import big_kernel
+from perfectplay.games.mnk import big_kernel, context_layout
 from perfectplay.games.mnk.patterns import PATTERNS_EVAL, PATTERNS_ORDER
 
 MODES = {"order": PATTERNS_ORDER, "eval": PATTERNS_EVAL}
@@ -57,6 +65,24 @@ def with_tables(mode: int) -> None:
 
     def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
         return big_kernel.with_patterns(plain(self, symmetry), self.game.spec, mode)
+
+    big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
+
+
+def with_params(settings: list[str]) -> None:
+    """Every context of the big-board kernel with ``NAME=VALUE`` parameters set."""
+    plain = big_kernel.BigMNKKernel.context
+    values = {}
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        values[getattr(context_layout, f"P_{name.upper()}")] = int(value)
+
+    def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
+        ctx = plain(self, symmetry)
+        params = ctx[10].copy()
+        for index, value in values.items():
+            params[index] = value
+        return (*ctx[:10], params, *ctx[11:])
 
     big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
 
@@ -100,13 +126,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--time", type=float, default=0.0, metavar="SECONDS")
+    parser.add_argument("--nodes", type=int, default=0, help="a node budget instead of a depth")
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--stones", type=int, default=14)
     parser.add_argument("--patterns", choices=("off", *MODES), default="off")
     parser.add_argument("--micro", type=int, default=0, metavar="ROUNDS")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
     if args.patterns != "off":
         with_tables(MODES[args.patterns])
+    if args.param:
+        with_params(args.param)
     game: Any = api.new_game("tictactoe", size="15x15", k=5)[0]
     if args.micro:
         print(f"load before: {os.getloadavg()[0]:.2f}")
@@ -115,20 +145,26 @@ def main() -> None:
         return
     api.best(game, game.initial(), api.limit(depth=1))
     print(f"load before: {os.getloadavg()[0]:.2f}")
-    nodes = cpu = 0.0
+    nodes = cpu = depths = 0.0
+    count = 0
     for i, moves in enumerate(positions(args.positions, args.stones)):
         position = game.initial()
         for r, c in moves:
             position = game.play(position, (r, c))
-        limit = api.limit(time=args.time) if args.time else api.limit(depth=args.depth)
+        limit = api.limit(depth=args.depth)
+        if args.time or args.nodes:
+            limit = api.limit(time=args.time) if args.time else api.limit(nodes=args.nodes)
         start = time.process_time()
         result = api.best(game, position, limit)
         spent = time.process_time() - start
         nodes += result.nodes
         cpu += spent
-        shown = f" depth {result.depth}" if args.time else ""
+        depths += result.depth
+        count += 1
+        shown = f" depth {result.depth}" if args.time or args.nodes else ""
         print(f"{i:2d} nodes {result.nodes:8d} cpu {spent:6.2f} s move {result.best_move}{shown}")
-    print(f"total nodes {nodes:.0f} cpu {cpu:.2f} s ({nodes / cpu / 1000:.1f} k nodes/s)")
+    print(f"total nodes {nodes:.0f} cpu {cpu:.2f} s ({nodes / cpu / 1000:.1f} k nodes/s)", end="")
+    print(f" mean depth {depths / max(count, 1):.2f}" if args.time or args.nodes else "")
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
 

@@ -14,7 +14,7 @@ from perfectplay import api
 from perfectplay.games.common.compiled_bits import NO_DEADLINE
 from perfectplay.games.common.table_values import MATE
 from perfectplay.games.kernel import SearchControls
-from perfectplay.games.mnk import big_compiled, big_kernel, board_compiled
+from perfectplay.games.mnk import big_compiled, big_kernel, context_layout
 from perfectplay.games.mnk.big_kernel import BigMNKKernel
 
 BUDGET = 10_000_000
@@ -100,14 +100,14 @@ def test_a_threat_search_past_its_share_stops_itself_not_the_search() -> None:
 def test_the_threat_budgets_sit_where_the_compiled_search_reads_them() -> None:
     """The context's parameters are positional: each of the kernel's budgets at its index."""
     params = big_kernel.static_context(game_spec())[10]
-    assert params[board_compiled.P_ROOT_VCT_SHARE] == big_kernel.ROOT_VCT_SHARE
-    assert params[board_compiled.P_ROOT_VCT_NODES] == big_kernel.ROOT_VCT_NODES
-    assert params[board_compiled.P_THREAT_SHARE] == big_kernel.THREAT_SHARE
-    assert params[board_compiled.P_THREAT_NODES] == big_kernel.THREAT_NODES
-    assert params[board_compiled.P_THREAT_THREATS] == big_kernel.THREAT_THREATS
-    assert params[board_compiled.P_REFUTE_SHARE] == big_kernel.REFUTE_SHARE
-    assert params[board_compiled.P_INNER_VCT_THREATS] == big_kernel.INNER_VCT_THREATS
-    assert params[board_compiled.P_VCT] == big_kernel.ROOT_VCT_THREATS
+    assert params[context_layout.P_ROOT_VCT_SHARE] == big_kernel.ROOT_VCT_SHARE
+    assert params[context_layout.P_ROOT_VCT_NODES] == big_kernel.ROOT_VCT_NODES
+    assert params[context_layout.P_THREAT_SHARE] == big_kernel.THREAT_SHARE
+    assert params[context_layout.P_THREAT_NODES] == big_kernel.THREAT_NODES
+    assert params[context_layout.P_THREAT_THREATS] == big_kernel.THREAT_THREATS
+    assert params[context_layout.P_REFUTE_SHARE] == big_kernel.REFUTE_SHARE
+    assert params[context_layout.P_INNER_VCT_THREATS] == big_kernel.INNER_VCT_THREATS
+    assert params[context_layout.P_VCT] == big_kernel.ROOT_VCT_THREATS
 
 
 def game_spec() -> Any:

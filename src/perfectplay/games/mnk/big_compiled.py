@@ -44,9 +44,18 @@ Table tuple ``tt``: ``key`` (uint64 smallest Zobrist hash over the symmetries), 
 (int64, position-relative), ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32,
 FULL_DRAFT when nothing below stopped short of the end, see below; else the depth searched),
 ``move`` (int16, in the canonical frame; negative: empty).
-``stats`` (int64[7] or longer): nodes, horizon leaves, node budget, aborted flag, deadline
-(``time.perf_counter_ns`` units), VCF nodes left, bounded wins (see below); then, when there,
-the root's threat searches' counters (``COUNT_*``).
+``stats``: the slots of :mod:`.context_layout` (``S_*``; at least its seven own: nodes,
+horizon leaves, node budget, aborted flag, deadline in ``time.perf_counter_ns`` units, VCF
+nodes left, bounded wins, see below); the counters (``COUNT_*``) and the pruning's ordering
+memory only when it is :data:`~.context_layout.STATS_SIZE` long.
+
+Pruning (issue 26, each switched by a context parameter, 0 = off): in a heuristic beam node
+that does not defend, the history and killers order the moves after the first by gain
+(:func:`history_order`), late quiet moves are reduced (:func:`reduction`) or past a move
+count not tried (:func:`move_limit`), and an unthreatened node may return its evaluation
+(reverse futility) or a null move's bound (:func:`early_cut`). Each such value counts as a
+horizon leaf (``stats[1]``), like a pruned beam: nothing pruned is stored at FULL_DRAFT nor
+reported exact, and no proof reads it.
 
 A decisive value is always proved, but its distance is exact only where every move was tried
 down to the end. ``stats[6]`` counts the places where a win was decided otherwise: by a
@@ -87,8 +96,42 @@ from perfectplay.games.common.table_values import (
 )
 from perfectplay.games.mnk.board_compiled import (
     CTX_TYPE,
+    STATE_TYPE,
+    canonical,
+    evaluate,
+    gain,
+    make,
+    makes_four,
+    past_deadline,
+    unmake,
+    win_cells,
+)
+from perfectplay.games.mnk.context_layout import (
+    COUNT_FUTILITY,
+    COUNT_MOVE_COUNT,
+    COUNT_NULL_CUT,
+    COUNT_NULL_TRIED,
+    COUNT_OWN,
+    COUNT_OWN_NODES,
+    COUNT_REFUTED,
+    COUNT_REFUTES,
+    COUNT_THREAT,
+    COUNT_THREAT_NODES,
+    HISTORY_AT,
+    KILLER_PLIES,
+    KILLERS_AT,
+    MAX_CELLS,
     P_CELLS,
+    P_FUTILITY_DEPTH,
+    P_FUTILITY_MARGIN,
+    P_HISTORY,
     P_INNER_VCT_THREATS,
+    P_KILLERS,
+    P_LMR_LOG,
+    P_MOVE_COUNT_BASE,
+    P_MOVE_COUNT_DEPTH,
+    P_NULL_DEPTH,
+    P_NULL_REDUCTION,
     P_REFUTE_SHARE,
     P_ROOT_VCT_NODES,
     P_ROOT_VCT_SHARE,
@@ -102,15 +145,8 @@ from perfectplay.games.mnk.board_compiled import (
     P_VCT_INNER_DEPTH,
     P_VCT_INNER_NODES,
     P_WIDTH,
-    STATE_TYPE,
-    canonical,
-    evaluate,
-    gain,
-    make,
-    makes_four,
-    past_deadline,
-    unmake,
-    win_cells,
+    S_NULL_CHILD,
+    STATS_SIZE,
 )
 from perfectplay.games.mnk.threat_compiled import (
     add_four_cells,
@@ -149,12 +185,10 @@ SHARE_SCALE = 1000
 """The unit of the context's time shares (``P_*_SHARE``): thousandths of the time left."""
 TIMED_NODES = 1 << 40
 """A threat search's node allowance when the search has a clock: the share of time bounds it."""
-COUNT_OWN, COUNT_OWN_NODES, COUNT_THREAT, COUNT_THREAT_NODES, COUNT_REFUTED, COUNT_REFUTES = range(
-    7, 13
-)
-"""Counters in ``stats`` past its seven (when it is that long): the root's own VCT found and
-its nodes, the opponent's VCT found at the root and its nodes, root moves refuted by the
-opponent's VCT and the nodes those refutations spent (found or not)."""
+KILLER_BONUS = 1 << 50
+"""Order key added to a ply's killer moves (twice for the latest): above any history score."""
+NULL_KEY = np.uint64(0x9E3779B97F4A7C15)
+"""Hash flip of a null move's subtree (see :func:`pass_turn`)."""
 LEAF_VCF_NODES = 24
 """VCF nodes a horizon leaf may spend."""
 REFUTE_FOURS = 8
@@ -362,6 +396,121 @@ def threat_scan(side, ply, depth, ctx, st, stats):  # type: ignore[no-untyped-de
     return 0, shortest_vcf(1 - side, fours, ply, LEAF_VCF_NODES, ctx, st, stats)
 
 
+@njit(cache=True, inline="always")
+def count(stats, slot, amount):  # type: ignore[no-untyped-def]
+    """Add ``amount`` to the counter ``slot`` of ``stats`` when it has one (see COUNT_*)."""
+    if stats.shape[0] > slot:
+        stats[slot] += amount
+
+
+@njit(cache=True, inline="always")
+def full_stats(stats):  # type: ignore[no-untyped-def]
+    """Whether ``stats`` has the counters and the ordering memory (:data:`STATS_SIZE` slots):
+    the pruning and the history need them; a shorter ``stats`` searches without."""
+    return stats.shape[0] >= STATS_SIZE
+
+
+@njit(cache=True)
+def history_order(side, ply, n, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """Reorder the ply's ``n`` moves past the first ``P_HISTORY`` (the best by gain, the
+    table's move among them; one when the history is off): the ply's killers first (with
+    ``P_KILLERS``), then by history score (with ``P_HISTORY``), stable, so without either
+    memory the gain order stays. Moves outside the beam are not added."""
+    params = ctx[10]
+    use_history = params[P_HISTORY] > 0
+    start = params[P_HISTORY] if use_history else 1
+    moves, keys = st[8][ply], st[9][ply]
+    first = second = -1
+    if params[P_KILLERS] > 0 and ply < KILLER_PLIES:
+        first = stats[KILLERS_AT + 2 * ply] - 1
+        second = stats[KILLERS_AT + 2 * ply + 1] - 1
+    base = HISTORY_AT + side * MAX_CELLS
+    for i in range(start, n):
+        cell = moves[i]
+        key = stats[base + cell] if use_history else 0
+        if cell == first:
+            key += 2 * KILLER_BONUS
+        elif cell == second:
+            key += KILLER_BONUS
+        keys[i] = key
+    for i in range(start + 1, n):
+        cell, key = moves[i], keys[i]
+        j = i
+        while j > start and keys[j - 1] < key:
+            moves[j], keys[j] = moves[j - 1], keys[j - 1]
+            j -= 1
+        moves[j], keys[j] = cell, key
+
+
+@njit(cache=True)
+def remember(cell, side, ply, depth, ctx, stats):  # type: ignore[no-untyped-def]
+    """A quiet move of a beam caused a cut-off: its history score grows by ``depth**2`` and
+    it becomes the ply's first killer."""
+    params = ctx[10]
+    if params[P_HISTORY] > 0:
+        stats[HISTORY_AT + side * MAX_CELLS + cell] += depth * depth
+    if params[P_KILLERS] > 0 and ply < KILLER_PLIES:
+        at = KILLERS_AT + 2 * ply
+        if stats[at] != cell + 1:
+            stats[at + 1] = stats[at]
+            stats[at] = cell + 1
+
+
+@njit(cache=True)
+def early_cut(side, ply, depth, beta, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """What an unthreatened heuristic node (no win cell, open three or VCF of the opponent's)
+    may do before its moves: ``(value, 1)`` reverse futility (its evaluation stays at or
+    above ``beta`` by ``P_FUTILITY_MARGIN`` a ply: return it), ``(reduction, 2)`` try a null
+    move reduced by that many plies more than one (the evaluation reaches ``beta``, the depth
+    is ``P_NULL_DEPTH`` or more, the parent's move was no null move), else ``(0, 0)``. Only
+    inside the heuristic range: a window at a decided value is never cut so."""
+    params = ctx[10]
+    null_depth, futility_depth = params[P_NULL_DEPTH], params[P_FUTILITY_DEPTH]
+    can_null = null_depth > 0 and depth >= null_depth and stats[S_NULL_CHILD] != ply
+    can_cut = futility_depth > 0 and depth <= futility_depth
+    if not (can_null or can_cut) or not -HEURISTIC_LIMIT < beta < HEURISTIC_LIMIT:
+        return 0, 0
+    static = evaluate(side, ctx, st)
+    if can_cut and static - params[P_FUTILITY_MARGIN] * depth >= beta:
+        stats[COUNT_FUTILITY] += 1
+        return static, 1
+    if can_null and static >= beta:
+        stats[COUNT_NULL_TRIED] += 1
+        return params[P_NULL_REDUCTION] + depth // 4, 2
+    return 0, 0
+
+
+@njit(cache=True, inline="always")
+def pass_turn(st):  # type: ignore[no-untyped-def]
+    """Flip every symmetric image's hash by :data:`NULL_KEY` (twice: back): the boards of a
+    null move's subtree, the other side to move, keyed apart from the same boards in play."""
+    hashes = st[6]
+    for s in range(hashes.shape[0]):
+        hashes[s] ^= NULL_KEY
+
+
+@njit(cache=True)
+def reduction(depth, i, ctx):  # type: ignore[no-untyped-def]
+    """Plies a late quiet move ``i`` of a beam at ``depth`` loses: one, two for the latest of
+    a deep node (:data:`LMR2_FROM`, :data:`LMR2_DEPTH`); with ``P_LMR_LOG``
+    ``log(depth) * log(i + 1)`` over it (hundredths), at least one, at most ``depth - 1``."""
+    divisor = ctx[10][P_LMR_LOG]
+    if divisor <= 0:
+        return 2 if depth >= LMR2_DEPTH and i >= LMR2_FROM else 1
+    r = np.int64(np.log(depth) * np.log(i + 1) * 100.0 / divisor)
+    return min(max(r, 1), depth - 1)
+
+
+@njit(cache=True)
+def move_limit(depth, n, shaping, ctx):  # type: ignore[no-untyped-def]
+    """The quiet moves a beam node tries: ``P_MOVE_COUNT_BASE + depth**2`` at a depth of
+    ``P_MOVE_COUNT_DEPTH`` or less (move-count pruning), else all ``n``."""
+    params = ctx[10]
+    if shaping and 0 < depth <= params[P_MOVE_COUNT_DEPTH]:
+        return min(n, params[P_MOVE_COUNT_BASE] + depth * depth)
+    return n
+
+
 @njit(NEGAMAX_SIGNATURE, cache=True)
 def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """Value of a running position for ``side`` (to move), searched ``depth`` plies.
@@ -419,6 +568,28 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
                 stats[6] += 1
                 return WIN - (ply + found)
         defend = 0 if exact else threatened(side, ply, threat, ctx, st)
+        if not exact and defend == 0 and threat == 0 and full_stats(stats):
+            amount, action = early_cut(side, ply, depth, beta, ctx, st, stats)
+            if action == 1:
+                stats[1] += 1  # pruned: a heuristic value
+                return amount
+            if action == 2:
+                # Null move: the opponent moves twice; when even that stays at or above beta,
+                # so (almost surely) does the node. Its subtree is keyed apart (pass_turn).
+                pass_turn(st)
+                parent = stats[S_NULL_CHILD]
+                stats[S_NULL_CHILD] = ply + 1
+                value = -negamax(
+                    opp, ply + 1, depth - 1 - amount, -beta, -beta + 1, ctx, st, tt, stats
+                )
+                stats[S_NULL_CHILD] = parent
+                pass_turn(st)
+                if stats[3]:
+                    return 0
+                if value >= beta:
+                    count(stats, COUNT_NULL_CUT, 1)
+                    stats[1] += 1
+                    return beta
         if defend:
             n, pruned = defences(side, ply, threat, defend == 2, ctx, st)
         else:
@@ -427,17 +598,29 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
                 n = min(n, FRONTIER_WIDTH)
         if table_move >= 0 and st[4][table_move] == 0:
             n = to_front(table_move, n, ply, defend == 0, st)
+    # A heuristic beam, not defending: its late quiet moves are reduced or pruned, and the
+    # search's memory of cut-offs orders it.
+    shaping = pruned and not defend and not exact
+    memory = shaping and full_stats(stats)
+    if memory and (ctx[10][P_HISTORY] > 0 or ctx[10][P_KILLERS] > 0):
+        history_order(side, ply, n, ctx, st, stats)
+    limit = move_limit(depth, n, memory, ctx)
     best, best_cell = -INF, st[8][ply, 0]
-    no_reduction = not pruned or exact or depth < LMR_DEPTH or defend
     for i in range(n):
         cell = st[8][ply, i]
-        # Late move reduction: a late quiet move of the beam is searched a ply shallower
-        # (two for the latest of a deep node) with a null window first, and again in full
-        # only when it beats alpha.
-        reduce = not no_reduction and i >= LMR_FROM and not makes_four(cell, side, ctx, st)
+        # Late move reduction: a late quiet move of the beam is searched shallower (see
+        # reduction) with a null window first, and again in full only when it beats alpha;
+        # past the move count it is not searched at all.
+        cut = 0
+        late = shaping and i >= LMR_FROM and (depth >= LMR_DEPTH or i >= limit)
+        if late and not makes_four(cell, side, ctx, st):
+            if i >= limit:
+                count(stats, COUNT_MOVE_COUNT, 1)
+                continue
+            if depth >= LMR_DEPTH:
+                cut = 1 + reduction(depth, i, ctx)
         make(cell, side, ctx, st)
-        if reduce:
-            cut = 3 if depth >= LMR2_DEPTH and i >= LMR2_FROM else 2
+        if cut:
             value = -negamax(opp, ply + 1, depth - cut, -alpha - 1, -alpha, ctx, st, tt, stats)
             if value > alpha and not stats[3]:
                 value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
@@ -451,6 +634,8 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
+                    if memory and not makes_four(cell, side, ctx, st):
+                        remember(cell, side, ply, depth, ctx, stats)
                     break
     if pruned and best < MATE:
         stats[1] += 1
@@ -522,13 +707,6 @@ def threats_until(side, threats, ply, nodes, until, ctx, st, stats):  # type: ig
         if stats[0] < budget and not clock_reached(deadline):
             stats[2], stats[3] = budget, 0
     return found
-
-
-@njit(cache=True, inline="always")
-def count(stats, slot, amount):  # type: ignore[no-untyped-def]
-    """Add ``amount`` to the counter ``slot`` of ``stats`` when it has one (see COUNT_*)."""
-    if stats.shape[0] > slot:
-        stats[slot] += amount
 
 
 @njit(cache=True)

@@ -36,6 +36,8 @@ from perfectplay.games.kernel import (
     check_table_memory,
     follow_table,
 )
+from perfectplay.games.mnk import context_layout as slots
+from perfectplay.games.mnk.context_layout import P_ATTACK, P_PATTERNS, STATS_SIZE
 from perfectplay.games.mnk.lines import (
     centre_order,
     evaluation_weights,
@@ -123,14 +125,31 @@ PATTERN_ORDER = 2
 1 the cells' pattern values, 2 their sum)."""
 PATTERN_DEFEND = 8
 """The opponent's pattern value of a cell in the move order, in eighths of the side's."""
-P_PATTERNS = 12
-"""The index of the pattern mode in the context's parameters (``board_compiled.P_PATTERNS``,
-not imported: that module loads numba)."""
-STATS_SIZE = 13
-"""Slots of the compiled search's ``stats``: the seven it reads and writes, then the root's
-threat searches' counters (``big_compiled.COUNT_*``: how often each fired, what it cost)."""
-P_ATTACK = 15
-"""The index of the attack share in the context's parameters (``board_compiled.P_ATTACK``)."""
+HISTORY_KEEP = 3
+"""The beam's moves kept first by gain before the rest are ordered by their history score
+(cut-offs they caused in this search; 0: no history order). The pruning's defaults here are
+"V2" of issue 26's measures (BENCHMARKS.md, "Gomoku: a narrower search"): 26 % fewer nodes
+to depth 8, half a ply deeper at a fixed node budget; null move off (it seldom cuts)."""
+KILLERS = 1
+"""1: a ply's two latest cut-off moves are tried right after those (0: not)."""
+NULL_DEPTH = 0
+"""The least depth at which an unthreatened heuristic node whose evaluation reaches beta
+tries a null move (0: never)."""
+NULL_REDUCTION = 2
+"""A null move's reduction in plies, plus one per four plies of depth."""
+FUTILITY_DEPTH = 4
+"""The deepest unthreatened heuristic node that returns its evaluation when it stays at or
+above beta by the margin times its depth (reverse futility; 0: never)."""
+FUTILITY_MARGIN = 80
+"""That margin per ply, in the evaluation's units."""
+MOVE_COUNT_DEPTH = 4
+"""The deepest heuristic node that tries only its first ``MOVE_COUNT_BASE + depth**2`` quiet
+moves (moves making a four are always tried; 0: no move-count pruning)."""
+MOVE_COUNT_BASE = 1
+"""See :data:`MOVE_COUNT_DEPTH`."""
+LMR_LOG = 150
+"""Late move reductions of ``log(depth) * log(move) * 100 / LMR_LOG`` plies (at least one)
+instead of the fixed one or two (0: the fixed ones)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -159,7 +178,7 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
         ctx = static_context(self.game.spec)
         params = ctx[10].copy()
         if not symmetry:
-            params[3] = 1
+            params[slots.P_NSYM] = 1
         params[P_PATTERNS] = self.patterns
         return (*ctx[:8], self.weights, ctx[9], params, *ctx[11:])
 
@@ -267,35 +286,40 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     and never written."""
     layout = line_layout(spec.rows, spec.cols)
     perm, inv_perm = permutations(spec.rows, spec.cols)
-    params = np.array(
-        [
-            spec.cells,
-            spec.k,
-            int(spec.exactly),
-            perm.shape[0],
-            layout.line_len.shape[0],
-            BEAM_WIDTH,
-            ROOT_VCF_FOURS,
-            LEAF_VCF_FOURS,
-            ROOT_VCF_NODES,
-            ROOT_VCT_THREATS,
-            INNER_VCT_DEPTH,
-            INNER_VCT_NODES,
-            pattern_mode(spec.k, False),
-            radius(spec.k, spec.exactly),
-            PATTERN_ORDER,
-            DEFAULT_VALUES.attack,
-            PATTERN_DEFEND,
-            ROOT_VCT_SHARE,
-            ROOT_VCT_NODES,
-            THREAT_SHARE,
-            THREAT_NODES,
-            THREAT_THREATS,
-            REFUTE_SHARE,
-            INNER_VCT_THREATS,
-        ],
-        dtype=np.int64,
-    )
+    params = np.zeros(slots.PARAMS_SIZE, dtype=np.int64)
+    params[slots.P_CELLS] = spec.cells
+    params[slots.P_K] = spec.k
+    params[slots.P_EXACT] = int(spec.exactly)
+    params[slots.P_NSYM] = perm.shape[0]
+    params[slots.P_LINES] = layout.line_len.shape[0]
+    params[slots.P_WIDTH] = BEAM_WIDTH
+    params[slots.P_VCF_ROOT] = ROOT_VCF_FOURS
+    params[slots.P_VCF_LEAF] = LEAF_VCF_FOURS
+    params[slots.P_VCF_NODES] = ROOT_VCF_NODES
+    params[slots.P_VCT] = ROOT_VCT_THREATS
+    params[slots.P_VCT_INNER_DEPTH] = INNER_VCT_DEPTH
+    params[slots.P_VCT_INNER_NODES] = INNER_VCT_NODES
+    params[P_PATTERNS] = pattern_mode(spec.k, False)
+    params[slots.P_RADIUS] = radius(spec.k, spec.exactly)
+    params[slots.P_ORDER] = PATTERN_ORDER
+    params[P_ATTACK] = DEFAULT_VALUES.attack
+    params[slots.P_DEFEND] = PATTERN_DEFEND
+    params[slots.P_ROOT_VCT_SHARE] = ROOT_VCT_SHARE
+    params[slots.P_ROOT_VCT_NODES] = ROOT_VCT_NODES
+    params[slots.P_THREAT_SHARE] = THREAT_SHARE
+    params[slots.P_THREAT_NODES] = THREAT_NODES
+    params[slots.P_THREAT_THREATS] = THREAT_THREATS
+    params[slots.P_REFUTE_SHARE] = REFUTE_SHARE
+    params[slots.P_INNER_VCT_THREATS] = INNER_VCT_THREATS
+    params[slots.P_HISTORY] = HISTORY_KEEP
+    params[slots.P_KILLERS] = KILLERS
+    params[slots.P_NULL_DEPTH] = NULL_DEPTH
+    params[slots.P_NULL_REDUCTION] = NULL_REDUCTION
+    params[slots.P_FUTILITY_DEPTH] = FUTILITY_DEPTH
+    params[slots.P_FUTILITY_MARGIN] = FUTILITY_MARGIN
+    params[slots.P_MOVE_COUNT_DEPTH] = MOVE_COUNT_DEPTH
+    params[slots.P_MOVE_COUNT_BASE] = MOVE_COUNT_BASE
+    params[slots.P_LMR_LOG] = LMR_LOG
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     return (
         layout.cell_line,

@@ -26,20 +26,13 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
     8 weights    int64[k + 2]       value of an open window holding n stones (n = 0..k),
                                     then the tempo bonus (see ``lines.evaluation_weights``)
     9 order      int64[cells]       cells, centre first
-    10 params    int64[24]          cells, k, exact rule (1/0), symmetries in use, lines,
-                                    beam width, root VCF depth, leaf VCF depth, VCF nodes,
-                                    root VCT depth (threats), the least remaining depth of
-                                    an inner node that looks for a VCT, and its VCT nodes,
+    10 params    int64[P]           the parameters, by the indices of :mod:`.context_layout`
+                                    (``P_*``): the board, the searches' depths and budgets,
                                     the pattern mode (:data:`PATTERNS_OFF`, ..._ORDER,
-                                    ..._EVAL), the pattern radius, what orders the
-                                    moves (``ORDER_*``), the side to move's weight in the
-                                    pattern evaluation and the opponent's in the order
-                                    (eighths); the root's threat searches (issue 26): its
-                                    own VCT's share of the time left (thousandths) and
-                                    nodes without a clock, the same for the opponent's
-                                    VCT, that one's depth (threats), the share of the
-                                    root moves' refutation by the opponent's VCT, and the
-                                    inner nodes' VCT depth (threats)
+                                    ..._EVAL), the pattern radius, what orders the moves
+                                    (``ORDER_*``), the pattern weights of the evaluation and
+                                    the order (eighths), the root's threat searches' shares,
+                                    the pruning's switches
     11 patterns  int8[4**(2r)]     :func:`.patterns.pattern_table` (one zero when off)
     12 cell_val  int64[10**4]      :func:`.patterns.cell_values` (one zero when off)
 
@@ -73,6 +66,18 @@ import numpy as np
 from numba import njit, types
 
 from perfectplay.games.common.compiled_bits import clock_reached, popcount
+from perfectplay.games.mnk.context_layout import (
+    P_ATTACK,
+    P_CELLS,
+    P_DEFEND,
+    P_EXACT,
+    P_K,
+    P_LINES,
+    P_NSYM,
+    P_ORDER,
+    P_PATTERNS,
+    P_RADIUS,
+)
 from perfectplay.games.mnk.patterns import PATTERNS_EVAL, PATTERNS_OFF
 from perfectplay.values import HEURISTIC_LIMIT
 
@@ -99,32 +104,6 @@ CTX_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
 STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
     (I2, I2, I2, I1, I1, I1, U1D, I1, I2, I2, I1, I2, I2)
 )
-(
-    P_CELLS,
-    P_K,
-    P_EXACT,
-    P_NSYM,
-    P_LINES,
-    P_WIDTH,
-    P_VCF_ROOT,
-    P_VCF_LEAF,
-    P_VCF_NODES,
-    P_VCT,
-    P_VCT_INNER_DEPTH,
-    P_VCT_INNER_NODES,
-    P_PATTERNS,
-    P_RADIUS,
-    P_ORDER,
-    P_ATTACK,
-    P_DEFEND,
-    P_ROOT_VCT_SHARE,
-    P_ROOT_VCT_NODES,
-    P_THREAT_SHARE,
-    P_THREAT_NODES,
-    P_THREAT_THREATS,
-    P_REFUTE_SHARE,
-    P_INNER_VCT_THREATS,
-) = range(24)
 ORDER_WINDOWS, ORDER_PATTERNS, ORDER_BOTH = range(3)
 """What :func:`gain` reads with the pattern tables on: the window scan, the cells' pattern
 values, or their sum."""

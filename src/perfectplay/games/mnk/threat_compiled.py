@@ -41,10 +41,6 @@ from numba import njit, types
 from perfectplay.games.common.compiled_bits import I64_ARRAY
 from perfectplay.games.mnk.board_compiled import (
     CTX_TYPE,
-    P_EXACT,
-    P_K,
-    P_LINES,
-    P_PATTERNS,
     STATE_TYPE,
     bit_index,
     make,
@@ -58,6 +54,7 @@ from perfectplay.games.mnk.board_compiled import (
     win_cells_at,
     wins_after,
 )
+from perfectplay.games.mnk.context_layout import P_EXACT, P_K, P_LINES, P_PATTERNS
 from perfectplay.games.mnk.patterns import PATTERNS_OFF
 
 VCF_SIGNATURE = types.int64(types.int64, types.int64, types.int64, CTX_TYPE, STATE_TYPE, I64_ARRAY)

@@ -1,0 +1,102 @@
+"""The layout of the big-board engine's parameters and counters, defined once (issue 26).
+
+Numba-free: the driver (:mod:`.big_kernel`) fills the context's ``params`` by these indices
+and sizes the search's ``stats`` by them, the compiled modules (:mod:`.board_compiled`,
+:mod:`.threat_compiled`, :mod:`.big_compiled`) read them, so a parameter cannot land in the
+wrong slot by the order of a list.
+
+``params`` (the context's entry 10, int64[:data:`PARAMS_SIZE`]): what each ``P_*`` holds is
+said where :func:`.big_kernel.static_context` fills it. The pruning parameters (``P_HISTORY``
+on) are runtime choices, each 0 for off, so values are tried without a recompile.
+
+``stats`` (int64[:data:`STATS_SIZE`], or only its first :data:`STATS_CORE` slots): the
+search's own slots, then counters of what fired, then the ordering memory of one search
+(history scores per side and cell, two killer moves per ply).
+"""
+
+from __future__ import annotations
+
+(
+    P_CELLS,
+    P_K,
+    P_EXACT,
+    P_NSYM,
+    P_LINES,
+    P_WIDTH,
+    P_VCF_ROOT,
+    P_VCF_LEAF,
+    P_VCF_NODES,
+    P_VCT,
+    P_VCT_INNER_DEPTH,
+    P_VCT_INNER_NODES,
+    P_PATTERNS,
+    P_RADIUS,
+    P_ORDER,
+    P_ATTACK,
+    P_DEFEND,
+    P_ROOT_VCT_SHARE,
+    P_ROOT_VCT_NODES,
+    P_THREAT_SHARE,
+    P_THREAT_NODES,
+    P_THREAT_THREATS,
+    P_REFUTE_SHARE,
+    P_INNER_VCT_THREATS,
+    P_HISTORY,
+    P_KILLERS,
+    P_NULL_DEPTH,
+    P_NULL_REDUCTION,
+    P_FUTILITY_DEPTH,
+    P_FUTILITY_MARGIN,
+    P_MOVE_COUNT_DEPTH,
+    P_MOVE_COUNT_BASE,
+    P_LMR_LOG,
+    PARAMS_SIZE,
+) = range(34)
+"""Indices of the context's parameters. The pruning ones (issue 26, each 0 = off):
+``P_HISTORY`` the beam's moves kept first by gain before the rest go by history score;
+``P_KILLERS`` 1 to try a ply's killer moves right after those; ``P_NULL_DEPTH`` the least
+depth of a null move, ``P_NULL_REDUCTION`` its reduction (plus a ply per four of depth);
+``P_FUTILITY_DEPTH`` the deepest node reverse futility prunes, ``P_FUTILITY_MARGIN`` its
+margin per ply; ``P_MOVE_COUNT_DEPTH`` the deepest node that tries only its first
+``P_MOVE_COUNT_BASE + depth**2`` quiet moves; ``P_LMR_LOG`` the divisor (hundredths) of the
+logarithmic late move reductions, ``log(depth) * log(move)``."""
+
+(
+    S_NODES,
+    S_HORIZON,
+    S_BUDGET,
+    S_ABORTED,
+    S_DEADLINE,
+    S_VCF_LEFT,
+    S_BOUNDED,
+    COUNT_OWN,
+    COUNT_OWN_NODES,
+    COUNT_THREAT,
+    COUNT_THREAT_NODES,
+    COUNT_REFUTED,
+    COUNT_REFUTES,
+    COUNT_NULL_TRIED,
+    COUNT_NULL_CUT,
+    COUNT_FUTILITY,
+    COUNT_MOVE_COUNT,
+    S_NULL_CHILD,
+    HISTORY_AT,
+) = range(19)
+"""Slots of ``stats``: nodes, horizon leaves, node budget, aborted flag, deadline
+(``time.perf_counter_ns`` units), VCF nodes left, bounded wins (the search's own: the first
+:data:`STATS_CORE`); the root's own VCT found and its nodes, the opponent's VCT found at the
+root and its nodes, root moves refuted by the opponent's VCT and the nodes those refutations
+spent; null moves tried and those that cut, nodes cut by reverse futility, moves skipped by
+the move count; the ply of a null move's child (no null move there: never two in a row);
+then the history scores from :data:`HISTORY_AT`."""
+STATS_CORE = COUNT_OWN
+"""The slots every caller of the compiled search gives; the counters and the ordering memory
+are used only when ``stats`` is :data:`STATS_SIZE` long."""
+MAX_CELLS = 400
+"""The most cells of a board (20x20): the history has a score per side and cell."""
+KILLERS_AT = HISTORY_AT + 2 * MAX_CELLS
+"""The first killer slot: two per ply (a cell, or 0 for none: cells are stored plus one)."""
+KILLER_PLIES = 512
+"""Plies with killer slots (deeper plies keep none)."""
+STATS_SIZE = KILLERS_AT + 2 * KILLER_PLIES
+"""The full length of ``stats``."""
