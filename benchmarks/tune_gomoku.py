@@ -4,8 +4,10 @@ since issue 26 also over the pattern tables' values (``--patterns``).
     python benchmarks/tune_gomoku.py --iterations 60 --seed 2026      # the tuning run
     python benchmarks/tune_gomoku.py --verify 0,1,6,36,216,1296,216   # the tuned (default)
                                                                       # weights against these
-    nice -n 10 python benchmarks/tune_gomoku.py --patterns --nodes 6000 --seed 2626
-    python benchmarks/tune_gomoku.py --verify 0,1,3,...,8 --nodes 6000   # 16 pattern values
+    nice -n 10 python benchmarks/tune_gomoku.py --patterns --nodes 20000 --pairs 6 \
+        --iterations 60 --seed 2626                                   # issue 26's run
+    python benchmarks/tune_gomoku.py --verify 0,3,1,8,4,15,25,79,200,1000,1000,129,411,269,10,5 \
+        --nodes 20000 --openings 91                                   # 16 pattern values
 
 The weights are those of :func:`perfectplay.games.mnk.lines.evaluation_weights` for k = 5:
 the open windows holding 1 to 5 stones and the tempo bonus (the empty window's 0 stays). The
@@ -35,9 +37,9 @@ run's seed (three stones about the centre: ``bench_gomoku_match.openings``), eac
 colours.
 
 ``--verify`` plays the package's default evaluation (the pattern tables since issue 26)
-against the given window weights on the ten openings
+against the given window weights (7 numbers) or pattern values (16) on the ten openings
 of ``bench_gomoku_match.py`` (or ten others: ``--openings SEED``), both colours, at ``--time``
-seconds a move (or ``--depth``).
+seconds or ``--nodes`` nodes a move (or ``--depth``).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import common
 from bench_gomoku_match import (
@@ -125,12 +128,13 @@ def pattern_player(nodes: int) -> PlayerOf:
 
 
 def spsa_step(
-    game: MNKGame, theta: Theta, t: int, rng: random.Random, make: PlayerOf, pairs: int
+    game: MNKGame, theta: Theta, t: int, rng: random.Random, make: PlayerOf, gains: Gains
 ) -> tuple[list[float], float]:
     """One SPSA iteration (``t`` from 0): the new log-weights and the match's points
     (wins minus losses of the ``+`` side over ``2 * pairs`` games)."""
-    c = PERTURBATION / (t + 1) ** 0.101
-    a = STEP / (t + 1 + STABILITY) ** 0.602
+    pairs = gains.pairs
+    c = gains.perturbation / (t + 1) ** 0.101
+    a = gains.step / (t + 1 + STABILITY) ** 0.602
     delta = [rng.choice((-1.0, 1.0)) for _ in theta]
     plus = [x + c * d for x, d in zip(theta, delta, strict=True)]
     minus = [x - c * d for x, d in zip(theta, delta, strict=True)]
@@ -156,8 +160,18 @@ def paired_points(tally: Tally) -> float:
     return points
 
 
+@dataclass(frozen=True)
+class Gains:
+    """SPSA's ``a`` (``step``) and ``c`` (``perturbation``) at the start, and the openings
+    an iteration plays (each with both colours)."""
+
+    step: float = STEP
+    perturbation: float = PERTURBATION
+    pairs: int = 4
+
+
 def tune(
-    iterations: int, seed: int, pairs: int, make: PlayerOf, theta: Theta, shown: Shown
+    iterations: int, seed: int, gains: Gains, make: PlayerOf, theta: Theta, shown: Shown
 ) -> tuple[int, ...]:
     """SPSA from ``theta`` (log-weights or log-values: ``make`` plays them, ``shown`` turns
     them into the kernel's numbers); prints each iteration; the tuned numbers."""
@@ -165,7 +179,7 @@ def tune(
     rng = random.Random(seed)
     began = time.perf_counter()
     for t in range(iterations):
-        theta, points = spsa_step(game, theta, t, rng, make, pairs)
+        theta, points = spsa_step(game, theta, t, rng, make, gains)
         elapsed = time.perf_counter() - began
         print(f"{t + 1:3d} {points:+5.1f} {shown(theta)} {elapsed:7.0f} s", flush=True)
     return shown(theta)
@@ -190,6 +204,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026, help="the run's seed (2026)")
     parser.add_argument("--depth", type=int, default=3, help="plies a move searches (3)")
     parser.add_argument("--pairs", type=int, default=4, help="openings an iteration (4)")
+    parser.add_argument("--step", type=float, default=STEP, help=f"SPSA's a ({STEP})")
+    parser.add_argument(
+        "--perturbation", type=float, default=PERTURBATION, help=f"SPSA's c ({PERTURBATION})"
+    )
     parser.add_argument("--verify", help="weights, comma-separated: play the default against")
     parser.add_argument("--time", type=float, help="--verify: seconds a move (else --depth)")
     parser.add_argument(
@@ -213,7 +231,8 @@ def main() -> None:
     else:
         start = [math.log(max(1, w)) for w in geometric_weights(K)[TUNED]]
         make, shown = (lambda theta: player(theta, args.depth)), weights_of
-    tuned = tune(args.iterations, args.seed, args.pairs, make, start, shown)
+    gains = Gains(args.step, args.perturbation, args.pairs)
+    tuned = tune(args.iterations, args.seed, gains, make, start, shown)
     print()
     print(common.machine())
     print(f"tuned {'values' if args.patterns else 'weights'} {tuned}")
