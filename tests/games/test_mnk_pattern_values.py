@@ -1,14 +1,34 @@
 """The pattern tables' values (issue 26): a set of values reaches the compiled context as
 arrays and numbers only (no recompile), the default set keeps a five on top, and Gomoku's
 engine evaluates with the tables and the values fitted to game results (they won the matches
-against Rapfi that the window evaluation lost; BENCHMARKS.md)."""
+against Rapfi that the window evaluation lost; BENCHMARKS.md). A caller passes a set as the
+kernel's ``KernelOptions.evaluation`` (its numbers), checked there (issue 26's tuning)."""
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import replace
 
-from perfectplay.games.mnk.big_kernel import P_ATTACK, P_PATTERNS, static_context, with_patterns
-from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, FITTED_VALUES, HAND_SET_VALUES
+import numpy as np
+import pytest
+
+from perfectplay.api import limit, solve
+from perfectplay.errors import ParameterError
+from perfectplay.games.kernel import KernelOptions
+from perfectplay.games.mnk.big_kernel import (
+    PATTERN_DEFEND,
+    BigMNKKernel,
+    static_context,
+    with_patterns,
+)
+from perfectplay.games.mnk.context_layout import P_ATTACK, P_DEFEND, P_PATTERNS
+from perfectplay.games.mnk.pattern_values import (
+    DEFAULT_VALUES,
+    FITTED_SCORES,
+    FITTED_VALUES,
+    HAND_SET_VALUES,
+    VALUE_COUNT,
+    values_from,
+)
 from perfectplay.games.mnk.patterns import (
     B3,
     B4,
@@ -69,3 +89,69 @@ def test_gomoku_evaluates_by_the_tables_with_the_fitted_values() -> None:
         assert ctx[10][P_ATTACK] == FITTED_VALUES.attack
         assert np.array_equal(ctx[12], cell_values(FITTED_VALUES))
     assert static_context(game(15, 15, 6).spec)[10][P_PATTERNS] == PATTERNS_OFF  # no tables
+
+
+def test_a_set_of_values_is_its_numbers() -> None:
+    for values in (HAND_SET_VALUES, DEFAULT_VALUES):
+        numbers = values.numbers()
+        assert len(numbers) == VALUE_COUNT != 5 + 2  # never the window weights' length
+        assert values_from(numbers) == values
+    assert DEFAULT_VALUES.defend == PATTERN_DEFEND
+
+
+@pytest.mark.parametrize(
+    ("numbers", "message"),
+    [
+        ((0, 1, 2), "give 16 whole numbers"),
+        ((*FITTED_SCORES, 1_000, 340, 515, 134, 9, True), "give 16 whole numbers"),
+        ((*FITTED_SCORES, 1_000, 340, 515, 134, 9.0, 8), "give 16 whole numbers"),
+        ((0, -1, *FITTED_SCORES[2:], 1_000, 340, 515, 134, 9, 8), "score 1 -1 is not from 0"),
+        ((*FITTED_SCORES, 1_000, 340, 515, 99_999, 9, 8), "double_three 99999 is not from 0"),
+        ((*FITTED_SCORES, 1_000, 340, 515, 134, 0, 8), "attack 0 is not from 1 to 64"),
+        ((*FITTED_SCORES, 1_000, 340, 515, 134, 9, 65), "defend 65 is not from 1 to 64"),
+        ((*FITTED_SCORES, 500, 340, 515, 134, 9, 8), r"five 500 must be worth more .*\(515"),
+    ],
+)
+def test_bad_values_are_refused_naming_the_number(numbers: tuple[int, ...], message: str) -> None:
+    with pytest.raises(ParameterError, match=message):
+        values_from(numbers)
+
+
+def test_the_kernel_takes_pattern_values_as_its_evaluation() -> None:
+    g = game(15, 15, 5)
+    default = BigMNKKernel(g, KernelOptions()).context(True)
+    ctx = BigMNKKernel(g, KernelOptions(evaluation=HAND_SET_VALUES.numbers())).context(True)
+    assert ctx[10][P_PATTERNS] == PATTERNS_EVAL
+    assert ctx[10][P_ATTACK] == HAND_SET_VALUES.attack
+    assert np.array_equal(ctx[12], cell_values(HAND_SET_VALUES))
+    assert np.array_equal(ctx[8], default[8])  # the window weights stay the defaults
+    bolder = replace(DEFAULT_VALUES, defend=12)
+    assert (
+        BigMNKKernel(g, KernelOptions(evaluation=bolder.numbers())).context(True)[10][P_DEFEND]
+        == 12
+        != default[10][P_DEFEND]
+    )
+
+
+def test_pattern_values_travel_with_the_call() -> None:
+    """Issue 26: a tuner plays one set of values against another in one process; a call's
+    values change its evaluation and are not kept for the next call."""
+    g = game(15, 15, 5)
+    position = g.play(g.play(g.play(g.initial(), (7, 7)), (7, 8)), (8, 8))
+    default = solve(g, position, limit(depth=1)).score.value
+    hand = KernelOptions(evaluation=HAND_SET_VALUES.numbers())
+    same = KernelOptions(evaluation=DEFAULT_VALUES.numbers())
+    assert solve(g, position, limit(depth=1), options=hand).score.value != default
+    assert solve(g, position, limit(depth=1), options=same).score.value == default
+    assert solve(g, position, limit(depth=1)).score.value == default
+
+
+def test_bad_pattern_values_are_refused_at_the_kernel() -> None:
+    g = game(15, 15, 5)
+    bad = (*FITTED_SCORES, 1_000, 340, 515, 134, 0, 8)
+    with pytest.raises(ParameterError, match="pattern values: attack 0"):
+        BigMNKKernel(g, KernelOptions(evaluation=bad))
+    with pytest.raises(ParameterError, match=r"give 7 whole numbers .*, or 16 pattern values"):
+        BigMNKKernel(g, KernelOptions(evaluation=(0, 1, 2)))
+    with pytest.raises(ParameterError, match=r"give 8 whole numbers from 0 to [\d,]+$"):
+        BigMNKKernel(game(15, 15, 6), KernelOptions(evaluation=DEFAULT_VALUES.numbers()))

@@ -54,7 +54,9 @@ class KernelOptions:
     :func:`perfectplay.api.kernel_options`. ``evaluation``: the weights of the kernel's
     evaluation instead of its defaults (kernels with a tunable evaluation only, the big m,n,k
     boards', which check them; others ignore it): what a tuner plays one set against another
-    with, in one process.
+    with, in one process. For five in a row the big kernel also reads a set of pattern values
+    here (``games/mnk/pattern_values.py``: ``PatternValues.numbers()``, told apart from the
+    window weights by its length, 16 against 7; checked by ``values_from``).
     """
 
     book: bool = True

@@ -37,7 +37,7 @@ from perfectplay.games.kernel import (
     follow_table,
 )
 from perfectplay.games.mnk import context_layout as slots
-from perfectplay.games.mnk.context_layout import P_ATTACK, P_PATTERNS, STATS_SIZE
+from perfectplay.games.mnk.context_layout import P_ATTACK, P_DEFEND, P_PATTERNS, STATS_SIZE
 from perfectplay.games.mnk.lines import (
     centre_order,
     evaluation_weights,
@@ -46,7 +46,12 @@ from perfectplay.games.mnk.lines import (
     permutations,
     zobrist_keys,
 )
-from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, PatternValues
+from perfectplay.games.mnk.pattern_values import (
+    DEFAULT_VALUES,
+    VALUE_COUNT,
+    PatternValues,
+    values_from,
+)
 from perfectplay.games.mnk.patterns import (
     PATTERN_K,
     PATTERNS_EVAL,
@@ -123,8 +128,9 @@ ordering the moves."""
 PATTERN_ORDER = 2
 """What orders the moves with the tables on (``board_compiled.ORDER_*``: 0 the window scan,
 1 the cells' pattern values, 2 their sum)."""
-PATTERN_DEFEND = 8
-"""The opponent's pattern value of a cell in the move order, in eighths of the side's."""
+PATTERN_DEFEND = DEFAULT_VALUES.defend
+"""The opponent's pattern value of a cell in the move order, in eighths of the side's (a set
+of values carries its own: :attr:`~.pattern_values.PatternValues.defend`)."""
 HISTORY_KEEP = 3
 """The beam's moves kept first by gain before the rest are ordered by their history score
 (cut-offs they caused in this search; 0: no history order). The pruning's defaults here are
@@ -166,16 +172,22 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
     engine = ENGINE
 
     def __init__(self, game: MNKGame, options: KernelOptions) -> None:
-        """A kernel for ``game``'s board with the options' table size and evaluation weights
-        (:func:`checked_weights`; raises :class:`~perfectplay.errors.ParameterError`)."""
+        """A kernel for ``game``'s board with the options' table size and evaluation: window
+        weights (:func:`checked_weights`) or, for ``k`` = 5, a set of pattern values
+        (:func:`chosen_values`); raises :class:`~perfectplay.errors.ParameterError`."""
         self.game = game
         self.table_bits = options.table_bits
-        self.weights = checked_weights(game.spec.k, options.evaluation)
-        self.patterns = pattern_mode(game.spec.k, options.evaluation is not None)
+        self.values = chosen_values(game.spec.k, options.evaluation)
+        weights = None if self.values is not None else options.evaluation
+        self.weights = checked_weights(game.spec.k, weights)
+        self.patterns = pattern_mode(game.spec.k, weights is not None)
 
     def context(self, symmetry: bool) -> tuple[Any, ...]:
-        """The compiled context, symmetries in use or not, with this kernel's weights."""
+        """The compiled context, symmetries in use or not, with this kernel's weights (or its
+        pattern values)."""
         ctx = static_context(self.game.spec)
+        if self.values is not None:
+            ctx = with_patterns(ctx, self.game.spec, self.patterns, self.values)
         params = ctx[10].copy()
         if not symmetry:
             params[slots.P_NSYM] = 1
@@ -303,7 +315,7 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_RADIUS] = radius(spec.k, spec.exactly)
     params[slots.P_ORDER] = PATTERN_ORDER
     params[P_ATTACK] = DEFAULT_VALUES.attack
-    params[slots.P_DEFEND] = PATTERN_DEFEND
+    params[P_DEFEND] = PATTERN_DEFEND
     params[slots.P_ROOT_VCT_SHARE] = ROOT_VCT_SHARE
     params[slots.P_ROOT_VCT_NODES] = ROOT_VCT_NODES
     params[slots.P_THREAT_SHARE] = THREAT_SHARE
@@ -350,6 +362,7 @@ def with_patterns(
     params = ctx[10].copy()
     params[P_PATTERNS] = mode
     params[P_ATTACK] = values.attack
+    params[P_DEFEND] = values.defend
     return (
         *ctx[:10],
         params,
@@ -366,6 +379,17 @@ def pattern_mode(k: int, explicit_weights: bool) -> int:
     return PATTERNS_ORDER if explicit_weights else DEFAULT_PATTERN_MODE
 
 
+def chosen_values(k: int, evaluation: tuple[int, ...] | None) -> PatternValues | None:
+    """The pattern values ``KernelOptions.evaluation`` gives, checked by
+    :func:`~.pattern_values.values_from` (raises
+    :class:`~perfectplay.errors.ParameterError`): for ``k`` = 5 (the tables' length) an
+    evaluation of :data:`~.pattern_values.VALUE_COUNT` numbers; ``None`` for anything else
+    (window weights, or the defaults)."""
+    if evaluation is None or k != PATTERN_K or len(evaluation) != VALUE_COUNT:
+        return None
+    return values_from(evaluation)
+
+
 def checked_weights(k: int, weights: tuple[int, ...] | None) -> np.ndarray[Any, Any]:
     """The evaluation weights of ``k`` in a row as the compiled context holds them: ``weights``
     (``k + 2`` whole numbers, the layout of :func:`~.lines.evaluation_weights`, each from 0 to
@@ -374,8 +398,10 @@ def checked_weights(k: int, weights: tuple[int, ...] | None) -> np.ndarray[Any, 
     if weights is None:
         weights = evaluation_weights(k)
     if len(weights) != k + 2 or any(not 0 <= w <= MAX_WEIGHT for w in weights):
+        also = f", or {VALUE_COUNT} pattern values" if k == PATTERN_K else ""
         raise ParameterError(
-            f"evaluation weights {weights!r}: give {k + 2} whole numbers from 0 to {MAX_WEIGHT:,}"
+            f"evaluation weights {weights!r}: give {k + 2} whole numbers from 0 to "
+            f"{MAX_WEIGHT:,}{also}"
         )
     return np.array(weights, dtype=np.int64)
 

@@ -10,7 +10,9 @@ set is tried, or tuned, without a recompile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
+
+from perfectplay.errors import ParameterError
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +24,9 @@ class PatternValues:
     ``double_four`` (an F4, or fours in two directions), ``four_three`` (a four with an open
     three in another direction) and ``double_three`` (open threes in two directions) are the
     combinations' values, strongest first. The evaluation is the side to move's sum of its
-    cells' values times ``attack`` eighths less the opponent's sum.
+    cells' values times ``attack`` eighths less the opponent's sum; the move order adds to a
+    cell's value for the side to move the opponent's times ``defend`` eighths (issue 26: the
+    order's weight was ``big_kernel.PATTERN_DEFEND`` before a set of values carried it).
     """
 
     scores: tuple[int, ...]
@@ -31,6 +35,65 @@ class PatternValues:
     four_three: int
     double_three: int
     attack: int
+    defend: int = 8
+
+    def numbers(self) -> tuple[int, ...]:
+        """The set as :func:`values_from` reads it (``KernelOptions.evaluation``): the
+        scores, then the five, double_four, four_three, double_three, attack and defend."""
+        return (*self.scores, *astuple(self)[1:])
+
+
+CODE_COUNT = 10
+"""Pattern codes a set scores (``patterns.NONE`` .. ``F5``; ``patterns.CODES``, not imported:
+the compiled board imports that module's constants, and this one stays apart from it)."""
+VALUE_COUNT = CODE_COUNT + 6
+"""Numbers of a set of values as a caller passes it (:meth:`PatternValues.numbers`): never the
+length of the window weights of ``k`` = 5 (7), so ``KernelOptions.evaluation`` tells them apart."""
+MAX_VALUE = 20_000
+"""The largest value of a pattern or combination: a 20x20 board's sum of cells stays within a
+few times the heuristic range (the evaluation clamps it) and no product overflows."""
+MAX_EIGHTHS = 64
+"""The largest ``attack`` and ``defend`` (eight times the other side's weight)."""
+
+
+NAMES = (
+    *(f"score {code}" for code in range(CODE_COUNT)),
+    "five",
+    "double_four",
+    "four_three",
+    "double_three",
+    "attack",
+    "defend",
+)
+"""The numbers' names in :func:`values_from`'s messages (a score by its code)."""
+
+
+def values_from(numbers: tuple[int, ...]) -> PatternValues:
+    """The set of values of ``numbers`` (the layout of :meth:`PatternValues.numbers`), checked:
+    :data:`VALUE_COUNT` whole numbers, each value from 0 to :data:`MAX_VALUE`, ``attack`` and
+    ``defend`` from 1 to :data:`MAX_EIGHTHS`, and the five worth more than any other cell can
+    be (a combination, or four directions' scores). Raises
+    :class:`~perfectplay.errors.ParameterError` naming the number at fault."""
+    if len(numbers) != VALUE_COUNT or any(
+        isinstance(n, bool) or not isinstance(n, int) for n in numbers
+    ):
+        raise ParameterError(
+            f"pattern values {numbers!r}: give {VALUE_COUNT} whole numbers ({CODE_COUNT} "
+            "scores by code, then five, double_four, four_three, double_three, attack, defend)"
+        )
+    values = PatternValues(numbers[:CODE_COUNT], *numbers[CODE_COUNT:])
+    for name, value in zip(NAMES, numbers, strict=True):
+        low, high = (1, MAX_EIGHTHS) if name in ("attack", "defend") else (0, MAX_VALUE)
+        if not low <= value <= high:
+            raise ParameterError(f"pattern values: {name} {value} is not from {low} to {high:,}")
+    best_other = max(values.double_four, values.four_three, values.double_three)
+    best_other = max(best_other, 4 * max(values.scores[: CODE_COUNT - 2]))
+    if values.five <= best_other:
+        raise ParameterError(
+            f"pattern values: five {values.five} must be worth more than any other cell "
+            f"({best_other}: a combination or four directions' best score)"
+        )
+    return values
 
 
 HAND_SET_SCORES = (0, 1, 3, 6, 20, 25, 60, 70, 200, 1_000)
