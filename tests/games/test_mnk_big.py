@@ -19,6 +19,7 @@ from perfectplay.errors import ParameterError
 from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk.big_compiled import EXACT_PROOF_PLIES
 from perfectplay.games.mnk.big_kernel import INNER_VCT_DEPTH, BigMNKKernel
+from perfectplay.games.mnk.context_layout import P_WIDTH
 from perfectplay.games.mnk.kernel import MNKKernel
 from perfectplay.games.mnk.lines import evaluation_weights
 from perfectplay.games.mnk.notation import parse_mnk_board, parse_mnk_move
@@ -292,7 +293,7 @@ def narrow_beam(monkeypatch: pytest.MonkeyPatch) -> None:
     def narrow(self: BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
         ctx = wide(self, symmetry)
         params = ctx[10].copy()
-        params[5] = 1  # P_WIDTH
+        params[P_WIDTH] = 1
         return (*ctx[:10], params, *ctx[11:])
 
     monkeypatch.setattr(BigMNKKernel, "context", narrow)
