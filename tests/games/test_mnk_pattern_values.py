@@ -15,7 +15,6 @@ from perfectplay.api import limit, solve
 from perfectplay.errors import ParameterError
 from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk.big_kernel import (
-    PATTERN_DEFEND,
     BigMNKKernel,
     static_context,
     with_patterns,
@@ -96,7 +95,7 @@ def test_a_set_of_values_is_its_numbers() -> None:
         numbers = values.numbers()
         assert len(numbers) == VALUE_COUNT != 5 + 2  # never the window weights' length
         assert values_from(numbers) == values
-    assert DEFAULT_VALUES.defend == PATTERN_DEFEND
+    assert static_context(game(15, 15, 5).spec)[10][P_DEFEND] == DEFAULT_VALUES.defend
 
 
 @pytest.mark.parametrize(

@@ -128,9 +128,6 @@ ordering the moves."""
 PATTERN_ORDER = 2
 """What orders the moves with the tables on (``board_compiled.ORDER_*``: 0 the window scan,
 1 the cells' pattern values, 2 their sum)."""
-PATTERN_DEFEND = DEFAULT_VALUES.defend
-"""The opponent's pattern value of a cell in the move order, in eighths of the side's (a set
-of values carries its own: :attr:`~.pattern_values.PatternValues.defend`)."""
 HISTORY_KEEP = 3
 """The beam's moves kept first by gain before the rest are ordered by their history score
 (cut-offs they caused in this search; 0: no history order). The pruning's defaults here are
@@ -315,7 +312,7 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_RADIUS] = radius(spec.k, spec.exactly)
     params[slots.P_ORDER] = PATTERN_ORDER
     params[P_ATTACK] = DEFAULT_VALUES.attack
-    params[P_DEFEND] = PATTERN_DEFEND
+    params[P_DEFEND] = DEFAULT_VALUES.defend
     params[slots.P_ROOT_VCT_SHARE] = ROOT_VCT_SHARE
     params[slots.P_ROOT_VCT_NODES] = ROOT_VCT_NODES
     params[slots.P_THREAT_SHARE] = THREAT_SHARE

@@ -25,8 +25,7 @@ class PatternValues:
     three in another direction) and ``double_three`` (open threes in two directions) are the
     combinations' values, strongest first. The evaluation is the side to move's sum of its
     cells' values times ``attack`` eighths less the opponent's sum; the move order adds to a
-    cell's value for the side to move the opponent's times ``defend`` eighths (issue 26: the
-    order's weight was ``big_kernel.PATTERN_DEFEND`` before a set of values carried it).
+    cell's value for the side to move the opponent's times ``defend`` eighths.
     """
 
     scores: tuple[int, ...]
