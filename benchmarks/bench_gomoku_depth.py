@@ -69,13 +69,25 @@ def with_tables(mode: int) -> None:
     big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
 
 
-def with_params(settings: list[str]) -> None:
-    """Every context of the big-board kernel with ``NAME=VALUE`` parameters set."""
+def parameter(setting: str) -> tuple[int, int]:
+    """``NAME=VALUE`` as ``(index, value)`` of the context's parameters; an argparse error
+    naming the setting when the name is not a ``P_*`` of the layout or the value not whole."""
+    name, _, value = setting.partition("=")
+    index = getattr(context_layout, f"P_{name.upper()}", None)
+    if not isinstance(index, int):
+        names = [n[2:] for n in dir(context_layout) if n.startswith("P_")]
+        raise argparse.ArgumentTypeError(
+            f"{setting!r}: no parameter {name!r} (one of {', '.join(sorted(names))})"
+        )
+    if not value.strip().lstrip("-").isdigit():
+        raise argparse.ArgumentTypeError(f"{setting!r}: give NAME=VALUE, VALUE a whole number")
+    return index, int(value)
+
+
+def with_params(settings: list[tuple[int, int]]) -> None:
+    """Every context of the big-board kernel with these ``(index, value)`` parameters set."""
     plain = big_kernel.BigMNKKernel.context
-    values = {}
-    for setting in settings:
-        name, _, value = setting.partition("=")
-        values[getattr(context_layout, f"P_{name.upper()}")] = int(value)
+    values = dict(settings)
 
     def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
         ctx = plain(self, symmetry)
@@ -131,7 +143,9 @@ def main() -> None:
     parser.add_argument("--stones", type=int, default=14)
     parser.add_argument("--patterns", choices=("off", *MODES), default="off")
     parser.add_argument("--micro", type=int, default=0, metavar="ROUNDS")
-    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument(
+        "--param", action="append", default=[], type=parameter, metavar="NAME=VALUE"
+    )
     args = parser.parse_args()
     if args.patterns != "off":
         with_tables(MODES[args.patterns])
