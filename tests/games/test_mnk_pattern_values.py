@@ -21,6 +21,7 @@ from perfectplay.games.mnk.big_kernel import (
 )
 from perfectplay.games.mnk.context_layout import P_ATTACK, P_DEFEND, P_PATTERNS
 from perfectplay.games.mnk.pattern_values import (
+    CODE_COUNT,
     DEFAULT_VALUES,
     FITTED_SCORES,
     FITTED_VALUES,
@@ -88,6 +89,12 @@ def test_gomoku_evaluates_by_the_tables_with_the_fitted_values() -> None:
         assert ctx[10][P_ATTACK] == FITTED_VALUES.attack
         assert np.array_equal(ctx[12], cell_values(FITTED_VALUES))
     assert static_context(game(15, 15, 6).spec)[10][P_PATTERNS] == PATTERNS_OFF  # no tables
+
+
+def test_a_set_scores_every_pattern_code() -> None:
+    """``pattern_values.CODE_COUNT`` restates ``patterns.CODES`` (``patterns`` imports
+    ``pattern_values``, so the other way round would be an import circle): they must agree."""
+    assert CODE_COUNT == CODES == len(DEFAULT_VALUES.scores) == F5 + 1
 
 
 def test_a_set_of_values_is_its_numbers() -> None:
