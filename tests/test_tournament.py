@@ -4,6 +4,7 @@ deliberately bad bots, refereed and sandboxed (tests/tournament_bots/)."""
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -38,21 +39,27 @@ ESCAPES = (Path("/tmp/perfectplay-network-bot-was-here"), Path("/perfectplay-esc
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The tournament, played once for every test of this file."""
-    folders = sandbox_folders()
+    """The tournament, played once for every test of this file, with a temporary directory of
+    its own: the sandbox folders counted are this tournament's, not those another test
+    process's tournament has open at the same time in the shared one."""
     out = tmp_path_factory.mktemp("tournament") / "out"
-    settings = api.tournament_settings("simplexity", move_time=0.3, seed=7, memory_mb=128)
-    players = api.tournament_players(settings, [*GOOD, *BAD])
-    openings = api.tournament_openings(settings, None, 1)
-    started = time.monotonic()
-    result = api.tournament(settings, players, openings, workers=2, out=str(out))
-    return {
-        "result": result,
-        "out": out,
-        "seconds": time.monotonic() - started,
-        "leftovers": bot_processes(),
-        "new_folders": sandbox_folders() - folders,
-    }
+    private = tmp_path_factory.mktemp("tmpdir")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(private))  # worker processes started afresh
+        patch.setattr(tempfile, "tempdir", str(private))  # this process and forked ones
+        folders = sandbox_folders()
+        settings = api.tournament_settings("simplexity", move_time=0.3, seed=7, memory_mb=128)
+        players = api.tournament_players(settings, [*GOOD, *BAD])
+        openings = api.tournament_openings(settings, None, 1)
+        started = time.monotonic()
+        result = api.tournament(settings, players, openings, workers=2, out=str(out))
+        return {
+            "result": result,
+            "out": out,
+            "seconds": time.monotonic() - started,
+            "leftovers": bot_processes(),
+            "new_folders": sandbox_folders() - folders,
+        }
 
 
 def test_every_game_is_played_once_and_saved(played: dict[str, Any]) -> None:
