@@ -35,9 +35,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gomoku_params import parameter, with_params
+
 from perfectplay import api
 from perfectplay.games.kernel import KernelOptions
-from perfectplay.games.mnk import big_kernel, context_layout
+from perfectplay.games.mnk import big_kernel
 from perfectplay.games.mnk.patterns import PATTERNS_EVAL, PATTERNS_ORDER
 
 MODES = {"order": PATTERNS_ORDER, "eval": PATTERNS_EVAL}
@@ -65,36 +67,6 @@ def with_tables(mode: int) -> None:
 
     def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
         return big_kernel.with_patterns(plain(self, symmetry), self.game.spec, mode)
-
-    big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
-
-
-def parameter(setting: str) -> tuple[int, int]:
-    """``NAME=VALUE`` as ``(index, value)`` of the context's parameters; an argparse error
-    naming the setting when the name is not a ``P_*`` of the layout or the value not whole."""
-    name, _, value = setting.partition("=")
-    index = getattr(context_layout, f"P_{name.upper()}", None)
-    if not isinstance(index, int):
-        names = [n[2:] for n in dir(context_layout) if n.startswith("P_")]
-        raise argparse.ArgumentTypeError(
-            f"{setting!r}: no parameter {name!r} (one of {', '.join(sorted(names))})"
-        )
-    if not value.strip().lstrip("-").isdigit():
-        raise argparse.ArgumentTypeError(f"{setting!r}: give NAME=VALUE, VALUE a whole number")
-    return index, int(value)
-
-
-def with_params(settings: list[tuple[int, int]]) -> None:
-    """Every context of the big-board kernel with these ``(index, value)`` parameters set."""
-    plain = big_kernel.BigMNKKernel.context
-    values = dict(settings)
-
-    def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
-        ctx = plain(self, symmetry)
-        params = ctx[10].copy()
-        for index, value in values.items():
-            params[index] = value
-        return (*ctx[:10], params, *ctx[11:])
 
     big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
 

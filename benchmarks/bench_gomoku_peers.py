@@ -5,6 +5,8 @@ referee of our own, one game at a time, on 15x15 under the same rule for both.
     python benchmarks/bench_gomoku_peers.py --engine ENGINE --opponent-ms 1000    # 1 s a move
     python benchmarks/bench_gomoku_peers.py --engine ENGINE --ladder 1000 --rungs 4
     python benchmarks/bench_gomoku_peers.py --engine self --opponent-ms 300   # our own brain
+    python benchmarks/bench_gomoku_peers.py --engine self --ms 500 --opponent-ms 500 \\
+        --param FUTILITY_DEPTH=0 --opponent-param FUTILITY_DEPTH=4   # two settings, one checkout
 
 Every opening of ``--openings`` (default ``benchmarks/data/gomoku_openings.txt``: 12 openings
 of three stones) is played twice, perfectplay with each colour; the engines get the opening
@@ -44,12 +46,13 @@ import itertools
 import math
 import queue
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
+
+from gomoku_params import brain_command, parameter
 
 from perfectplay import api
 
@@ -57,7 +60,6 @@ HERE = Path(__file__).resolve().parent
 OPENINGS = HERE / "data" / "gomoku_openings.txt"
 RECORDS = HERE / "data" / "gomoku_peers_records.txt"
 SIZE = 15
-OURS = [sys.executable, "-c", "from perfectplay.cli.main import main; raise SystemExit(main())"]
 START_SECONDS = 30.0
 """How long the referee waits for START's OK (a first compile takes longer: run
 ``perfectplay warm gomoku`` first)."""
@@ -289,9 +291,9 @@ def load() -> str:
         return "uptime unavailable"
 
 
-def opponent_command(engine: str) -> list[str]:
-    """The opponent's command: ``self`` is perfectplay's own brain."""
-    return [*OURS, "gomocup", "tictactoe"] if engine == "self" else [engine]
+def opponent_command(engine: str, settings: list[tuple[int, int]]) -> list[str]:
+    """The opponent's command: ``self`` is perfectplay's own brain (with ``settings``)."""
+    return [*brain_command(settings), "gomocup", "tictactoe"] if engine == "self" else [engine]
 
 
 def match(args: argparse.Namespace, nodes: int | None) -> Tally:
@@ -299,14 +301,15 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
     openings = read_openings(Path(args.openings))
     budget = args.perfectplay_nodes
     own_infos = () if budget is None else (f"INFO max_node {budget}",)
-    ours = Side(Brain([*OURS, "gomocup", "tictactoe"], "perfectplay"), args.ms, own_infos)
+    command = [*brain_command(args.param), "gomocup", "tictactoe"]
+    ours = Side(Brain(command, "perfectplay"), args.ms, own_infos)
     ready = ours.brain.wait_for(READY, LOAD_SECONDS)
     print(f"perfectplay's engine {'loaded' if ready else 'NOT loaded'} before the first game")
+    opponent = Brain(opponent_command(args.engine, args.opponent_param), "opponent")
     if nodes is None:
-        theirs = Side(Brain(opponent_command(args.engine), "opponent"), args.opponent_ms, ONE_CORE)
+        theirs = Side(opponent, args.opponent_ms, ONE_CORE)
     else:
-        infos = (*ONE_CORE, f"INFO max_node {nodes}")
-        theirs = Side(Brain(opponent_command(args.engine), "opponent"), NODE_MODE_TURN_MS, infos)
+        theirs = Side(opponent, NODE_MODE_TURN_MS, (*ONE_CORE, f"INFO max_node {nodes}"))
     if args.engine == "self" or args.perfectplay_opponent:
         # Another perfectplay brain (this one, or a wrapper of an older commit): its moves
         # before its engine loads would be the fallback's, not its search's.
@@ -396,7 +399,25 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="the engine is a perfectplay brain (an older commit's): wait for its engine too",
     )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        type=parameter,
+        metavar="NAME=VALUE",
+        help="a runtime parameter of perfectplay's engine (P_NAME of context_layout), repeatable",
+    )
+    parser.add_argument(
+        "--opponent-param",
+        action="append",
+        default=[],
+        type=parameter,
+        metavar="NAME=VALUE",
+        help="the same for the opponent when it is perfectplay's brain (--engine self)",
+    )
     args = parser.parse_args(argv)
+    if args.opponent_param and args.engine != "self":
+        parser.error("--opponent-param needs --engine self")
     print(f"load before: {load()}", flush=True)
     if args.ladder:
         rungs: list[tuple[int, float]] = []
