@@ -22,6 +22,11 @@ prints the depth reached: a measure of depth that no load moves (issue 26's prun
 on every context, a runtime choice: ``--param NULL_DEPTH=4 --param HISTORY=3``. The totals
 line gives the mean depth (with ``--time``) and the search's pruning counters.
 
+``--deepen`` reaches ``--depth`` by iterative deepening (depth 1, 2, ... on one table, each
+iteration's move tried first in the next), as play does: what the memory kept over the
+iterations and the root's aspiration window change (issue 26); without it one search of that
+depth.
+
 ``--micro R`` times the board instead of the search: on each position, ``R`` rounds of
 make + evaluate + unmake of every empty cell within two of a stone (the work of a node's
 children), printing the processor time per make + evaluate + unmake.
@@ -46,6 +51,8 @@ MODES = {"order": PATTERNS_ORDER, "eval": PATTERNS_EVAL}
 
 HERE = Path(__file__).resolve().parent
 RECORDS = HERE / "data" / "gomoku_selfplay_records.txt"
+DEEPEN_NODES = 1 << 50
+"""A node budget no search reaches: with a depth, the solver deepens one ply at a time."""
 
 
 def positions(count: int, stones: int) -> list[list[tuple[int, int]]]:
@@ -111,6 +118,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--time", type=float, default=0.0, metavar="SECONDS")
     parser.add_argument("--nodes", type=int, default=0, help="a node budget instead of a depth")
+    parser.add_argument("--deepen", action="store_true", help="iterative deepening to --depth")
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--stones", type=int, default=14)
     parser.add_argument("--patterns", choices=("off", *MODES), default="off")
@@ -137,7 +145,7 @@ def main() -> None:
         position = game.initial()
         for r, c in moves:
             position = game.play(position, (r, c))
-        limit = api.limit(depth=args.depth)
+        limit = api.limit(depth=args.depth, nodes=DEEPEN_NODES if args.deepen else None)
         if args.time or args.nodes:
             limit = api.limit(time=args.time) if args.time else api.limit(nodes=args.nodes)
         start = time.process_time()

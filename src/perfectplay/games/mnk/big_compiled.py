@@ -43,7 +43,10 @@ a forced block at the horizon is searched past it.
 Table tuple ``tt``: ``key`` (uint64 smallest Zobrist hash over the symmetries), ``value``
 (int64, position-relative), ``bound`` (int8: 0 exact, 1 lower, 2 upper), ``draft`` (int32,
 FULL_DRAFT when nothing below stopped short of the end, see below; else the depth searched),
-``move`` (int16, in the canonical frame; negative: empty).
+``move`` (int16, in the canonical frame; negative: empty); then the search's memory beside
+the table (int64[:data:`~.context_layout.MEMORY_SIZE`]: the ordering memory the driver keeps
+over one move's iterations, and the last completed root's value and depth, see
+:func:`search_root`).
 ``stats``: the slots of :mod:`.context_layout` (``S_*``; at least its seven own: nodes,
 horizon leaves, node budget, aborted flag, deadline in ``time.perf_counter_ns`` units, VCF
 nodes left, bounded wins, see below); the counters (``COUNT_*``) and the pruning's ordering
@@ -120,7 +123,10 @@ from perfectplay.games.mnk.context_layout import (
     HISTORY_AT,
     KILLER_PLIES,
     KILLERS_AT,
+    M_DEPTH,
+    M_VALUE,
     MAX_CELLS,
+    P_ASPIRATION,
     P_CELLS,
     P_FUTILITY_DEPTH,
     P_FUTILITY_MARGIN,
@@ -130,8 +136,10 @@ from perfectplay.games.mnk.context_layout import (
     P_LMR_LOG,
     P_MOVE_COUNT_BASE,
     P_MOVE_COUNT_DEPTH,
+    P_MOVE_COUNT_SCALE,
     P_NULL_DEPTH,
     P_NULL_REDUCTION,
+    P_PVS,
     P_REFUTE_SHARE,
     P_ROOT_VCT_NODES,
     P_ROOT_VCT_SHARE,
@@ -166,6 +174,7 @@ TABLE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
         types.Array(types.int8, 1, "C"),
         types.Array(types.int32, 1, "C"),
         types.Array(types.int16, 1, "C"),
+        I64_ARRAY,
     )
 )
 NEGAMAX_SIGNATURE = types.int64(
@@ -503,11 +512,14 @@ def reduction(depth, i, ctx):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def move_limit(depth, n, shaping, ctx):  # type: ignore[no-untyped-def]
-    """The quiet moves a beam node tries: ``P_MOVE_COUNT_BASE + depth**2`` at a depth of
-    ``P_MOVE_COUNT_DEPTH`` or less (move-count pruning), else all ``n``."""
+    """The quiet moves a beam node tries: ``P_MOVE_COUNT_BASE + depth**2`` (times
+    ``P_MOVE_COUNT_SCALE`` hundredths when that is set) at a depth of ``P_MOVE_COUNT_DEPTH``
+    or less (move-count pruning), else all ``n``."""
     params = ctx[10]
     if shaping and 0 < depth <= params[P_MOVE_COUNT_DEPTH]:
-        return min(n, params[P_MOVE_COUNT_BASE] + depth * depth)
+        scale = params[P_MOVE_COUNT_SCALE]
+        square = depth * depth if scale <= 0 else depth * depth * scale // 100
+        return min(n, params[P_MOVE_COUNT_BASE] + square)
     return n
 
 
@@ -605,12 +617,16 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     if memory and (ctx[10][P_HISTORY] > 0 or ctx[10][P_KILLERS] > 0):
         history_order(side, ply, n, ctx, st, stats)
     limit = move_limit(depth, n, memory, ctx)
+    pvs = ctx[10][P_PVS] > 0
     best, best_cell = -INF, st[8][ply, 0]
     for i in range(n):
         cell = st[8][ply, i]
         # Late move reduction: a late quiet move of the beam is searched shallower (see
-        # reduction) with a null window first, and again in full only when it beats alpha;
-        # past the move count it is not searched at all.
+        # reduction) with a null window first, and again only when it beats alpha; past the
+        # move count it is not searched at all. With PVS (principal-variation search) every
+        # move after the first gets a null window at the full depth too, and the full window
+        # only when its value lands inside (alpha, beta): outside, the value is a bound of the
+        # side it fell on, stored as such below (UPPER at or under alpha_start, else LOWER).
         cut = 0
         late = shaping and i >= LMR_FROM and (depth >= LMR_DEPTH or i >= limit)
         if late and not makes_four(cell, side, ctx, st):
@@ -620,11 +636,13 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
             if depth >= LMR_DEPTH:
                 cut = 1 + reduction(depth, i, ctx)
         make(cell, side, ctx, st)
+        value, final = alpha + 1, False  # searched in full unless a null window settles it
         if cut:
             value = -negamax(opp, ply + 1, depth - cut, -alpha - 1, -alpha, ctx, st, tt, stats)
-            if value > alpha and not stats[3]:
-                value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
-        else:
+        if pvs and i > 0 and value > alpha and beta > alpha + 1 and not stats[3]:
+            value = -negamax(opp, ply + 1, depth - 1, -alpha - 1, -alpha, ctx, st, tt, stats)
+            final = value >= beta  # a lower bound at or above beta: the cut-off as it stands
+        if value > alpha and not final and not stats[3]:
             value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
         unmake(cell, side, ctx, st)
         if stats[3]:
@@ -811,15 +829,20 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
             n = to_front(first, n, 0, True, st)
     refute = -1 if exact else 1 if proofs else 0
     tried = np.zeros(ctx[10][P_CELLS], dtype=np.bool_)
-    best_cell, alpha = st[8][0, 0], -INF
-    for i in range(n):
-        cell = st[8][0, i]
-        tried[cell] = True
-        value = root_move(cell, side, depth, alpha, refute, until, ctx, st, tt, stats)
-        if stats[3]:
-            return best_cell, alpha
-        if value > alpha:
-            best_cell, alpha = cell, value
+    low, high = aspiration(depth, first, ctx, tt)
+    best_cell, alpha = root_moves(
+        n, side, depth, low, high, refute, until, tried, ctx, st, tt, stats
+    )
+    if not stats[3] and not low < alpha < high and (low > -INF or high < INF):
+        # Outside the aspiration window: a bound only. Searched again with the full window,
+        # the move that failed high (if one did) first.
+        if alpha >= high:
+            to_front(best_cell, n, 0, False, st)
+        best_cell, alpha = root_moves(
+            n, side, depth, -INF, INF, refute, until, tried, ctx, st, tt, stats
+        )
+    if stats[3]:
+        return best_cell, alpha
     if pruned and alpha < -MATE:
         # Every move tried loses: a loss is claimed only once every other move has lost too.
         order = ctx[9]
@@ -827,7 +850,7 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
             cell = order[i]
             if st[4][cell] != 0 or tried[cell]:
                 continue
-            value = root_move(cell, side, depth, alpha, 1, until, ctx, st, tt, stats)
+            value = root_move(cell, side, depth, alpha, INF, False, 1, until, ctx, st, tt, stats)
             if stats[3]:
                 return best_cell, alpha
             if value > alpha:
@@ -839,13 +862,51 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
             alpha = -HEURISTIC_LIMIT
     elif pruned:
         stats[6] += 1
+    tt[5][M_VALUE], tt[5][M_DEPTH] = alpha, depth
     return best_cell, alpha
 
 
 @njit(cache=True)
-def root_move(cell, side, depth, alpha, refute, until, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+def aspiration(depth, first, ctx, tt):  # type: ignore[no-untyped-def]
+    """The root's window ``(low, high)``: ``P_ASPIRATION`` either side of the value of the
+    last root the table's memory completed when that was one ply shallower, this search has
+    a move to try first (a later iteration of iterative deepening) and the value is
+    heuristic; else the full window. A wrong centre (another position's) costs a second
+    search, never a wrong value."""
+    half, memory = ctx[10][P_ASPIRATION], tt[5]
+    centre = memory[M_VALUE]
+    if half <= 0 or first < 0 or memory[M_DEPTH] != depth - 1 or abs(centre) >= HEURISTIC_LIMIT:
+        return -INF, INF
+    return centre - half, centre + half
+
+
+@njit(cache=True)
+def root_moves(n, side, depth, alpha, beta, refute, until, tried, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """``(best_cell, value)`` of the root's ``n`` moves (``st[8][0]``, marked in ``tried``)
+    within ``(alpha, beta)``: ``alpha`` itself, the first move the cell, when none beats it;
+    a value at or above ``beta`` ends the loop (a lower bound). With ``P_PVS`` the moves after
+    the first are searched with a null window first. On ``stats[3]`` the best so far."""
+    pvs = ctx[10][P_PVS] > 0
+    best_cell = st[8][0, 0]
+    for i in range(n):
+        cell = st[8][0, i]
+        tried[cell] = True
+        scout = pvs and i > 0
+        value = root_move(cell, side, depth, alpha, beta, scout, refute, until, ctx, st, tt, stats)
+        if stats[3]:
+            break
+        if value > alpha:
+            best_cell, alpha = cell, value
+            if alpha >= beta:
+                break
+    return best_cell, alpha
+
+
+@njit(cache=True)
+def root_move(cell, side, depth, alpha, beta, scout, refute, until, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """The value of the root move ``cell`` searched ``depth - 1`` plies below (a fail-soft
-    value against ``alpha``). A move the opponent's VCF refutes is a proved loss, not searched:
+    value against ``(alpha, beta)``; with ``scout`` a null window first, the full one only
+    when the value lands inside). A move the opponent's VCF refutes is a proved loss, not searched:
     found when ``refute`` is 1 (the VCF looked for, its line's first move kept in the table;
     with ``until`` a clock time, not 0, its win by threats too until then) or read from the
     table (a later iteration) unless ``refute`` is -1 (an exact search, which must not read a
@@ -868,7 +929,11 @@ def root_move(cell, side, depth, alpha, refute, until, ctx, st, tt, stats):  # t
     if value != 0:
         stats[6] += 1  # a loss within the line's plies: the distance is a bound
     elif not stats[3]:
-        value = -negamax(opp, 1, depth - 1, -INF, -alpha, ctx, st, tt, stats)
+        value = alpha + 1  # searched in full unless the null window settles it
+        if scout:
+            value = -negamax(opp, 1, depth - 1, -alpha - 1, -alpha, ctx, st, tt, stats)
+        if value > alpha and not (scout and value >= beta) and not stats[3]:
+            value = -negamax(opp, 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
     unmake(cell, side, ctx, st)
     return value
 

@@ -37,7 +37,20 @@ from perfectplay.games.kernel import (
     follow_table,
 )
 from perfectplay.games.mnk import context_layout as slots
-from perfectplay.games.mnk.context_layout import P_ATTACK, P_DEFEND, P_PATTERNS, STATS_SIZE
+from perfectplay.games.mnk.context_layout import (
+    HISTORY_AT,
+    KEEP_AGED,
+    KEEP_FRESH,
+    KILLERS_AT,
+    M_DEPTH,
+    MEMORY_SIZE,
+    ORDER_SIZE,
+    P_ATTACK,
+    P_DEFEND,
+    P_KEEP_ORDER,
+    P_PATTERNS,
+    STATS_SIZE,
+)
 from perfectplay.games.mnk.lines import (
     centre_order,
     evaluation_weights,
@@ -153,6 +166,16 @@ MOVE_COUNT_BASE = 1
 LMR_LOG = 150
 """Late move reductions of ``log(depth) * log(move) * 100 / LMR_LOG`` plies (at least one)
 instead of the fixed one or two (0: the fixed ones)."""
+PVS = 0
+"""1: principal-variation search, in the beam and at the root (0: every move with the full
+window; issue 26, "Gomoku: principal-variation search and lasting ordering memory")."""
+KEEP_ORDER = 0
+"""How long the history and killers last (``context_layout.KEEP_*``): 0 one iteration, 1
+one move's search, 2 that and halved into the next move's."""
+ASPIRATION = 0
+"""Half the root's aspiration window around the last iteration's value (0: full window)."""
+MOVE_COUNT_SCALE = 0
+"""The move count's ``depth**2`` in hundredths (0: whole; see :data:`MOVE_COUNT_DEPTH`)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -198,7 +221,8 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
 
     @staticmethod
     def new_table(entries: int) -> tuple[np.ndarray[Any, Any], ...]:
-        """A fresh table of ``entries`` slots (23 bytes each); raises
+        """A fresh table of ``entries`` slots (23 bytes each) and the search's memory beside
+        it (see :mod:`.big_compiled`; issue 26); raises
         :class:`~perfectplay.errors.ParameterError` when it would not fit in memory."""
         check_table_memory(entries, SLOT_BYTES)
         return (
@@ -207,6 +231,7 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
             np.zeros(entries, dtype=np.int8),
             np.zeros(entries, dtype=np.int32),
             np.full(entries, UNUSED_MOVE, dtype=np.int16),
+            np.zeros(MEMORY_SIZE, dtype=np.int64),
         )
 
     def warm_up(self, start: MNKPosition) -> None:
@@ -247,9 +272,17 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
         ctx = self.context(controls.symmetry)
         st = self.state(position, ctx)
         first_cell = -1 if first is None else self.game.index(first)
+        keep = int(ctx[10][P_KEEP_ORDER])
+        memory = table[5]
+        if first is None:  # a new search (iterative deepening's first iteration): a new move
+            forget(memory, keep)
+        if keep != KEEP_FRESH:
+            stats[HISTORY_AT:] = memory[:ORDER_SIZE]
         cell, value = big_compiled.search_root(
             self.side(position), depth, first_cell, ctx, st, table, stats
         )
+        if keep != KEEP_FRESH:
+            memory[:ORDER_SIZE] = stats[HISTORY_AT:]
         move = None if cell < 0 else self.game.cell(int(cell))
         # A win decided by a proof or among a beam counts as a horizon: its distance is a bound.
         horizon = int(stats[1] + stats[6])
@@ -287,6 +320,21 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
             lambda current: self.game.outcome(current) is None,
             self.game.spec.cells,
         )
+
+
+def forget(memory: np.ndarray[Any, Any], keep: int) -> None:
+    """The table's search memory as a new move's search starts (``keep`` a
+    ``context_layout.KEEP_*``): the last root's depth forgotten (no aspiration around
+    another position's value); the history halved with :data:`~.context_layout.KEEP_AGED`
+    (the cut-offs of the last move's search still say something of this one's), else
+    emptied with the killers (ply-relative: the root moved)."""
+    memory[M_DEPTH] = 0
+    killers = KILLERS_AT - HISTORY_AT
+    if keep == KEEP_AGED:
+        memory[:killers] //= 2
+    else:
+        memory[:killers] = 0
+    memory[killers:ORDER_SIZE] = 0
 
 
 @lru_cache(maxsize=16)
@@ -329,6 +377,10 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_MOVE_COUNT_DEPTH] = MOVE_COUNT_DEPTH
     params[slots.P_MOVE_COUNT_BASE] = MOVE_COUNT_BASE
     params[slots.P_LMR_LOG] = LMR_LOG
+    params[slots.P_PVS] = PVS
+    params[slots.P_KEEP_ORDER] = KEEP_ORDER
+    params[slots.P_ASPIRATION] = ASPIRATION
+    params[slots.P_MOVE_COUNT_SCALE] = MOVE_COUNT_SCALE
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     return (
         layout.cell_line,

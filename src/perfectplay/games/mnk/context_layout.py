@@ -50,8 +50,12 @@ from __future__ import annotations
     P_MOVE_COUNT_DEPTH,
     P_MOVE_COUNT_BASE,
     P_LMR_LOG,
+    P_PVS,
+    P_KEEP_ORDER,
+    P_ASPIRATION,
+    P_MOVE_COUNT_SCALE,
     PARAMS_SIZE,
-) = range(34)
+) = range(38)
 """Indices of the context's parameters. The pruning ones (issue 26, each 0 = off):
 ``P_HISTORY`` the beam's moves kept first by gain before the rest go by history score;
 ``P_KILLERS`` 1 to try a ply's killer moves right after those; ``P_NULL_DEPTH`` the least
@@ -59,7 +63,13 @@ depth of a null move, ``P_NULL_REDUCTION`` its reduction (plus a ply per four of
 ``P_FUTILITY_DEPTH`` the deepest node reverse futility prunes, ``P_FUTILITY_MARGIN`` its
 margin per ply; ``P_MOVE_COUNT_DEPTH`` the deepest node that tries only its first
 ``P_MOVE_COUNT_BASE + depth**2`` quiet moves; ``P_LMR_LOG`` the divisor (hundredths) of the
-logarithmic late move reductions, ``log(depth) * log(move)``."""
+logarithmic late move reductions, ``log(depth) * log(move)``.
+
+Appended by issue 26's search work (each 0 = off): ``P_PVS`` 1 for principal-variation
+search (every move after a node's first searched with a null window first); ``P_KEEP_ORDER``
+the ordering memory's life (:data:`KEEP_FRESH`, :data:`KEEP_MOVE`, :data:`KEEP_AGED`);
+``P_ASPIRATION`` the half-width of the root's aspiration window around the last iteration's
+value; ``P_MOVE_COUNT_SCALE`` the move count's ``depth**2`` in hundredths (0: whole)."""
 
 (
     S_NODES,
@@ -100,3 +110,15 @@ KILLER_PLIES = 512
 """Plies with killer slots (deeper plies keep none)."""
 STATS_SIZE = KILLERS_AT + 2 * KILLER_PLIES
 """The full length of ``stats``."""
+KEEP_FRESH, KEEP_MOVE, KEEP_AGED = range(3)
+"""Values of ``P_KEEP_ORDER``: the history and killers start empty each iteration of the
+iterative deepening; kept over the iterations of one move's search, emptied when the next
+move's starts; kept, the history halved (the killers emptied) when the next move's starts."""
+ORDER_SIZE = STATS_SIZE - HISTORY_AT
+"""The ordering memory's slots (history and killers), as ``stats`` holds them from
+:data:`HISTORY_AT`."""
+M_VALUE, M_DEPTH = ORDER_SIZE, ORDER_SIZE + 1
+"""Slots of the table's memory (its last array) after the ordering memory: the value and
+depth of the last iteration the root completed (the aspiration window's centre)."""
+MEMORY_SIZE = ORDER_SIZE + 2
+"""The length of the table's memory array."""
