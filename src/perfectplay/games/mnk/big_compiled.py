@@ -60,6 +60,12 @@ count not tried (:func:`move_limit`), and an unthreatened node may return its ev
 horizon leaf (``stats[1]``), like a pruned beam: nothing pruned is stored at FULL_DRAFT nor
 reported exact, and no proof reads it.
 
+Windows (issue 26, runtime parameters too): with ``P_PVS`` every move after a node's first
+(the root's too) is searched with a null window first and in full only when its value lands
+inside the window (a value outside is a bound, stored as one); with ``P_ASPIRATION`` the
+root of a later iteration searches a window around the last iteration's value (kept in the
+table's memory) and again with the full window when the value falls outside it.
+
 A decisive value is always proved, but its distance is exact only where every move was tried
 down to the end. ``stats[6]`` counts the places where a win was decided otherwise: by a
 threat-space proof (a VCF or a VCT: the shortest such line, not necessarily the shortest win;
