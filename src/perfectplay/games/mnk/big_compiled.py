@@ -122,6 +122,7 @@ from perfectplay.games.mnk.context_layout import (
     KILLERS_AT,
     MAX_CELLS,
     P_CELLS,
+    P_FOUR_EXTENSION,
     P_FUTILITY_DEPTH,
     P_FUTILITY_MARGIN,
     P_HISTORY,
@@ -138,6 +139,7 @@ from perfectplay.games.mnk.context_layout import (
     P_THREAT_NODES,
     P_THREAT_SHARE,
     P_THREAT_THREATS,
+    P_THREE_EXTENSION,
     P_VCF_LEAF,
     P_VCF_NODES,
     P_VCF_ROOT,
@@ -605,6 +607,13 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     if memory and (ctx[10][P_HISTORY] > 0 or ctx[10][P_KILLERS] > 0):
         history_order(side, ply, n, ctx, st, stats)
     limit = move_limit(depth, n, memory, ctx)
+    # Answering an open three or blocking a four, the replies are searched deeper: the
+    # attacker's line of threats then costs its own moves only (each still spends a ply).
+    child = depth - 1
+    if threats == 1:
+        child += ctx[10][P_FOUR_EXTENSION]
+    elif defend == 2:
+        child += ctx[10][P_THREE_EXTENSION]
     best, best_cell = -INF, st[8][ply, 0]
     for i in range(n):
         cell = st[8][ply, i]
@@ -623,9 +632,9 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         if cut:
             value = -negamax(opp, ply + 1, depth - cut, -alpha - 1, -alpha, ctx, st, tt, stats)
             if value > alpha and not stats[3]:
-                value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
+                value = -negamax(opp, ply + 1, child, -beta, -alpha, ctx, st, tt, stats)
         else:
-            value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
+            value = -negamax(opp, ply + 1, child, -beta, -alpha, ctx, st, tt, stats)
         unmake(cell, side, ctx, st)
         if stats[3]:
             return 0

@@ -153,6 +153,11 @@ MOVE_COUNT_BASE = 1
 LMR_LOG = 150
 """Late move reductions of ``log(depth) * log(move) * 100 / LMR_LOG`` plies (at least one)
 instead of the fixed one or two (0: the fixed ones)."""
+THREE_EXTENSION = 0
+"""Plies a node answering the opponent's open three searches its defences deeper (0: none):
+a line of threes then costs the attacker's moves only."""
+FOUR_EXTENSION = 0
+"""Plies a forced block of the opponent's four is searched deeper (0: none)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -329,6 +334,8 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_MOVE_COUNT_DEPTH] = MOVE_COUNT_DEPTH
     params[slots.P_MOVE_COUNT_BASE] = MOVE_COUNT_BASE
     params[slots.P_LMR_LOG] = LMR_LOG
+    params[slots.P_THREE_EXTENSION] = THREE_EXTENSION
+    params[slots.P_FOUR_EXTENSION] = FOUR_EXTENSION
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     return (
         layout.cell_line,

@@ -50,8 +50,10 @@ from __future__ import annotations
     P_MOVE_COUNT_DEPTH,
     P_MOVE_COUNT_BASE,
     P_LMR_LOG,
+    P_THREE_EXTENSION,
+    P_FOUR_EXTENSION,
     PARAMS_SIZE,
-) = range(34)
+) = range(36)
 """Indices of the context's parameters. The pruning ones (issue 26, each 0 = off):
 ``P_HISTORY`` the beam's moves kept first by gain before the rest go by history score;
 ``P_KILLERS`` 1 to try a ply's killer moves right after those; ``P_NULL_DEPTH`` the least
@@ -59,7 +61,10 @@ depth of a null move, ``P_NULL_REDUCTION`` its reduction (plus a ply per four of
 ``P_FUTILITY_DEPTH`` the deepest node reverse futility prunes, ``P_FUTILITY_MARGIN`` its
 margin per ply; ``P_MOVE_COUNT_DEPTH`` the deepest node that tries only its first
 ``P_MOVE_COUNT_BASE + depth**2`` quiet moves; ``P_LMR_LOG`` the divisor (hundredths) of the
-logarithmic late move reductions, ``log(depth) * log(move)``."""
+logarithmic late move reductions, ``log(depth) * log(move)``. ``P_THREE_EXTENSION``
+(plies, 0 = off): a node answering an open three searches its defences that much deeper
+(the attacker's threat line costs its own moves only); ``P_FOUR_EXTENSION`` the same for
+a forced block of the opponent's four."""
 
 (
     S_NODES,
