@@ -2,7 +2,8 @@
 a four of its own is the defender's usual resistance (in Rapfi's winning lines against our
 lost games it came in each one looked at); the VCT counted any such four as a defence that
 holds, so it proved none of those wins. Now the four is blocked and the three answered
-again, every defence tried; the proof is checked here by an independent oracle."""
+again, every defence tried (``P_VCT_PAST_FOURS``, a runtime choice); the proof is checked
+here by an independent oracle."""
 
 from __future__ import annotations
 
@@ -31,12 +32,18 @@ def cells(text: str) -> frozenset[Cell]:
     return frozenset(tuple(parse_mnk_move(g, c)) for c in text.split())  # type: ignore[misc]
 
 
-def vct_of(xs: frozenset[Cell], os_: frozenset[Cell], threats: int) -> tuple[int, Cell]:
-    """``(plies, first move)`` of x's win by threats (x to move), by the compiled VCT."""
+def vct_of(
+    xs: frozenset[Cell], os_: frozenset[Cell], threats: int, past_fours: int = 1
+) -> tuple[int, Cell]:
+    """``(plies, first move)`` of x's win by threats (x to move), by the compiled VCT that
+    looks past the defender's fours (``past_fours``; 0: they hold)."""
     g = game(15, 15, 5)
     position = g.from_bits(sum(1 << g.index(c) for c in xs), sum(1 << g.index(c) for c in os_))
     kernel = BigMNKKernel(g, KernelOptions())
     ctx: Any = big_kernel.static_context(g.spec)
+    params = ctx[10].copy()
+    params[layout.P_VCT_PAST_FOURS] = past_fours
+    ctx = (*ctx[:10], params, *ctx[11:])
     st = kernel.state(position, ctx)
     stats = np.zeros(layout.STATS_SIZE, dtype=np.int64)
     stats[layout.S_BUDGET], stats[layout.S_DEADLINE] = 1 << 40, NO_DEADLINE
@@ -52,7 +59,8 @@ def test_a_win_by_threes_past_the_defenders_four_is_found() -> None:
     assert board.four_cells(os_, xs)  # o can answer a three with a four
     assert board.shortest_vcf(xs, os_, 4) is None  # no VCF: threes are needed
     plies, _ = vct_of(xs, os_, 1)
-    assert plies > 0  # before issue 26's change: 0, o's four held
+    assert plies > 0
+    assert vct_of(xs, os_, 1, past_fours=0)[0] == 0  # o's four holds: no proof
 
 
 def test_the_proof_holds_against_every_reply_and_every_four() -> None:

@@ -158,6 +158,9 @@ THREE_EXTENSION = 0
 a line of threes then costs the attacker's moves only."""
 FOUR_EXTENSION = 0
 """Plies a forced block of the opponent's four is searched deeper (0: none)."""
+VCT_PAST_FOURS = 0
+"""1: the win by threats blocks a defender's four made in answer to a three and tries the
+answers again; 0: such a four counts as a defence that holds (cheaper, proves less)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -336,6 +339,7 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_LMR_LOG] = LMR_LOG
     params[slots.P_THREE_EXTENSION] = THREE_EXTENSION
     params[slots.P_FOUR_EXTENSION] = FOUR_EXTENSION
+    params[slots.P_VCT_PAST_FOURS] = VCT_PAST_FOURS
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     return (
         layout.cell_line,

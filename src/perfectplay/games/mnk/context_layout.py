@@ -52,8 +52,9 @@ from __future__ import annotations
     P_LMR_LOG,
     P_THREE_EXTENSION,
     P_FOUR_EXTENSION,
+    P_VCT_PAST_FOURS,
     PARAMS_SIZE,
-) = range(36)
+) = range(37)
 """Indices of the context's parameters. The pruning ones (issue 26, each 0 = off):
 ``P_HISTORY`` the beam's moves kept first by gain before the rest go by history score;
 ``P_KILLERS`` 1 to try a ply's killer moves right after those; ``P_NULL_DEPTH`` the least
@@ -64,7 +65,8 @@ margin per ply; ``P_MOVE_COUNT_DEPTH`` the deepest node that tries only its firs
 logarithmic late move reductions, ``log(depth) * log(move)``. ``P_THREE_EXTENSION``
 (plies, 0 = off): a node answering an open three searches its defences that much deeper
 (the attacker's threat line costs its own moves only); ``P_FOUR_EXTENSION`` the same for
-a forced block of the opponent's four."""
+a forced block of the opponent's four. ``P_VCT_PAST_FOURS`` 1: the win by threats looks
+past a defender's four made in answer to a three (0: such a four holds)."""
 
 (
     S_NODES,

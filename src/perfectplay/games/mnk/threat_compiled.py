@@ -54,7 +54,13 @@ from perfectplay.games.mnk.board_compiled import (
     win_cells_at,
     wins_after,
 )
-from perfectplay.games.mnk.context_layout import P_EXACT, P_K, P_LINES, P_PATTERNS
+from perfectplay.games.mnk.context_layout import (
+    P_EXACT,
+    P_K,
+    P_LINES,
+    P_PATTERNS,
+    P_VCT_PAST_FOURS,
+)
 from perfectplay.games.mnk.patterns import PATTERNS_OFF
 
 VCF_SIGNATURE = types.int64(types.int64, types.int64, types.int64, CTX_TYPE, STATE_TYPE, I64_ARRAY)
@@ -303,10 +309,10 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     * it has one (a four): the defender's one reply, then a deeper VCT;
     * it can make an open four next (a three): every defence of :func:`replies` is tried
       (a reply leaving a threat cell standing loses in 5), each answered by a deeper VCT;
-      any other reply loses in 5. A defender's four is blocked and the three answered
-      again, every defence tried (issue 26: the best resistance to a win by threes is
-      often a four first); a second four there, or a four the block cannot simply answer,
-      counts as a defence that holds.
+      any other reply loses in 5. A defender's four counts as a defence that holds, unless
+      ``P_VCT_PAST_FOURS``: then it is blocked and the three answered again, every defence
+      tried (issue 26: the best resistance to a win by threes is often a four first); a
+      second four there, or a four the block cannot simply answer, still holds.
 
     The plies are the longest line over the defences. 0 when none was found within
     ``stats[5]`` nodes. The first move is left in ``st[10][ply]``."""
@@ -347,7 +353,8 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
                     # three is tried again (a second four then holds). Not looked into (a
                     # sound refusal): two fours, a block that makes a four of the
                     # attacker's, or a three the four's stone broke.
-                    result = max(result, 7) if fours == 1 else 0
+                    past = fours == 1 and ctx[10][P_VCT_PAST_FOURS] != 0
+                    result = max(result, 7) if past else 0
                     if result:
                         make(block, side, ctx, st)
                         if win_cells(side, ctx, st)[0] or not threat_stands(
