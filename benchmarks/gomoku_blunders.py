@@ -47,12 +47,15 @@ class Verdict:
 
 
 def parse_game(line: str) -> tuple[str, list[tuple[int, int]]]:
-    """``(label, stones)`` of a record line: the opening and the moves, ``x,y`` each."""
+    """``(label, stones)`` of a record line (the harness's, or one with a run's name put
+    first): the opening and the moves, ``x,y`` each; the label is the other fields."""
     fields = [part.strip() for part in line.split("|")]
     stones = []
-    for part in fields[4:6]:
+    for name in ("opening", "moves"):
+        (part,) = (f for f in fields if f.startswith(name + " "))
         stones += [tuple(int(v) for v in m.split(",")) for m in part.split()[1:]]
-    return f"{fields[0]} {fields[1]} {fields[2]}", stones  # type: ignore[return-value]
+    label = " ".join(f for f in fields if not f.startswith(("opening ", "moves ")))
+    return label, stones  # type: ignore[return-value]
 
 
 def value_of(raw: str) -> int:
