@@ -134,6 +134,7 @@ from perfectplay.games.mnk.context_layout import (
     MAX_CELLS,
     P_ASPIRATION,
     P_CELLS,
+    P_FOUR_EXTENSION,
     P_FUTILITY_DEPTH,
     P_FUTILITY_MARGIN,
     P_HISTORY,
@@ -152,6 +153,7 @@ from perfectplay.games.mnk.context_layout import (
     P_THREAT_NODES,
     P_THREAT_SHARE,
     P_THREAT_THREATS,
+    P_THREE_EXTENSION,
     P_VCF_LEAF,
     P_VCF_NODES,
     P_VCF_ROOT,
@@ -624,6 +626,13 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         history_order(side, ply, n, ctx, st, stats)
     limit = move_limit(depth, n, memory, ctx)
     pvs = ctx[10][P_PVS] > 0
+    # Answering an open three or blocking a four, the replies are searched deeper: the
+    # attacker's line of threats then costs its own moves only (each still spends a ply).
+    child = depth - 1
+    if threats == 1:
+        child += ctx[10][P_FOUR_EXTENSION]
+    elif defend == 2:
+        child += ctx[10][P_THREE_EXTENSION]
     best, best_cell = -INF, st[8][ply, 0]
     for i in range(n):
         cell = st[8][ply, i]
@@ -646,10 +655,10 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         if cut:
             value = -negamax(opp, ply + 1, depth - cut, -alpha - 1, -alpha, ctx, st, tt, stats)
         if pvs and i > 0 and value > alpha and beta > alpha + 1 and not stats[3]:
-            value = -negamax(opp, ply + 1, depth - 1, -alpha - 1, -alpha, ctx, st, tt, stats)
+            value = -negamax(opp, ply + 1, child, -alpha - 1, -alpha, ctx, st, tt, stats)
             final = value >= beta  # a lower bound at or above beta: the cut-off as it stands
         if value > alpha and not final and not stats[3]:
-            value = -negamax(opp, ply + 1, depth - 1, -beta, -alpha, ctx, st, tt, stats)
+            value = -negamax(opp, ply + 1, child, -beta, -alpha, ctx, st, tt, stats)
         unmake(cell, side, ctx, st)
         if stats[3]:
             return 0

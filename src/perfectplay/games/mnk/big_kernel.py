@@ -176,6 +176,14 @@ ASPIRATION = 0
 """Half the root's aspiration window around the last iteration's value (0: full window)."""
 MOVE_COUNT_SCALE = 0
 """The move count's ``depth**2`` in hundredths (0: whole; see :data:`MOVE_COUNT_DEPTH`)."""
+THREE_EXTENSION = 0
+"""Plies a node answering the opponent's open three searches its defences deeper (0: none):
+a line of threes then costs the attacker's moves only."""
+FOUR_EXTENSION = 0
+"""Plies a forced block of the opponent's four is searched deeper (0: none)."""
+VCT_PAST_FOURS = 0
+"""1: the win by threats blocks a defender's four made in answer to a three and tries the
+answers again; 0: such a four counts as a defence that holds (cheaper, proves less)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -381,6 +389,9 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_KEEP_ORDER] = KEEP_ORDER
     params[slots.P_ASPIRATION] = ASPIRATION
     params[slots.P_MOVE_COUNT_SCALE] = MOVE_COUNT_SCALE
+    params[slots.P_THREE_EXTENSION] = THREE_EXTENSION
+    params[slots.P_FOUR_EXTENSION] = FOUR_EXTENSION
+    params[slots.P_VCT_PAST_FOURS] = VCT_PAST_FOURS
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     return (
         layout.cell_line,

@@ -54,8 +54,11 @@ from __future__ import annotations
     P_KEEP_ORDER,
     P_ASPIRATION,
     P_MOVE_COUNT_SCALE,
+    P_THREE_EXTENSION,
+    P_FOUR_EXTENSION,
+    P_VCT_PAST_FOURS,
     PARAMS_SIZE,
-) = range(38)
+) = range(41)
 """Indices of the context's parameters. The pruning ones (issue 26, each 0 = off):
 ``P_HISTORY`` the beam's moves kept first by gain before the rest go by history score;
 ``P_KILLERS`` 1 to try a ply's killer moves right after those; ``P_NULL_DEPTH`` the least
@@ -69,7 +72,11 @@ Appended by issue 26's search work (each 0 = off): ``P_PVS`` 1 for principal-var
 search (every move after a node's first searched with a null window first); ``P_KEEP_ORDER``
 the ordering memory's life (:data:`KEEP_FRESH`, :data:`KEEP_MOVE`, :data:`KEEP_AGED`);
 ``P_ASPIRATION`` the half-width of the root's aspiration window around the last iteration's
-value; ``P_MOVE_COUNT_SCALE`` the move count's ``depth**2`` in hundredths (0: whole)."""
+value; ``P_MOVE_COUNT_SCALE`` the move count's ``depth**2`` in hundredths (0: whole).
+``P_THREE_EXTENSION`` (plies, 0 = off): a node answering an open three searches its defences
+that much deeper (the attacker's threat line costs its own moves only); ``P_FOUR_EXTENSION``
+the same for a forced block of the opponent's four. ``P_VCT_PAST_FOURS`` 1: the win by
+threats looks past a defender's four made in answer to a three (0: such a four holds)."""
 
 (
     S_NODES,

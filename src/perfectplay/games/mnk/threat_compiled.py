@@ -54,7 +54,13 @@ from perfectplay.games.mnk.board_compiled import (
     win_cells_at,
     wins_after,
 )
-from perfectplay.games.mnk.context_layout import P_EXACT, P_K, P_LINES, P_PATTERNS
+from perfectplay.games.mnk.context_layout import (
+    P_EXACT,
+    P_K,
+    P_LINES,
+    P_PATTERNS,
+    P_VCT_PAST_FOURS,
+)
 from perfectplay.games.mnk.patterns import PATTERNS_OFF
 
 VCF_SIGNATURE = types.int64(types.int64, types.int64, types.int64, CTX_TYPE, STATE_TYPE, I64_ARRAY)
@@ -302,8 +308,11 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     * the attacker has two win cells: a win in 3;
     * it has one (a four): the defender's one reply, then a deeper VCT;
     * it can make an open four next (a three): every defence of :func:`replies` is tried
-      (a defender's four counts as a defence that holds; a reply leaving a threat cell
-      standing loses in 5), each answered by a deeper VCT; any other reply loses in 5.
+      (a reply leaving a threat cell standing loses in 5), each answered by a deeper VCT;
+      any other reply loses in 5. A defender's four counts as a defence that holds, unless
+      ``P_VCT_PAST_FOURS``: then it is blocked and the three answered again, every defence
+      tried (issue 26: the best resistance to a win by threes is often a four first); a
+      second four there, or a four the block cannot simply answer, still holds.
 
     The plies are the longest line over the defences. 0 when none was found within
     ``stats[5]`` nodes. The first move is left in ``st[10][ply]``."""
@@ -338,8 +347,37 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
                     result = 0
                     break
                 make(reply, opp, ctx, st)
-                if win_cells(opp, ctx, st)[0] > 0:
-                    result = 0  # the defender's four: counted as a defence that holds
+                fours, block = win_cells(opp, ctx, st)
+                if fours > 0:
+                    # The defender's four: the attacker blocks it, then every answer to the
+                    # three is tried again (a second four then holds). Not looked into (a
+                    # sound refusal): two fours, a block that makes a four of the
+                    # attacker's, or a three the four's stone broke.
+                    past = fours == 1 and ctx[10][P_VCT_PAST_FOURS] != 0
+                    result = max(result, 7) if past else 0
+                    if result:
+                        make(block, side, ctx, st)
+                        if win_cells(side, ctx, st)[0] or not threat_stands(
+                            side, threats, count, ctx, st
+                        ):
+                            result = 0
+                        again = st[9][ply + 4]
+                        m2 = replies(side, threats, count, again, ply + 3, ctx, st) if result else 0
+                        for j2 in range(m2):
+                            if spend(stats):
+                                result = 0
+                                break
+                            make(again[j2], opp, ctx, st)
+                            if win_cells(opp, ctx, st)[0] > 0:
+                                result = 0
+                            elif not threat_stands(side, threats, count, ctx, st):
+                                deeper = vct(side, depth - 1, ply + 4, ctx, st, stats)
+                                result = max(result, deeper + 4) if deeper else 0
+                            unmake(again[j2], opp, ctx, st)
+                            if result == 0 or stats[5] <= 0 or stats[3]:
+                                result = 0
+                                break
+                        unmake(block, side, ctx, st)
                 elif not threat_stands(side, threats, count, ctx, st):
                     deeper = vct(side, depth - 1, ply + 2, ctx, st, stats)
                     result = max(result, deeper + 2) if deeper else 0

@@ -1,0 +1,177 @@
+"""Where perfectplay's lost Gomoku games were lost, by an outside engine as the judge (issue 26).
+
+    python benchmarks/gomoku_blunders.py --engine /tmp/i26_rapfi/build/pbrain-rapfi \\
+        --match "vs 24000 nodes" --colour white --nodes 300000
+    python benchmarks/gomoku_blunders.py --engine ENGINE --match "vs 24000 nodes" --probe 1.0
+
+Reads the games of ``--records`` (``bench_gomoku_peers.py``'s lines) that contain ``--match``
+and that perfectplay lost with ``--colour``; for every position from the opening on, the judge
+(a Gomocup brain that prints Rapfi's ``MESSAGE ... Eval E ...`` line before its move: Rapfi)
+searches ``--nodes`` nodes (``INFO max_node``) and gives its value for the side to move
+(centipawn-like; ``+M19``/``-M19``: a win or loss in 19 plies, here +/-20000). A move of
+perfectplay's is a **blunder** when the judge's value for perfectplay falls from above
+-3000 before it to a proved loss after it and the judge preferred another move; a
+**slide** when it falls by ``--drop`` or more without a proof. Prints each game's blunders
+and slides, then a summary. With ``--probe SECONDS`` perfectplay's engine of this checkout
+(``api.best`` with that time) searches each blunder's position again, and the judge says
+whether its move now is still lost: how many of the old blunders the engine avoids now.
+Budgets are nodes, so the judge's verdicts do not move with the load; ``--probe`` is timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench_gomoku_peers import ONE_CORE, RECORDS, Brain, load
+
+from perfectplay import api
+
+MATE = 20000
+"""The judge's proved win (its ``+M<n>``), in its value's units."""
+LOST = -3000
+"""A value for perfectplay at or below this is a proved loss (the judge's ``-M<n>``)."""
+ANSWER_SECONDS = 600.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judge's value of a position for the side to move, and its move."""
+
+    value: int
+    raw: str
+    move: tuple[int, int]
+
+
+def parse_game(line: str) -> tuple[str, list[tuple[int, int]]]:
+    """``(label, stones)`` of a record line (the harness's, or one with a run's name put
+    first): the opening and the moves, ``x,y`` each; the label is the other fields."""
+    fields = [part.strip() for part in line.split("|")]
+    stones = []
+    for name in ("opening", "moves"):
+        (part,) = (f for f in fields if f.startswith(name + " "))
+        stones += [tuple(int(v) for v in m.split(",")) for m in part.split()[1:]]
+    label = " ".join(f for f in fields if not f.startswith(("opening ", "moves ")))
+    return label, stones  # type: ignore[return-value]
+
+
+def value_of(raw: str) -> int:
+    """The judge's ``Eval`` field as a number (mates as +/-:data:`MATE`)."""
+    if "M" in raw:
+        return -MATE if raw.startswith("-") else MATE
+    return int(raw)
+
+
+def judge(brain: Brain, stones: list[tuple[int, int]], nodes: int) -> Verdict:
+    """The judge's verdict on the position after ``stones`` (its side: the one to move)."""
+    mine = len(stones) % 2
+    brain.send(
+        f"INFO max_node {nodes}",
+        "BOARD",
+        *(f"{x},{y},{1 if i % 2 == mine else 2}" for i, (x, y) in enumerate(stones)),
+        "DONE",
+    )
+    raw = "0"
+    while True:
+        line = brain.lines.get(timeout=ANSWER_SECONDS)
+        if line is None:
+            raise SystemExit(f"{brain.name} exited")
+        found = re.search(r"\bEval (\S+)", line)
+        if line.startswith("MESSAGE") and found:
+            raw = found.group(1)
+        elif re.fullmatch(r"\d+,\d+", line):
+            x, y = (int(v) for v in line.split(","))
+            return Verdict(value_of(raw), raw, (x, y))
+
+
+@dataclass
+class Blunder:
+    """A move of perfectplay's after which the judge proves a loss it did not before."""
+
+    stones: list[tuple[int, int]]
+    played: tuple[int, int]
+    better: tuple[int, int]
+    before: str
+    after: str
+
+
+def blunders_of(
+    brain: Brain, stones: list[tuple[int, int]], ours_first: int, args: argparse.Namespace
+) -> list[Blunder]:
+    """Each of perfectplay's moves judged; prints the blunders and slides."""
+    verdicts = [judge(brain, stones[:j], args.nodes) for j in range(3, len(stones))]
+    found = []
+    for j, (now, nxt) in enumerate(itertools.pairwise(verdicts), start=3):
+        if (j - ours_first) % 2:
+            continue
+        after = -nxt.value
+        if now.value > LOST >= after and now.move != stones[j]:
+            found.append(Blunder(stones[:j], stones[j], now.move, now.raw, nxt.raw))
+            kind = "blunder"
+        elif now.value - after >= args.drop:
+            kind = "slide"
+        else:
+            continue
+        print(
+            f"  ply {j + 1:3} {kind:7}: {now.raw:>6} -> {-nxt.value:6}, played {stones[j]}, "
+            f"the judge's {now.move}",
+            flush=True,
+        )
+    return found
+
+
+def probe(brain: Brain, blunder: Blunder, seconds: float, args: argparse.Namespace) -> bool:
+    """Whether this checkout's engine, ``seconds`` on the blunder's position, plays a move
+    the judge does not prove lost."""
+    game, position = api.new_game("tictactoe", size="15x15", k=5)
+    for x, y in blunder.stones:
+        position = game.play(position, (y, x))
+    move = api.best(game, position, api.limit(time=seconds)).best_move
+    assert move is not None
+    row, col = move
+    verdict = judge(brain, [*blunder.stones, (col, row)], args.nodes)
+    safe = -verdict.value > LOST
+    print(f"  probe: now {(col, row)} ({'safe' if safe else 'lost'}: {verdict.raw})", flush=True)
+    return safe
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the options, judge, print."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", required=True, help="the judge: Rapfi's Gomocup brain")
+    parser.add_argument("--records", default=str(RECORDS))
+    parser.add_argument("--match", default="", help="only record lines containing this")
+    parser.add_argument("--colour", choices=("black", "white"), default="white")
+    parser.add_argument("--nodes", type=int, default=300_000, help="the judge's nodes a look")
+    parser.add_argument("--drop", type=int, default=150, help="a slide's least fall")
+    parser.add_argument("--games", type=int, default=0, help="the first N games only (0: all)")
+    parser.add_argument("--probe", type=float, default=0.0, metavar="SECONDS")
+    args = parser.parse_args(argv)
+    lines = [
+        line
+        for line in Path(args.records).read_text().splitlines()
+        if args.match in line and f"perfectplay {args.colour} | loss" in line
+    ][: args.games or None]
+    print(f"load before: {load()}", flush=True)
+    brain = Brain([args.engine], "judge")
+    brain.send("START 15", *ONE_CORE, "INFO timeout_match 100000000", "INFO timeout_turn 600000")
+    found: list[Blunder] = []
+    try:
+        for line in lines:
+            label, stones = parse_game(line)
+            print(f"{label}: {len(stones)} stones", flush=True)
+            found += blunders_of(brain, stones, 3 if args.colour == "white" else 4, args)
+        safe = sum(probe(brain, b, args.probe, args) for b in found) if args.probe else None
+    finally:
+        brain.close()
+    print(f"{len(lines)} lost games as {args.colour}, {len(found)} blunders into a proved loss")
+    if safe is not None:
+        print(f"probe at {args.probe} s: the engine now avoids {safe} of the {len(found)}")
+    print(f"load after: {load()}")
+
+
+if __name__ == "__main__":
+    main()
