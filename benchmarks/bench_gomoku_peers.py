@@ -209,6 +209,8 @@ def play(
     for side in (ours, theirs):
         side.brain.send(f"START {size}")
         ok, seconds = side.brain.answer(START_SECONDS)
+        if side is theirs:
+            ok, seconds = retried(side.brain, f"START {size}", ok, seconds, START_SECONDS)
         if side is ours:
             tally.slowest_start = max(tally.slowest_start, seconds)
         if ok != "OK":
@@ -237,7 +239,8 @@ def play(
         limit = (mover.turn_ms + grace_ms) / 1000
         reply, seconds = mover.brain.answer(limit + 5)
         if mover is theirs and turn:
-            reply, seconds = retried(mover.brain, reply, seconds, limit, stones)
+            command = f"TURN {stones[-1][0]},{stones[-1][1]}"
+            reply, seconds = retried(mover.brain, command, reply, seconds, limit + 5)
         if mover is ours:
             tally.slowest = max(tally.slowest, seconds)
             if seconds * 1000 > mover.turn_ms:
@@ -260,18 +263,19 @@ def play(
 
 
 def retried(
-    brain: Brain, reply: str | None, seconds: float, limit: float, stones: list[tuple[int, int]]
+    brain: Brain, command: str, reply: str | None, seconds: float, timeout: float
 ) -> tuple[str | None, float]:
-    """The opponent's answer, its ``TURN`` sent again (up to :data:`RETRIES` times) while it
+    """The opponent's answer, ``command`` sent again (up to :data:`RETRIES` times) while it
     answers ``ERROR``: Rapfi drops a command that comes while it is still marked as thinking
-    just after its move (its ``TURN`` word dropped, it then calls the move an unknown
-    command), which a quick answer of ours can do; its board is unchanged then."""
+    just after its move (its first word dropped, it then calls the rest an unknown command:
+    ``ERROR Unknown command: 15`` for a ``START 15`` right after its winning move, the same
+    for a ``TURN`` after a quick answer of ours); its state is unchanged then."""
     for _ in range(RETRIES):
         if reply is None or not reply.startswith("ERROR"):
             break
         time.sleep(RETRY_SECONDS)
-        brain.send(f"TURN {stones[-1][0]},{stones[-1][1]}")
-        reply, seconds = brain.answer(limit + 5)
+        brain.send(command)
+        reply, seconds = brain.answer(timeout)
     return reply, seconds
 
 
