@@ -28,7 +28,8 @@ found are left in ``st[10]`` by ply.
 
 Most of a search's nodes are VCF nodes (issue 26: about 90 % at depth 7 on 15x15), so the VCF
 node is kept cheap: its stones are made with :func:`~.board_compiled.make_threats` (the lines
-and threat maps only), its last four is tried without a make
+and threat maps only; undone by :func:`~.board_compiled.restore_threats` from the maps read
+before it), its last four is tried without a make
 (:func:`~.board_compiled.wins_after`), and its helpers are inlined (``inline="always"``): a
 call passing the context and state tuples costs about 200 ns of reference counting, more
 than most of their bodies.
@@ -43,13 +44,15 @@ from perfectplay.games.mnk.board_compiled import (
     CTX_TYPE,
     STATE_TYPE,
     bit_index,
+    four_at,
     make,
     make_threats,
-    makes_four,
     past_deadline,
+    restore_threats,
+    saved_threats,
+    scan_win_cells,
     threat_map,
     unmake,
-    unmake_threats,
     win_cells,
     win_cells_at,
     wins_after,
@@ -94,13 +97,15 @@ def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four appended to the first ``n`` of ``out`` unless
-    there already: the new count."""
+    there already: the new count. The arrays are taken from the tuples once, not per line:
+    each such read costs a reference count up and down (issue 26)."""
+    fours, line_cells = st[2], ctx[2]
     for line in range(ctx[10][P_LINES]):
-        w = st[2][side, line]
+        w = fours[side, line]
         while w:
             low = w & -w
             w ^= low
-            n = add_once(ctx[2][line, bit_index(low)], out, n)
+            n = add_once(line_cells[line, bit_index(low)], out, n)
     return n
 
 
@@ -110,9 +115,51 @@ def last_four(side, n, ply, ctx, st):  # type: ignore[no-untyped-def]
     four-makers in ``st[8][ply]``: 3 when one leaves two win cells (its line in ``st[10]``),
     else 0 (a single win cell would need a deeper four). Nothing is made (issue 26): most
     VCF nodes are these last ones."""
+    moves = st[8]
+    for i in range(n):
+        cell = moves[ply, i]
+        wins, reply = wins_after(cell, side, ctx, st)
+        if wins >= 2:
+            st[10][ply] = cell
+            st[10][ply + 1] = reply
+            return 3
+    return 0
+
+
+@njit(cache=True, inline="always")
+def vcf_moves(side, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """The attacking moves of a VCF node into ``st[8][ply]``, their number: the one cell
+    blocking the opponent's win cell when it makes a four (none when it does not, or the
+    opponent has two win cells), else every four-maker of ``side``'s."""
+    opp = 1 - side
+    threats, block = (0, -1) if st[3][opp] == 0 else scan_win_cells(opp, ctx, st)
+    if threats >= 2:
+        return 0
+    if threats == 1:
+        if not four_at(block, side, ctx, st):
+            return 0
+        st[8][ply, 0] = block
+        return 1
+    return add_four_cells(side, st[8][ply], 0, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def vcf_last(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """:func:`vcf` one four deep (``depth`` 1), inlined where it is asked (issue 26: most
+    VCF nodes are these, and a call of :func:`vcf` passing the tuples cost more than their
+    bodies): the same answer, the same nodes spent, the same line left."""
+    if stats[5] <= 0 or spend(stats):
+        return 0
+    n = vcf_moves(side, ply, ctx, st)
+    if st[3][side] == 0:
+        return last_four(side, n, ply, ctx, st)
+    # Outside vcf's contract (a win cell of its own): its general node, one four deep.
     for i in range(n):
         cell = st[8][ply, i]
-        wins, reply = wins_after(cell, side, ctx, st)
+        saved = saved_threats(cell, ctx, st)
+        make_threats(cell, side, ctx, st)
+        wins, reply = win_cells_at(cell, side, ctx, st)
+        restore_threats(cell, side, saved, ctx, st)
         if wins >= 2:
             st[10][ply] = cell
             st[10][ply + 1] = reply
@@ -128,33 +175,29 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     if depth <= 0 or stats[5] <= 0 or spend(stats):
         return 0
     opp = 1 - side
-    # What most nodes run is inlined; win_cells is a call, made only when the opponent has one.
-    threats, block = (0, -1) if st[3][opp] == 0 else win_cells(opp, ctx, st)
-    if threats >= 2:
-        return 0
-    if threats == 1:
-        if not makes_four(block, side, ctx, st):
-            return 0
-        st[8][ply, 0] = block
-        n = 1
-    else:
-        n = add_four_cells(side, st[8][ply], 0, ctx, st)
+    n = vcf_moves(side, ply, ctx, st)
     if depth == 1 and st[3][side] == 0:
         return last_four(side, n, ply, ctx, st)
+    moves = st[8]
     for i in range(n):
-        cell = st[8][ply, i]
+        cell = moves[ply, i]
+        saved = saved_threats(cell, ctx, st)
         make_threats(cell, side, ctx, st)
         wins, reply = win_cells_at(cell, side, ctx, st)
         result = 0
         if wins >= 2:
             result = 3
         elif wins == 1:
+            saved_reply = saved_threats(reply, ctx, st)
             make_threats(reply, opp, ctx, st)
-            deeper = vcf(side, depth - 1, ply + 2, ctx, st, stats)
-            unmake_threats(reply, opp, ctx, st)
+            if depth == 2:  # the last four's node, inlined: no call
+                deeper = vcf_last(side, ply + 2, ctx, st, stats)
+            else:
+                deeper = vcf(side, depth - 1, ply + 2, ctx, st, stats)
+            restore_threats(reply, opp, saved_reply, ctx, st)
             if deeper:
                 result = deeper + 2
-        unmake_threats(cell, side, ctx, st)
+        restore_threats(cell, side, saved, ctx, st)
         if result:
             st[10][ply] = cell
             st[10][ply + 1] = reply
@@ -165,9 +208,35 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def shortest_vcf(side, max_depth, ply, nodes, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The shortest VCF of at most ``max_depth`` fours (deepening one four at a time), within
-    ``nodes`` nodes in all: its plies, or 0."""
+    ``nodes`` nodes in all: its plies, or 0.
+
+    The same search, nodes and line as deepening with :func:`vcf` from one four (issue 26),
+    with less work: the first pass is inlined, and when the position has no attacking move
+    the deeper passes, which would try nothing, are not run: only the node the second one
+    spends is counted (it ends the deepening)."""
     stats[5] = nodes
-    for depth in range(1, max_depth + 1):
+    if max_depth < 1:
+        return 0
+    if st[3][side] != 0 or stats[5] <= 0:  # outside the contract, or no allowance
+        return deepen(side, 1, max_depth, ply, ctx, st, stats)
+    if spend(stats):
+        return 0
+    n = vcf_moves(side, ply, ctx, st)
+    found = last_four(side, n, ply, ctx, st)
+    if found or stats[5] <= 0:
+        return found
+    if n == 0:
+        if max_depth >= 2:
+            spend(stats)
+        return 0
+    return deepen(side, 2, max_depth, ply, ctx, st, stats)
+
+
+@njit(cache=True, inline="always")
+def deepen(side, first, max_depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """:func:`shortest_vcf`'s deepening from ``first`` fours: a pass that spends only its own
+    node (nothing to try) ends it."""
+    for depth in range(first, max_depth + 1):
         before = stats[5]
         found = vcf(side, depth, ply, ctx, st, stats)
         if found or stats[5] <= 0 or (stats[5] == before - 1 and depth > 1):
