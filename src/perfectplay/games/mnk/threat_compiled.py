@@ -278,16 +278,17 @@ def two_wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     win maps are computed, nothing is made (the callers' side has no win cell elsewhere)."""
     params = ctx[10]
     k, exact = params[P_K], params[P_EXACT] != 0
+    cell_line, cell_bit, line_cells, line_len, lines = ctx[0], ctx[1], ctx[2], ctx[3], st[0]
     first = -1
     for d in range(4):
-        line = ctx[0][cell, d]
-        mine = st[0][side, line] | (1 << ctx[1][cell, d])
-        empty = ((1 << ctx[3][line]) - 1) & ~(mine | st[0][1 - side, line])
+        line = cell_line[cell, d]
+        mine = lines[side, line] | (1 << cell_bit[cell, d])
+        empty = ((1 << line_len[line]) - 1) & ~(mine | lines[1 - side, line])
         w = threat_map(mine, empty, k, exact, False)
         while w:
             low = w & -w
             w ^= low
-            win = ctx[2][line, bit_index(low)]
+            win = line_cells[line, bit_index(low)]
             if first < 0:
                 first = win
             elif win != first:
@@ -336,16 +337,18 @@ def replies(side, threats, count, out, ply, ctx, st):  # type: ignore[no-untyped
     other move leaves a threat cell standing and no four of the defender's: it loses."""
     opp = 1 - side
     n = four_cells(opp, ply, ctx, st)
+    moves = st[8]
     for i in range(n):
-        out[i] = st[8][ply, i]
+        out[i] = moves[ply, i]
     k = ctx[10][1]
+    cell_line, cell_bit, line_cells, line_len, board = ctx[0], ctx[1], ctx[2], ctx[3], st[4]
     for i in range(count):
         for d in range(4):
-            line = ctx[0][threats[i], d]
-            p = ctx[1][threats[i], d]
-            for bit in range(max(0, p - k), min(ctx[3][line], p + k + 1)):
-                cell = ctx[2][line, bit]
-                if st[4][cell] == 0:
+            line = cell_line[threats[i], d]
+            p = cell_bit[threats[i], d]
+            for bit in range(max(0, p - k), min(line_len[line], p + k + 1)):
+                cell = line_cells[line, bit]
+                if board[cell] == 0:
                     n = add_once(cell, out, n)
     return n
 
@@ -353,10 +356,10 @@ def replies(side, threats, count, out, ply, ctx, st):  # type: ignore[no-untyped
 @njit(cache=True)
 def near_cells(ply, ctx, st):  # type: ignore[no-untyped-def]
     """The empty cells near stones into ``st[8][ply]``; their number."""
-    moves = st[8][ply]
+    moves, board, nearby = st[8][ply], st[4], st[5]
     n = 0
     for cell in range(ctx[10][0]):
-        if st[4][cell] == 0 and st[5][cell] > 0:
+        if board[cell] == 0 and nearby[cell] > 0:
             moves[n] = cell
             n += 1
     return n
