@@ -1,8 +1,8 @@
 """Issue 26: a cheaper node, the same search.
 
-The VCF search's last four is inlined into its parent (no call per node), and
-``shortest_vcf`` runs its first pass inline and skips the deeper passes when the position has
-no attacking move. The search must be exactly the old one: the same answer, the same nodes
+The VCF search undoes its stones from the maps saved before them, and ``shortest_vcf``
+runs its first pass inline and skips the deeper passes when the position has no attacking
+move. The search must be exactly the old one: the same answer, the same nodes
 spent (``stats[0]``, the search's budget and its clock reads depend on them), the same
 allowance left and the same line. So each is held here against the old algorithm, written
 out in Python over the board's compiled primitives, on random positions of 15x15 (pattern
@@ -159,7 +159,7 @@ def test_the_shortest_vcf_is_the_old_search_with_the_same_nodes_and_line(
 def test_the_vcf_at_every_depth_is_the_old_one(
     size: int, k: int, exact: bool, tables: bool
 ) -> None:
-    """``vcf`` with its last four inlined, at depths 1 to 5, against the old recursion."""
+    """``vcf`` at depths 1 to 5 against the old recursion."""
     from perfectplay.games.mnk import threat_compiled as tc
 
     rng = random.Random(size * 17 + exact)

@@ -143,30 +143,6 @@ def vcf_moves(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     return add_four_cells(side, st[8][ply], 0, ctx, st)
 
 
-@njit(cache=True, inline="always")
-def vcf_last(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
-    """:func:`vcf` one four deep (``depth`` 1), inlined where it is asked (issue 26: most
-    VCF nodes are these, and a call of :func:`vcf` passing the tuples cost more than their
-    bodies): the same answer, the same nodes spent, the same line left."""
-    if stats[5] <= 0 or spend(stats):
-        return 0
-    n = vcf_moves(side, ply, ctx, st)
-    if st[3][side] == 0:
-        return last_four(side, n, ply, ctx, st)
-    # Outside vcf's contract (a win cell of its own): its general node, one four deep.
-    for i in range(n):
-        cell = st[8][ply, i]
-        saved = saved_threats(cell, ctx, st)
-        make_threats(cell, side, ctx, st)
-        wins, reply = win_cells_at(cell, side, ctx, st)
-        restore_threats(cell, side, saved, ctx, st)
-        if wins >= 2:
-            st[10][ply] = cell
-            st[10][ply + 1] = reply
-            return 3
-    return 0
-
-
 @njit(VCF_SIGNATURE, cache=True)
 def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """Plies of a forced win of ``side`` (to move, with no win cell of its own) by at most
@@ -190,10 +166,7 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
         elif wins == 1:
             saved_reply = saved_threats(reply, ctx, st)
             make_threats(reply, opp, ctx, st)
-            if depth == 2:  # the last four's node, inlined: no call
-                deeper = vcf_last(side, ply + 2, ctx, st, stats)
-            else:
-                deeper = vcf(side, depth - 1, ply + 2, ctx, st, stats)
+            deeper = vcf(side, depth - 1, ply + 2, ctx, st, stats)
             restore_threats(reply, opp, saved_reply, ctx, st)
             if deeper:
                 result = deeper + 2
