@@ -21,7 +21,7 @@ from perfectplay.games.mnk.big_kernel import (
 )
 from perfectplay.games.mnk.context_layout import P_ATTACK, P_DEFEND, P_PATTERNS
 from perfectplay.games.mnk.pattern_values import (
-    CODE_COUNT,
+    CODES,
     DEFAULT_VALUES,
     FITTED_SCORES,
     FITTED_VALUES,
@@ -32,7 +32,6 @@ from perfectplay.games.mnk.pattern_values import (
 from perfectplay.games.mnk.patterns import (
     B3,
     B4,
-    CODES,
     F3,
     F4,
     F5,
@@ -92,9 +91,8 @@ def test_gomoku_evaluates_by_the_tables_with_the_fitted_values() -> None:
 
 
 def test_a_set_scores_every_pattern_code() -> None:
-    """``pattern_values.CODE_COUNT`` restates ``patterns.CODES`` (``patterns`` imports
-    ``pattern_values``, so the other way round would be an import circle): they must agree."""
-    assert CODE_COUNT == CODES == len(DEFAULT_VALUES.scores) == F5 + 1
+    """A set holds one score per pattern code, ``NONE`` to ``F5``."""
+    assert CODES == len(DEFAULT_VALUES.scores) == F5 + 1
 
 
 def test_a_set_of_values_is_its_numbers() -> None:

@@ -108,7 +108,7 @@ from perfectplay.games.mnk.board_compiled import (
     STATE_TYPE,
     canonical,
     evaluate,
-    gain,
+    gains,
     make,
     makes_four,
     past_deadline,
@@ -246,11 +246,13 @@ def candidates(side, ply, exact, threat, ctx, st):  # type: ignore[no-untyped-de
         cell = order[i]
         if board[cell] == 0 and (exact or nearby[cell] > 0):
             moves[n] = cell
-            scores[n] = gain(cell, side, ctx, st)
-            for i in range(threat - 1):
-                if st[10][ply + i] == cell:
-                    scores[n] += DEFENCE_BONUS
             n += 1
+    gains(side, moves, scores, n, ctx, st)
+    line = st[10]
+    for j in range(n):
+        for i in range(threat - 1):
+            if line[ply + i] == moves[j]:
+                scores[j] += DEFENCE_BONUS
     pruned = not exact
     if n == 0:  # an empty board: the centre
         moves[0] = order[0]
@@ -293,8 +295,7 @@ def defences(side, ply, threat, complete, ctx, st):  # type: ignore[no-untyped-d
     n = add_four_cells(side, moves, n, ctx, st)
     for i in range(threat - 1):
         n = add_once(st[10][ply + i], moves, n)
-    for i in range(n):
-        scores[i] = gain(moves[i], side, ctx, st)
+    gains(side, moves, scores, n, ctx, st)
     best_first(n, n, ply, st)
     return n, not complete
 

@@ -308,6 +308,42 @@ def unmake_threats(cell, side, ctx, st):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def saved_threats(cell, ctx, st):  # type: ignore[no-untyped-def]
+    """What :func:`make_threats` on ``cell`` changes besides the board and the stone bits,
+    read before it: the threat maps of both sides on the four lines through ``cell`` (wins x,
+    wins o, fours x, fours o, line by line) and the win-line counts, for
+    :func:`restore_threats`."""
+    cell_line, wins, fours, counts = ctx[0], st[1], st[2], st[3]
+    a, b, c, d = cell_line[cell, 0], cell_line[cell, 1], cell_line[cell, 2], cell_line[cell, 3]
+    return (
+        wins[0, a], wins[1, a], fours[0, a], fours[1, a],
+        wins[0, b], wins[1, b], fours[0, b], fours[1, b],
+        wins[0, c], wins[1, c], fours[0, c], fours[1, c],
+        wins[0, d], wins[1, d], fours[0, d], fours[1, d],
+        counts[0], counts[1],
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def restore_threats(cell, side, saved, ctx, st):  # type: ignore[no-untyped-def]
+    """Undo :func:`make_threats` of ``side``'s stone on ``cell`` (the last one made) from
+    :func:`saved_threats` read just before it: the same state as :func:`unmake_threats`
+    (the maps are a function of the lines' stones, so they are what they were), without
+    computing the maps again (issue 26: the threat searches' unmake was half their make's
+    cost)."""
+    st[4][cell] = 0
+    cell_line, cell_bit = ctx[0], ctx[1]
+    lines, wins, fours, counts = st[0], st[1], st[2], st[3]
+    for d in range(4):
+        line = cell_line[cell, d]
+        lines[side, line] &= ~(1 << cell_bit[cell, d])
+        wins[0, line], wins[1, line] = saved[4 * d], saved[4 * d + 1]
+        fours[0, line], fours[1, line] = saved[4 * d + 2], saved[4 * d + 3]
+    counts[0], counts[1] = saved[16], saved[17]
+    counts[2] -= 1
+
+
+@njit(cache=True, inline="always")
 def _place_lines(cell, side, sign, windows, ctx, st):  # type: ignore[no-untyped-def]
     """The board, the stone count and the four lines through ``cell`` (their evaluation
     shares too when ``windows``) after a stone of ``side`` came (``sign`` 1) or went (-1)."""
@@ -353,9 +389,16 @@ def pattern_code(side, line, q, ctx, st):  # type: ignore[no-untyped-def]
     """The pattern code of a stone of ``side`` at bit ``q`` of ``line``: its neighbourhood
     (the radius's cells each way, the other side's stones and the cells off the line blocked)
     looked up in the pattern table."""
-    r = ctx[10][P_RADIUS]
-    valid = (1 << ctx[3][line]) - 1
-    mine, theirs = st[0][side, line], st[0][1 - side, line] | ~valid
+    return line_code(side, line, q, ctx[10][P_RADIUS], st[0], ctx[3], ctx[11])
+
+
+@njit(cache=True, inline="always")
+def line_code(side, line, q, r, lines, line_len, table):  # type: ignore[no-untyped-def]
+    """:func:`pattern_code` from the arrays themselves (``st[0]``, ``ctx[3]``, ``ctx[11]``),
+    inlined: :func:`refresh_patterns` asks it for some 70 cells a stone, and each read of an
+    array from the tuples, or call passing them, costs reference counting (issue 26)."""
+    valid = (1 << line_len[line]) - 1
+    mine, theirs = lines[side, line], lines[1 - side, line] | ~valid
     full = (1 << (2 * r + 1)) - 1
     low = (1 << r) - 1
     m = sh(mine, q - r) & full
@@ -364,21 +407,27 @@ def pattern_code(side, line, q, ctx, st):  # type: ignore[no-untyped-def]
         b |= (1 << (r - q)) - 1
     m = (m & low) | ((m >> (r + 1)) << r)
     b = (b & low) | ((b >> (r + 1)) << r)
-    return np.int64(ctx[11][m | (b << (2 * r))])
+    return np.int64(table[m | (b << (2 * r))])
 
 
 @njit(cache=True)
 def set_value(cell, ctx, st):  # type: ignore[no-untyped-def]
     """Refresh an empty cell's combined values from its codes (0 when occupied), keeping the
     sums in ``counts[4:6]`` and the number of cells giving two win cells in ``counts[6:8]``."""
-    counts, codes, values = st[3], st[11], st[12]
+    cell_value(cell, st[4], st[3], st[11], st[12], ctx[12])
+
+
+@njit(cache=True, inline="always")
+def cell_value(cell, board, counts, codes, values, combined):  # type: ignore[no-untyped-def]
+    """:func:`set_value` from the arrays themselves (``st[4]``, ``st[3]``, ``st[11]``,
+    ``st[12]``, ``ctx[12]``), inlined (see :func:`line_code`)."""
     for side in range(2):
         new, two = 0, 0
-        if st[4][cell] == 0:
+        if board[cell] == 0:
             at = 4 * cell
             key = codes[side, at] + 10 * codes[side, at + 1]
             key += 100 * codes[side, at + 2] + 1000 * codes[side, at + 3]
-            entry = ctx[12][key]
+            entry = combined[key]
             new, two = entry >> 1, entry & 1
         old = values[side, cell]
         counts[4 + side] += new - (old >> 1)
@@ -389,21 +438,24 @@ def set_value(cell, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def refresh_patterns(cell, ctx, st):  # type: ignore[no-untyped-def]
     """Refresh the codes and values of the empty cells within the radius of ``cell`` along its
-    four lines after its stone came or went (``cell`` itself: every direction when empty)."""
+    four lines after its stone came or went (``cell`` itself: every direction when empty).
+    The arrays are taken from the tuples once (see :func:`line_code`)."""
     r = ctx[10][P_RADIUS]
-    board, codes = st[4], st[11]
+    cell_line, cell_bit, line_cells, line_len = ctx[0], ctx[1], ctx[2], ctx[3]
+    table, combined = ctx[11], ctx[12]
+    lines, counts, board, codes, values = st[0], st[3], st[4], st[11], st[12]
     for d in range(4):
-        line = ctx[0][cell, d]
-        p = ctx[1][cell, d]
-        for q in range(max(0, p - r), min(ctx[3][line], p + r + 1)):
-            other = ctx[2][line, q]
+        line = cell_line[cell, d]
+        p = cell_bit[cell, d]
+        for q in range(max(0, p - r), min(line_len[line], p + r + 1)):
+            other = line_cells[line, q]
             if board[other] != 0:
                 continue
             for side in range(2):
-                codes[side, 4 * other + d] = pattern_code(side, line, q, ctx, st)
+                codes[side, 4 * other + d] = line_code(side, line, q, r, lines, line_len, table)
             if other != cell:
-                set_value(other, ctx, st)
-    set_value(cell, ctx, st)
+                cell_value(other, board, counts, codes, values, combined)
+    cell_value(cell, board, counts, codes, values, combined)
 
 
 @njit(cache=True)
@@ -443,11 +495,19 @@ def first_two(w, line, first, line_cells):  # type: ignore[no-untyped-def]
 def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
     """``(n, cell)``: how many distinct cells complete a line for ``side`` (0, 1, or 2 meaning
     two or more) and the first of them (-1 when none)."""
+    return scan_win_cells(side, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def scan_win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
+    """:func:`win_cells` inlined, for the threat searches' hot paths (a call passing the
+    context and state tuples costs more than most of its bodies; issue 26)."""
     if st[3][side] == 0:
         return 0, -1
     first = -1
+    wins, line_cells = st[1], ctx[2]
     for line in range(ctx[10][P_LINES]):
-        first, two = first_two(st[1][side, line], line, first, ctx[2])
+        first, two = first_two(wins[side, line], line, first, line_cells)
         if two:
             return 2, first
     return (1 if first >= 0 else 0), first
@@ -459,7 +519,7 @@ def win_cells_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     with a win cell of ``side`` (``counts[side]`` says how many there are; the whole board is
     read otherwise): the same answer, in the same order (a cell's line ids grow with the
     direction), without scanning the other lines (issue 26)."""
-    cell_line, wins = ctx[0], st[1]
+    cell_line, line_cells, wins = ctx[0], ctx[2], st[1]
     through = np.int64(0)
     for d in range(4):
         through += np.int64(wins[side, cell_line[cell, d]] != 0)
@@ -468,7 +528,7 @@ def win_cells_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     first = -1
     for d in range(4):
         line = cell_line[cell, d]
-        first, two = first_two(wins[side, line], line, first, ctx[2])
+        first, two = first_two(wins[side, line], line, first, line_cells)
         if two:
             return 2, first
     return (1 if first >= 0 else 0), first
@@ -483,16 +543,18 @@ def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     (under the exact rule it can only spoil one)."""
     params = ctx[10]
     k, exact = params[P_K], params[P_EXACT] != 0
+    cell_line, cell_bit, line_cells, line_len = ctx[0], ctx[1], ctx[2], ctx[3]
+    lines, fours = st[0], st[2]
     first = -1
     for d in range(4):
-        line = ctx[0][cell, d]
-        bit = 1 << ctx[1][cell, d]
-        if not st[2][side, line] & bit:
+        line = cell_line[cell, d]
+        bit = 1 << cell_bit[cell, d]
+        if not fours[side, line] & bit:
             continue
-        mine = st[0][side, line] | bit
-        empty = ((1 << ctx[3][line]) - 1) & ~(mine | st[0][1 - side, line])
+        mine = lines[side, line] | bit
+        empty = ((1 << line_len[line]) - 1) & ~(mine | lines[1 - side, line])
         one, _ = window_starts(mine, empty, k, exact)  # threat_map's win map, inlined
-        first, two = first_two(spread(one, empty, k), line, first, ctx[2])
+        first, two = first_two(spread(one, empty, k), line, first, line_cells)
         if two:
             return 2, first
     return (1 if first >= 0 else 0), first
@@ -501,9 +563,16 @@ def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def makes_four(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """True when a stone of ``side`` on the empty ``cell`` makes a four."""
+    return four_at(cell, side, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def four_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """:func:`makes_four` inlined (the threat searches' hot paths)."""
     found = False
+    fours, cell_line, cell_bit = st[2], ctx[0], ctx[1]
     for d in range(4):
-        found |= (st[2][side, ctx[0][cell, d]] >> ctx[1][cell, d] & 1) != 0
+        found |= (fours[side, cell_line[cell, d]] >> cell_bit[cell, d] & 1) != 0
     return found
 
 
@@ -530,29 +599,43 @@ def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def gain(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+def gains(side, moves, scores, n, ctx, st):  # type: ignore[no-untyped-def]
+    """``scores[i]``: the :func:`gain` of ``moves[i]`` for ``side``, for the first ``n``. The
+    arrays are taken from the tuples once for all the moves (issue 26: each read of one, or
+    a call passing the tuples, costs reference counting, once a cell before)."""
+    params, weights, cell_line, cell_bit, line_len = ctx[10], ctx[8], ctx[0], ctx[1], ctx[3]
+    lines, values = st[0], st[12]
+    for i in range(n):
+        scores[i] = gain(
+            moves[i], side, params, weights, cell_line, cell_bit, line_len, lines, values
+        )
+
+
+@njit(cache=True, inline="always")
+def gain(  # type: ignore[no-untyped-def]
+    cell, side, params, weights, cell_line, cell_bit, line_len, lines, values
+):
     """How much a stone of ``side`` on the empty ``cell`` is worth for ordering. With pattern
     tables: the cell's pattern value for the side (attack) plus the opponent's (defence).
     Otherwise (``k`` other than 5) the open windows through it that it grows (attack) and
-    the opponent's that it kills (defence)."""
-    params = ctx[10]
+    the opponent's that it kills (defence). The arrays are the context's and the state's
+    (``ctx[10]``, ``ctx[8]``, ``ctx[0]``, ``ctx[1]``, ``ctx[3]``, ``st[0]``, ``st[12]``)."""
     total = 0
     order = params[P_ORDER] if params[P_PATTERNS] != PATTERNS_OFF else ORDER_WINDOWS
     if order != ORDER_WINDOWS:
-        mine, theirs = st[12][side, cell] >> 1, st[12][1 - side, cell] >> 1
+        mine, theirs = values[side, cell] >> 1, values[1 - side, cell] >> 1
         total = mine + theirs * params[P_DEFEND] // EIGHTHS
         if order == ORDER_PATTERNS:
             return total
     k = params[P_K]
-    weights = ctx[8]
     full = (1 << k) - 1
     for d in range(4):
-        line = ctx[0][cell, d]
-        length = ctx[3][line]
+        line = cell_line[cell, d]
+        length = line_len[line]
         if length < k:
             continue
-        p = ctx[1][cell, d]
-        mine, theirs = st[0][side, line], st[0][1 - side, line]
+        p = cell_bit[cell, d]
+        mine, theirs = lines[side, line], lines[1 - side, line]
         for s in range(max(0, p - k + 1), min(p, length - k) + 1):
             w = full << s
             ca = popcount(np.uint64(mine & w))

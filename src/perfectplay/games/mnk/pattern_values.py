@@ -42,10 +42,10 @@ class PatternValues:
         return (*self.scores, *astuple(self)[1:])
 
 
-CODE_COUNT = 10
-"""Pattern codes a set scores (``patterns.NONE`` .. ``F5``; ``patterns.CODES``, not imported:
-the compiled board imports that module's constants, and this one stays apart from it)."""
-VALUE_COUNT = CODE_COUNT + 6
+CODES = 10
+"""Pattern codes, weakest first (:mod:`.patterns`' ``NONE`` .. ``F5``): the scores a set
+holds. Defined here, where a set of values is read, and imported by :mod:`.patterns`."""
+VALUE_COUNT = CODES + 6
 """Numbers of a set of values as a caller passes it (:meth:`PatternValues.numbers`): never the
 length of the window weights of ``k`` = 5 (7), so ``KernelOptions.evaluation`` tells them apart."""
 MAX_VALUE = 20_000
@@ -56,7 +56,7 @@ MAX_EIGHTHS = 64
 
 
 NAMES = (
-    *(f"score {code}" for code in range(CODE_COUNT)),
+    *(f"score {code}" for code in range(CODES)),
     "five",
     "double_four",
     "four_three",
@@ -77,16 +77,16 @@ def values_from(numbers: tuple[int, ...]) -> PatternValues:
         isinstance(n, bool) or not isinstance(n, int) for n in numbers
     ):
         raise ParameterError(
-            f"pattern values {numbers!r}: give {VALUE_COUNT} whole numbers ({CODE_COUNT} "
+            f"pattern values {numbers!r}: give {VALUE_COUNT} whole numbers ({CODES} "
             "scores by code, then five, double_four, four_three, double_three, attack, defend)"
         )
-    values = PatternValues(numbers[:CODE_COUNT], *numbers[CODE_COUNT:])
+    values = PatternValues(numbers[:CODES], *numbers[CODES:])
     for name, value in zip(NAMES, numbers, strict=True):
         low, high = (1, MAX_EIGHTHS) if name in ("attack", "defend") else (0, MAX_VALUE)
         if not low <= value <= high:
             raise ParameterError(f"pattern values: {name} {value} is not from {low} to {high:,}")
     best_other = max(values.double_four, values.four_three, values.double_three)
-    best_other = max(best_other, 4 * max(values.scores[: CODE_COUNT - 2]))
+    best_other = max(best_other, 4 * max(values.scores[: CODES - 2]))
     if values.five <= best_other:
         raise ParameterError(
             f"pattern values: five {values.five} must be worth more than any other cell "

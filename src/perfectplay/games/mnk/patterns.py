@@ -32,16 +32,16 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, PatternValues
+from perfectplay.games.mnk.pattern_values import CODES, DEFAULT_VALUES, PatternValues
 
 PATTERNS_OFF, PATTERNS_ORDER, PATTERNS_EVAL = range(3)
 """Pattern modes of the compiled board: window scans only; the tables order the moves; they
 order the moves and evaluate."""
 PATTERN_K = 5
 """The only ``k`` the pattern tables cover (Gomoku)."""
-(NONE, B1, F1, B2, F2, B3, F3, B4, F4, F5) = range(10)
-CODES = 10
-"""Pattern codes, weakest first (see the module docstring)."""
+(NONE, B1, F1, B2, F2, B3, F3, B4, F4, F5) = range(CODES)
+"""Pattern codes, weakest first (see the module docstring; their number, ``CODES``, is
+:mod:`.pattern_values`')."""
 CODE_NAMES = ("NONE", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4", "F5")
 EMPTY, OWN, BLOCKED = 0, 1, 2
 """A neighbourhood cell's state, the digits of a segment's base-3 number."""

@@ -28,7 +28,8 @@ found are left in ``st[10]`` by ply.
 
 Most of a search's nodes are VCF nodes (issue 26: about 90 % at depth 7 on 15x15), so the VCF
 node is kept cheap: its stones are made with :func:`~.board_compiled.make_threats` (the lines
-and threat maps only), its last four is tried without a make
+and threat maps only; undone by :func:`~.board_compiled.restore_threats` from the maps read
+before it), its last four is tried without a make
 (:func:`~.board_compiled.wins_after`), and its helpers are inlined (``inline="always"``): a
 call passing the context and state tuples costs about 200 ns of reference counting, more
 than most of their bodies.
@@ -43,13 +44,15 @@ from perfectplay.games.mnk.board_compiled import (
     CTX_TYPE,
     STATE_TYPE,
     bit_index,
+    four_at,
     make,
     make_threats,
-    makes_four,
     past_deadline,
+    restore_threats,
+    saved_threats,
+    scan_win_cells,
     threat_map,
     unmake,
-    unmake_threats,
     win_cells,
     win_cells_at,
     wins_after,
@@ -100,13 +103,15 @@ def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four appended to the first ``n`` of ``out`` unless
-    there already: the new count."""
+    there already: the new count. The arrays are taken from the tuples once, not per line:
+    each such read costs a reference count up and down (issue 26)."""
+    fours, line_cells = st[2], ctx[2]
     for line in range(ctx[10][P_LINES]):
-        w = st[2][side, line]
+        w = fours[side, line]
         while w:
             low = w & -w
             w ^= low
-            n = add_once(ctx[2][line, bit_index(low)], out, n)
+            n = add_once(line_cells[line, bit_index(low)], out, n)
     return n
 
 
@@ -116,14 +121,32 @@ def last_four(side, n, ply, ctx, st):  # type: ignore[no-untyped-def]
     four-makers in ``st[8][ply]``: 3 when one leaves two win cells (its line in ``st[10]``),
     else 0 (a single win cell would need a deeper four). Nothing is made (issue 26): most
     VCF nodes are these last ones."""
+    moves = st[8]
     for i in range(n):
-        cell = st[8][ply, i]
+        cell = moves[ply, i]
         wins, reply = wins_after(cell, side, ctx, st)
         if wins >= 2:
             st[10][ply] = cell
             st[10][ply + 1] = reply
             return 3
     return 0
+
+
+@njit(cache=True, inline="always")
+def vcf_moves(side, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """The attacking moves of a VCF node into ``st[8][ply]``, their number: the one cell
+    blocking the opponent's win cell when it makes a four (none when it does not, or the
+    opponent has two win cells), else every four-maker of ``side``'s."""
+    opp = 1 - side
+    threats, block = (0, -1) if st[3][opp] == 0 else scan_win_cells(opp, ctx, st)
+    if threats >= 2:
+        return 0
+    if threats == 1:
+        if not four_at(block, side, ctx, st):
+            return 0
+        st[8][ply, 0] = block
+        return 1
+    return add_four_cells(side, st[8][ply], 0, ctx, st)
 
 
 @njit(VCF_SIGNATURE, cache=True)
@@ -134,33 +157,26 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     if depth <= 0 or stats[5] <= 0 or spend(stats):
         return 0
     opp = 1 - side
-    # What most nodes run is inlined; win_cells is a call, made only when the opponent has one.
-    threats, block = (0, -1) if st[3][opp] == 0 else win_cells(opp, ctx, st)
-    if threats >= 2:
-        return 0
-    if threats == 1:
-        if not makes_four(block, side, ctx, st):
-            return 0
-        st[8][ply, 0] = block
-        n = 1
-    else:
-        n = add_four_cells(side, st[8][ply], 0, ctx, st)
+    n = vcf_moves(side, ply, ctx, st)
     if depth == 1 and st[3][side] == 0:
         return last_four(side, n, ply, ctx, st)
+    moves = st[8]
     for i in range(n):
-        cell = st[8][ply, i]
+        cell = moves[ply, i]
+        saved = saved_threats(cell, ctx, st)
         make_threats(cell, side, ctx, st)
         wins, reply = win_cells_at(cell, side, ctx, st)
         result = 0
         if wins >= 2:
             result = 3
         elif wins == 1:
+            saved_reply = saved_threats(reply, ctx, st)
             make_threats(reply, opp, ctx, st)
             deeper = vcf(side, depth - 1, ply + 2, ctx, st, stats)
-            unmake_threats(reply, opp, ctx, st)
+            restore_threats(reply, opp, saved_reply, ctx, st)
             if deeper:
                 result = deeper + 2
-        unmake_threats(cell, side, ctx, st)
+        restore_threats(cell, side, saved, ctx, st)
         if result:
             st[10][ply] = cell
             st[10][ply + 1] = reply
@@ -171,9 +187,35 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def shortest_vcf(side, max_depth, ply, nodes, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The shortest VCF of at most ``max_depth`` fours (deepening one four at a time), within
-    ``nodes`` nodes in all: its plies, or 0."""
+    ``nodes`` nodes in all: its plies, or 0.
+
+    The same search, nodes and line as deepening with :func:`vcf` from one four (issue 26),
+    with less work: the first pass is inlined, and when the position has no attacking move
+    the deeper passes, which would try nothing, are not run: only the node the second one
+    spends is counted (it ends the deepening)."""
     stats[5] = nodes
-    for depth in range(1, max_depth + 1):
+    if max_depth < 1:
+        return 0
+    if st[3][side] != 0 or stats[5] <= 0:  # outside the contract, or no allowance
+        return deepen(side, 1, max_depth, ply, ctx, st, stats)
+    if spend(stats):
+        return 0
+    n = vcf_moves(side, ply, ctx, st)
+    found = last_four(side, n, ply, ctx, st)
+    if found or stats[5] <= 0:
+        return found
+    if n == 0:
+        if max_depth >= 2:
+            spend(stats)
+        return 0
+    return deepen(side, 2, max_depth, ply, ctx, st, stats)
+
+
+@njit(cache=True, inline="always")
+def deepen(side, first, max_depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """:func:`shortest_vcf`'s deepening from ``first`` fours: a pass that spends only its own
+    node (nothing to try) ends it."""
+    for depth in range(first, max_depth + 1):
         before = stats[5]
         found = vcf(side, depth, ply, ctx, st, stats)
         if found or stats[5] <= 0 or (stats[5] == before - 1 and depth > 1):
@@ -215,16 +257,17 @@ def two_wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     win maps are computed, nothing is made (the callers' side has no win cell elsewhere)."""
     params = ctx[10]
     k, exact = params[P_K], params[P_EXACT] != 0
+    cell_line, cell_bit, line_cells, line_len, lines = ctx[0], ctx[1], ctx[2], ctx[3], st[0]
     first = -1
     for d in range(4):
-        line = ctx[0][cell, d]
-        mine = st[0][side, line] | (1 << ctx[1][cell, d])
-        empty = ((1 << ctx[3][line]) - 1) & ~(mine | st[0][1 - side, line])
+        line = cell_line[cell, d]
+        mine = lines[side, line] | (1 << cell_bit[cell, d])
+        empty = ((1 << line_len[line]) - 1) & ~(mine | lines[1 - side, line])
         w = threat_map(mine, empty, k, exact, False)
         while w:
             low = w & -w
             w ^= low
-            win = ctx[2][line, bit_index(low)]
+            win = line_cells[line, bit_index(low)]
             if first < 0:
                 first = win
             elif win != first:
@@ -273,16 +316,18 @@ def replies(side, threats, count, out, ply, ctx, st):  # type: ignore[no-untyped
     other move leaves a threat cell standing and no four of the defender's: it loses."""
     opp = 1 - side
     n = four_cells(opp, ply, ctx, st)
+    moves = st[8]
     for i in range(n):
-        out[i] = st[8][ply, i]
+        out[i] = moves[ply, i]
     k = ctx[10][1]
+    cell_line, cell_bit, line_cells, line_len, board = ctx[0], ctx[1], ctx[2], ctx[3], st[4]
     for i in range(count):
         for d in range(4):
-            line = ctx[0][threats[i], d]
-            p = ctx[1][threats[i], d]
-            for bit in range(max(0, p - k), min(ctx[3][line], p + k + 1)):
-                cell = ctx[2][line, bit]
-                if st[4][cell] == 0:
+            line = cell_line[threats[i], d]
+            p = cell_bit[threats[i], d]
+            for bit in range(max(0, p - k), min(line_len[line], p + k + 1)):
+                cell = line_cells[line, bit]
+                if board[cell] == 0:
                     n = add_once(cell, out, n)
     return n
 
@@ -290,10 +335,10 @@ def replies(side, threats, count, out, ply, ctx, st):  # type: ignore[no-untyped
 @njit(cache=True)
 def near_cells(ply, ctx, st):  # type: ignore[no-untyped-def]
     """The empty cells near stones into ``st[8][ply]``; their number."""
-    moves = st[8][ply]
+    moves, board, nearby = st[8][ply], st[4], st[5]
     n = 0
     for cell in range(ctx[10][0]):
-        if st[4][cell] == 0 and st[5][cell] > 0:
+        if board[cell] == 0 and nearby[cell] > 0:
             moves[n] = cell
             n += 1
     return n
