@@ -76,12 +76,14 @@ def pruning_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def searched(settings: dict[int, int], depth: int) -> tuple[int, int, np.ndarray[Any, Any]]:
-    """``(cell, value, stats)`` of a search of :data:`MOVES`'s position ``depth`` plies deep
-    with the default parameters and ``settings`` over them."""
+def searched(
+    settings: dict[int, int], depth: int, moves: list[tuple[int, int]] = MOVES
+) -> tuple[int, int, np.ndarray[Any, Any]]:
+    """``(cell, value, stats)`` of a search of the position after ``moves`` (:data:`MOVES`)
+    ``depth`` plies deep with the default parameters and ``settings`` over them."""
     g = game(15, 15, 5)
     position = g.initial()
-    for move in MOVES:
+    for move in moves:
         position = g.play(position, move)
     kernel = BigMNKKernel(g, KernelOptions())
     ctx = with_pruning(big_kernel.static_context(g.spec), settings)
