@@ -7,7 +7,7 @@ starts the app on http://127.0.0.1:8000 by default, with its SQLite database in
 another file; it needs nothing else running. Its startup line names the address it listens
 on, and whether other machines can reach it. The pages and ``/api/health`` answer at once;
 the engines warm up in the background (one worker compiles the kernels on the first start
-after an install, one to seven minutes, then the others load them), with a progress line at
+after an install, four to eight minutes, then the others load them), with a progress line at
 least every few seconds and an ``engines ready after N s`` line when done; a worker that
 dies is restarted, said in one line. A client has ``--read-timeout`` seconds (20) to send
 each request, headers and body, and an idle connection is closed 5 s after its last answer
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         f"{args.workers} engine worker{'' if args.workers == 1 else 's'}, {args.cap:g} s cap); "
         "the pages answer now, the "
         "engines warm up meanwhile (a few seconds; the first start after an install compiles "
-        "them: one to seven minutes, progress below); Ctrl-C stops",
+        "them: four to eight minutes, progress below); Ctrl-C stops",
         flush=True,
     )
 

@@ -81,7 +81,7 @@ if TYPE_CHECKING:
 
 ENGINE = CompiledEngine(
     label="the big-board m,n,k engine (Gomoku)",
-    compile_seconds=165,
+    compile_seconds=200,
     entry_points=(
         ("perfectplay.games.mnk.big_compiled", ("search_root", "table_move")),
         ("perfectplay.games.common.compiled_bits", ("now",)),
