@@ -229,12 +229,7 @@ def play(
         if turn:
             mover.brain.send(f"TURN {stones[-1][0]},{stones[-1][1]}")
         else:
-            mine = len(stones) % 2
-            mover.brain.send(
-                "BOARD",
-                *(f"{x},{y},{1 if i % 2 == mine else 2}" for i, (x, y) in enumerate(stones)),
-                "DONE",
-            )
+            mover.brain.send(*board_block(stones))
             told[id(mover)] = True
         limit = (mover.turn_ms + grace_ms) / 1000
         reply, seconds = mover.brain.answer(limit + 5)
@@ -260,6 +255,14 @@ def play(
         return finish(record, "draw", "board full")
     black_won = len(stones) % 2 == 1
     return finish(record, "win" if black_won == ours_black else "loss", "five")
+
+
+def board_block(stones: list[tuple[int, int]]) -> list[str]:
+    """The ``BOARD`` ... ``DONE`` lines that give a brain the game so far (``x,y`` stones from
+    the first), the side to move's stones marked 1, the other's 2."""
+    mine = len(stones) % 2
+    marked = (f"{x},{y},{1 if i % 2 == mine else 2}" for i, (x, y) in enumerate(stones))
+    return ["BOARD", *marked, "DONE"]
 
 
 def retried(

@@ -23,10 +23,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_gomoku_peers import ONE_CORE, RECORDS, Brain, load
+from bench_gomoku_peers import ONE_CORE, RECORDS, Brain, board_block, load
 
 from perfectplay import api
 
@@ -67,13 +68,7 @@ def value_of(raw: str) -> int:
 
 def judge(brain: Brain, stones: list[tuple[int, int]], nodes: int) -> Verdict:
     """The judge's verdict on the position after ``stones`` (its side: the one to move)."""
-    mine = len(stones) % 2
-    brain.send(
-        f"INFO max_node {nodes}",
-        "BOARD",
-        *(f"{x},{y},{1 if i % 2 == mine else 2}" for i, (x, y) in enumerate(stones)),
-        "DONE",
-    )
+    brain.send(f"INFO max_node {nodes}", *board_block(stones))
     raw = "0"
     while True:
         line = brain.lines.get(timeout=ANSWER_SECONDS)
@@ -150,6 +145,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=0, help="the first N games only (0: all)")
     parser.add_argument("--probe", type=float, default=0.0, metavar="SECONDS")
     args = parser.parse_args(argv)
+    if not Path(args.records).is_file():
+        parser.error(f"--records {args.records}: no such file")
+    if not shutil.which(args.engine):
+        parser.error(f"--engine {args.engine}: not an executable program")
     lines = [
         line
         for line in Path(args.records).read_text().splitlines()
