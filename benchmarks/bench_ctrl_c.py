@@ -38,7 +38,7 @@ def stop_seconds(argv: tuple[str, ...], marker: str, after: float) -> tuple[int,
     """The exit status and the seconds from SIGINT to the exit of one run."""
     if str(TESTS) not in sys.path:
         sys.path.insert(0, str(TESTS))
-    from cli_support import COMMAND, interrupt
+    from cli_support import COMMAND, interrupt  # type: ignore[import-not-found]  # tests/ on the path
 
     code, _, waited = interrupt([*COMMAND, *argv], after=after, when=marker)
     return code, waited

@@ -48,7 +48,9 @@ def ours_under(limit: api.Limit, options: api.KernelOptions = DEFAULT_OPTIONS) -
     """The engine under ``limit`` with the kernel ``options``."""
 
     def play(game: MNKGame, position: MNKPosition) -> Cell:
-        move: Cell = api.best(game, position, limit, options=options).best_move
+        move = api.best(game, position, limit, options=options).best_move
+        if move is None:  # only a finished game has none, and the match stops before one
+            raise RuntimeError(f"no move on a running board: {position!r}")
         return move
 
     return play
@@ -56,8 +58,8 @@ def ours_under(limit: api.Limit, options: api.KernelOptions = DEFAULT_OPTIONS) -
 
 def gomoku_terminal() -> Player:
     """gomoku-terminal's hard AI on a board rebuilt from the position each move."""
-    from gomoku.ai import GomokuAI
-    from gomoku.board import Board
+    from gomoku.ai import GomokuAI  # type: ignore[import-not-found]  # an optional peer
+    from gomoku.board import Board  # type: ignore[import-not-found]
 
     class Board15(Board):  # type: ignore[misc]
         SIZE = SIZE

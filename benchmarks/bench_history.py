@@ -21,6 +21,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import common
@@ -65,9 +66,10 @@ def row_3x3(sample: int | None) -> tuple[str, str, str, str]:
     boards = reachable_3x3()
     if sample is not None:
         boards = random.Random(1).sample(boards, sample)
-    times, slowest, optimal = [], "", 0
+    times: list[float] = []
+    slowest, optimal = "", 0
     for position in boards:
-        seconds, history = timed_call(lambda p=position: api.history(game, p, "outcome"))
+        seconds, history = timed_call(partial(api.history, game, position, "outcome"))
         if not times or seconds > max(times):
             slowest = str(position)
         times.append(seconds)

@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import common
@@ -44,8 +45,8 @@ def fmt(seconds: float) -> str:
 def easyai_solve() -> Callable[[], Any] | None:
     """easyAI's Negamax (full depth, alpha-beta, no table) on its own TicTacToe, if present."""
     try:
-        from easyAI import AI_Player, Negamax
-        from easyAI.games.TicTacToe import TicTacToe
+        from easyAI import AI_Player, Negamax  # type: ignore[import-not-found]  # optional peer
+        from easyAI.games.TicTacToe import TicTacToe  # type: ignore[import-not-found]
     except ImportError:
         return None
 
@@ -116,7 +117,7 @@ def rows_larger(long: bool) -> list[tuple[str, str, str, str]]:
     boards = [(4, 4, 4), (4, 5, 4), (5, 4, 4)] + ([(5, 5, 4)] if long else [])
     for rows_, cols, k in boards:
         g = game(rows_, cols, k)
-        seconds, r = timed(lambda g=g: solve(g, g.initial()), 3 if rows_ * cols <= 20 else 1)
+        seconds, r = timed(partial(solve, g, g.initial()), 3 if rows_ * cols <= 20 else 1)
         label = f"{cols}x{rows_} k={k} solve (kernel)"  # width x height
         rows.append((label, fmt(seconds), f"{r.nodes:,}", f"{r.score}, first move {r.best_move}"))
     if long:

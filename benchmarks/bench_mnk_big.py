@@ -42,8 +42,13 @@ def solved(rows: int, cols: int, k: int, expected: str) -> tuple[str, str, str, 
 
 def position(g: MNKGame, entry: dict[str, object]) -> MNKPosition:
     """A position of the tactics file."""
-    bits = [sum(1 << g.index(parse_mnk_move(g, c)) for c in entry[s]) for s in ("x", "o")]  # type: ignore[attr-defined]
-    return g.from_bits(bits[0], bits[1])
+
+    def bits(side: str) -> int:
+        cells = entry[side]
+        assert isinstance(cells, list), f"{side}: a list of cells"
+        return sum(1 << g.index(parse_mnk_move(g, str(cell))) for cell in cells)
+
+    return g.from_bits(bits("x"), bits("o"))
 
 
 def timed(g: MNKGame, p: MNKPosition, seconds: float, name: str) -> tuple[str, str, str, str]:

@@ -47,6 +47,8 @@ from perfectplay.games.connect4.deep_book import (
     installed_deep_book,
     position_of_code,
 )
+from perfectplay.games.connect4.kernel import Connect4Kernel
+from perfectplay.games.connect4.rules import Connect4Game
 
 SETS = {
     "end-easy": "Test_L3_R1",
@@ -59,11 +61,27 @@ SETS = {
 DATA = Path(__file__).resolve().parents[2] / "shared" / "connect4"
 
 
+def connect4() -> tuple[Connect4Game, Connect4Kernel]:
+    """The registered 7x6 game and its compiled kernel without the books (the bare solver)."""
+    game = api.load("connect4", "")[0]
+    assert isinstance(game, Connect4Game)
+    driver = game.kernel(api.kernel_options(book=False))
+    assert isinstance(driver, Connect4Kernel)
+    return game, driver
+
+
+def standard_score(game: Any, position: Any, score: api.Score) -> int:
+    """A score as Pons' sets and BitBully give it (the contract's ``score``)."""
+    value = score_json(game, position, score)["score"]
+    assert isinstance(value, int), f"a score of {value!r}"
+    return value
+
+
 def random_moves(rng: random.Random, low: int, high: int) -> str:
     """0-based columns of a random running 7x6 game of ``low`` to ``high`` stones in which
     the side to move cannot win at once (as in the books)."""
-    game, start = api.load("connect4", "")
-    driver = game.kernel(api.kernel_options(book=False))
+    game, driver = connect4()
+    start = game.initial()
     while True:
         stones = rng.randint(low, high)
         position, moves = start, []
@@ -88,7 +106,8 @@ def ours_analyze(moves: str, engine: Any = None) -> dict[int, int]:
         engine.clear()
     entries = api.analyze(game, position) if engine is None else engine.analyze(position)
     for entry in entries:
-        scores[int(entry.move)] = int(score_json(game, position, entry.score)["score"])
+        assert isinstance(entry.move, int)
+        scores[entry.move] = standard_score(game, position, entry.score)
     return scores
 
 
@@ -103,7 +122,7 @@ def compare_analysis(count: int, low: int, high: int, seed: int, engine: bool) -
     ``perfectplay.analyze`` (a fresh table per call), or with ``engine`` by one
     ``perfectplay.Engine`` (its table kept and emptied per position, as BitBully's instance
     keeps its own)."""
-    from bitbully import BitBully, Board
+    from bitbully import BitBully, Board  # type: ignore[import-not-found]  # AGPL peer
 
     rng = random.Random(seed)
     positions = [random_moves(rng, low, high) for _ in range(count)]
@@ -193,12 +212,11 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
     """Pons' sets by the bare solvers, no book, tables cleared per position."""
     from bitbully import BitBully, Board
 
-    game, _ = api.load("connect4", "")
-    driver = game.kernel(api.kernel_options(book=False))
+    game, driver = connect4()
     table = driver.new_table()
     table.touch()
     theirs_engine = BitBully(None)
-    driver.solve_many([api.load("connect4", "4455")[1]], table, weak)  # load the batch code
+    driver.solve_many([game.play_column(game.initial(), 3)], table, weak)  # load the batch code
 
     pons_solver = None if pons is None else PonsSolver(pons, weak)
     print(f"Machine: {machine()}\nmode: {'weak' if weak else 'strong'}, no books\n")
@@ -221,7 +239,7 @@ def compare_sets(names: list[str], limit: int | None, weak: bool, pons: Path | N
             return driver.solve(p, table, weak).score
 
         def theirs(b: Any) -> int:
-            return theirs_engine.negamax(b, -1, 1) if weak else theirs_engine.mtdf(b)
+            return int(theirs_engine.negamax(b, -1, 1) if weak else theirs_engine.mtdf(b))
 
         for index, (_, expected) in enumerate(entries):
             # each solver is primed with the set's previous position (untimed): the state of
@@ -367,7 +385,7 @@ def api_set_times(
         """Our result as the set's score (converted outside the timing)."""
         if weak:
             return int(result.score.value)
-        return int(score_json(game, position, result.score)["score"])
+        return standard_score(game, position, result.score)
 
     for index, (moves, expected) in enumerate(entries):
         position, board = api.load("connect4", one_based(moves))[1], Board(moves)
@@ -451,7 +469,7 @@ def verify_books(count: int, count_eight: int, seed: int) -> None:
     """``count`` entries of each 12-stone book and ``count_eight`` of the 8-stone one
     (mirrored or not, at random) against our solver without any book (weak for the
     win/draw/loss books, strong for the distances)."""
-    game, _ = api.load("connect4", "")
+    game, _ = connect4()
     options = api.kernel_options(book=False)
     rng = random.Random(seed)
     print(f"Machine: {machine()}\n")
@@ -471,7 +489,7 @@ def verify_books(count: int, count_eight: int, seed: int) -> None:
             position = game.from_bits(first, mask & ~first)
             expected = book.score(first, mask)
             solved = api.solve(game, position, weak=not kind.exact, options=options)
-            got = int(score_json(game, position, solved.score)["score"])
+            got = standard_score(game, position, solved.score)
             checked += 1
             bad += int(got != expected)
         print(

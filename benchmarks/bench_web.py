@@ -121,7 +121,7 @@ def load_phase(base: str, searches: int, seconds: float) -> None:
 
 
 def tictactoe_boards(count: int, rng: random.Random) -> list[str]:
-    boards = []
+    boards: list[str] = []
     while len(boards) < count:
         cells = ["_"] * 9
         for ply in range(rng.randrange(0, 8)):
