@@ -480,13 +480,17 @@ def class_values(
     often each feature occurs in the training positions): rounded, negative ones as 0; a
     class or score seen fewer than :data:`RARE` times (the fit cannot tell its value: F4+F4,
     say) worth the most of those one code weaker, so that it is not worth less than a weaker
-    one in the move order; NONE+NONE and the NONE and F5 scores 0."""
+    one in the move order; an open four with a second code worth at least a four with it
+    (the fit sees an F4+F3 cell seldom: the side to move's is a VCF, not quiet); NONE+NONE
+    and the NONE and F5 scores 0."""
     npairs = len(CLASS_FEATURES) - (pt.F5 - pt.B1)
     values = [0, *(max(0, round(float(v))) for v in w)]
     rare = [False, *(count < RARE for count in seen)]
     pairs, scores = values[: npairs + 1], [0, *values[npairs + 1 :], 0]
     for a in range(TOPS):
         for b in range(a + 1):
+            if a == pt.F4 and b < pt.F4:  # an open four is worth at least a four
+                pairs[pair_index(a, b)] = max(pairs[pair_index(a, b)], pairs[pair_index(pt.B4, b)])
             if rare[pair_index(a, b)]:
                 weaker = [pairs[pair_index(a, b - 1)]] if b else []
                 weaker += [pairs[pair_index(a - 1, b)]] if b < a else []

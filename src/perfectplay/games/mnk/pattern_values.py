@@ -197,8 +197,23 @@ def any_values_from(numbers: tuple[int, ...]) -> Values:
 DEFAULT_VALUES = FITTED_VALUES
 """The values the engine plays with: the fitted ones (with them the tables beat the window
 evaluation against Rapfi, where the hand-set ones had lost to it; BENCHMARKS.md)."""
+RAPFI_CLASS_PAIRS = (
+    *(0, 8, 6, 9, 16, 3, 8, 0, 5, 1, 9, 4, 6, 15, 21),  # NONE+NONE .. F2+F2
+    *(5, 3, 20, 16, 32, 27, 4, 2, 49, 50, 74, 87, 90),  # B3+NONE .. F3+F3
+    *(3, 39, 86, 95, 152, 155, 421, 199),  # B4+NONE .. B4+B4
+    *(137, 153, 242, 317, 336, 375, 421, 421, 421),  # F4+NONE .. F4+F4
+)
+RAPFI_CLASS_VALUES = ClassValues(
+    RAPFI_CLASS_PAIRS, (0, 2, 2, 7, 31, 27, 27, 27, 27, 0), five=1_000, attack=9
+)
+"""A class set fitted to Rapfi's values (``benchmarks/fit_gomoku_eval.py --labels
+benchmarks/data/gomoku_rapfi_labels.txt.gz``: 71,331 quiet positions of 3,408 games, each
+valued by Rapfi at 3,000 nodes, as win probabilities; BENCHMARKS.md, "Gomoku: a class
+evaluation fitted to Rapfi's values"), in the fitted values' units. Off by default (see
+there); ``--values classes`` plays it."""
 NAMED_VALUES: dict[str, Values] = {
     "hand-set": HAND_SET_VALUES,
     "fitted": FITTED_VALUES,
+    "classes": RAPFI_CLASS_VALUES,
 }
 """The sets a benchmark names (``bench_gomoku_peers.py --values NAME``)."""
