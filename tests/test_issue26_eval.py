@@ -31,8 +31,9 @@ from perfectplay.games.mnk.pattern_values import (
     PatternValues,
     any_values_from,
     class_values_from,
+    with_combinations,
 )
-from perfectplay.games.mnk.patterns import B4, F4, F5, PATTERNS_EVAL, cell_values
+from perfectplay.games.mnk.patterns import B4, F3, F4, F5, PATTERNS_EVAL, cell_values
 from perfectplay.games.mnk.rules import game
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -137,6 +138,22 @@ def test_every_named_set_is_a_valid_set() -> None:
         else:
             assert class_values_from(values.numbers()) == values
     assert NAMED_VALUES["fitted"] == DEFAULT_VALUES
+
+
+def test_lifted_combinations_are_worth_the_plain_sets_and_nothing_else_moves() -> None:
+    values = some_set()
+    plain = DEFAULT_VALUES
+    lifted = with_combinations(values, plain)
+    least = {
+        (F3, F3): plain.double_three,
+        (B4, F3): plain.four_three,
+        (B4, B4): plain.double_four,
+        **{(F4, b): max(plain.double_four, plain.four_three) for b in range(F4 + 1)},
+    }
+    order = [(a, b) for a in range(F4 + 1) for b in range(a + 1)]
+    for (a, b), old, new in zip(order, values.pairs, lifted.pairs, strict=True):
+        assert new == max(old, least.get((a, b), 0))
+    assert (lifted.scores, lifted.five, lifted.attack) == (values.scores, values.five, 9)
 
 
 def test_the_fits_class_features_value_a_position_as_the_table_does() -> None:

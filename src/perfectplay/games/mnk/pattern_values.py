@@ -211,9 +211,28 @@ benchmarks/data/gomoku_rapfi_labels.txt.gz``: 71,331 quiet positions of 3,408 ga
 valued by Rapfi at 3,000 nodes, as win probabilities; BENCHMARKS.md, "Gomoku: a class
 evaluation fitted to Rapfi's values"), in the fitted values' units. Off by default (see
 there); ``--values classes`` plays it."""
+
+
+def with_combinations(values: ClassValues, plain: PatternValues) -> ClassValues:
+    """``values`` with each combination class worth at least ``plain``'s value of it: F3+F3
+    its double three, B4+F3 its four-three, B4+B4 its double four, the F4 classes the larger
+    of the two (a check of whether the class set's lower combinations cost it games)."""
+    top = TOPS - 1  # F4; B4 and F3 the codes below it
+    lifted = list(values.pairs)
+    for index, least in (
+        (pair_index(top - 2, top - 2), plain.double_three),
+        (pair_index(top - 1, top - 2), plain.four_three),
+        (pair_index(top - 1, top - 1), plain.double_four),
+        *((pair_index(top, b), max(plain.double_four, plain.four_three)) for b in range(TOPS)),
+    ):
+        lifted[index] = max(lifted[index], least)
+    return ClassValues(tuple(lifted), values.scores, values.five, values.attack, values.defend)
+
+
 NAMED_VALUES: dict[str, Values] = {
     "hand-set": HAND_SET_VALUES,
     "fitted": FITTED_VALUES,
     "classes": RAPFI_CLASS_VALUES,
+    "classes-combinations": with_combinations(RAPFI_CLASS_VALUES, FITTED_VALUES),
 }
 """The sets a benchmark names (``bench_gomoku_peers.py --values NAME``)."""
