@@ -7,6 +7,7 @@ referee of our own, one game at a time, on 15x15 under the same rule for both.
     python benchmarks/bench_gomoku_peers.py --engine self --opponent-ms 300   # our own brain
     python benchmarks/bench_gomoku_peers.py --engine self --ms 500 --opponent-ms 500 \\
         --param FUTILITY_DEPTH=0 --opponent-param FUTILITY_DEPTH=4   # two settings, one checkout
+    python benchmarks/bench_gomoku_peers.py --engine ENGINE --nodes 12000 --values classes
 
 Every opening of ``--openings`` (default ``benchmarks/data/gomoku_openings.txt``: 12 openings
 of three stones) is played twice, perfectplay with each colour; the engines get the opening
@@ -22,6 +23,9 @@ its turn time (strictly), its slowest move and START, and the load (``uptime``) 
 after. ``--ladder N`` plays the opponent at N, 2N, 4N, ... nodes (``--rungs``) and reports
 the N at which perfectplay scores 50 % (log-linear between the rungs around it). The games
 are appended to ``--records`` (one line each: opening, moves as ``x,y``, result).
+``--values NAME`` (and ``--opponent-values NAME`` with ``--engine self``) plays perfectplay
+with a named set of pattern values (``pattern_values.NAMED_VALUES``), named in the records'
+label.
 
 Building Rapfi's classical engine (GPL-3.0: built for this benchmark only, never committed
 nor imported; github.com/dhbloo/rapfi), on Linux with CMake and a C++20 compiler::
@@ -52,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from gomoku_params import brain_command, parameter
+from gomoku_params import brain_command, parameter, values_name
 
 from perfectplay import api
 
@@ -298,9 +302,14 @@ def load() -> str:
         return "uptime unavailable"
 
 
-def opponent_command(engine: str, settings: list[tuple[int, int]]) -> list[str]:
-    """The opponent's command: ``self`` is perfectplay's own brain (with ``settings``)."""
-    return [*brain_command(settings), "gomocup", "tictactoe"] if engine == "self" else [engine]
+def opponent_command(
+    engine: str, settings: list[tuple[int, int]], values_set: str | None = None
+) -> list[str]:
+    """The opponent's command: ``self`` is perfectplay's own brain (with ``settings`` and
+    the named ``values_set``)."""
+    if engine != "self":
+        return [engine]
+    return [*brain_command(settings, values_set), "gomocup", "tictactoe"]
 
 
 def match(args: argparse.Namespace, nodes: int | None) -> Tally:
@@ -308,11 +317,13 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
     openings = read_openings(Path(args.openings))
     budget = args.perfectplay_nodes
     own_infos = () if budget is None else (f"INFO max_node {budget}",)
-    command = [*brain_command(args.param), "gomocup", "tictactoe"]
+    command = [*brain_command(args.param, args.values), "gomocup", "tictactoe"]
     ours = Side(Brain(command, "perfectplay"), args.ms, own_infos)
     ready = ours.brain.wait_for(READY, LOAD_SECONDS)
     print(f"perfectplay's engine {'loaded' if ready else 'NOT loaded'} before the first game")
-    opponent = Brain(opponent_command(args.engine, args.opponent_param), "opponent")
+    opponent = Brain(
+        opponent_command(args.engine, args.opponent_param, args.opponent_values), "opponent"
+    )
     if nodes is None:
         theirs = Side(opponent, args.opponent_ms, ONE_CORE)
     else:
@@ -324,6 +335,8 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
         print(f"the opponent's engine {'loaded' if ready else 'NOT loaded'} before the first game")
     tally = Tally()
     label = f"{nodes} nodes" if nodes is not None else f"{args.opponent_ms} ms"
+    if args.values is not None:
+        label += f", values {args.values}"
     try:
         for number, opening in enumerate(openings[: args.count or None], 1):
             for ours_black in (True, False):
@@ -422,9 +435,21 @@ def main(argv: list[str] | None = None) -> None:
         metavar="NAME=VALUE",
         help="the same for the opponent when it is perfectplay's brain (--engine self)",
     )
+    parser.add_argument(
+        "--values",
+        type=values_name,
+        metavar="NAME",
+        help="perfectplay's pattern values: a set of pattern_values.NAMED_VALUES",
+    )
+    parser.add_argument(
+        "--opponent-values",
+        type=values_name,
+        metavar="NAME",
+        help="the same for the opponent when it is perfectplay's brain (--engine self)",
+    )
     args = parser.parse_args(argv)
-    if args.opponent_param and args.engine != "self":
-        parser.error("--opponent-param needs --engine self")
+    if (args.opponent_param or args.opponent_values) and args.engine != "self":
+        parser.error("--opponent-param and --opponent-values need --engine self")
     print(f"load before: {load()}", flush=True)
     if args.ladder:
         rungs: list[tuple[int, float]] = []

@@ -31,18 +31,27 @@ from __future__ import annotations
 import argparse
 import gzip
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from gomoku_blunders import MATE, value_of
 
 from perfectplay import api
 from perfectplay.games.interrupt import deadline_ns
 from perfectplay.games.mnk import patterns as pt
 from perfectplay.games.mnk.big_kernel import new_state, static_context, with_patterns
 from perfectplay.games.mnk.lines import evaluation_weights
-from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES, HAND_SET_VALUES, PatternValues
+from perfectplay.games.mnk.pattern_values import (
+    DEFAULT_VALUES,
+    HAND_SET_VALUES,
+    PAIRS,
+    TOPS,
+    PatternValues,
+    pair_index,
+)
 
 SIZE = 15
 K = 5
@@ -50,6 +59,10 @@ FIRST_PLY = 5
 """Positions before this many stones are left out (the opening's)."""
 VCF_FOURS = 12
 VCF_NODES = 20_000
+LABEL_LINE = re.compile(
+    r"game (\d+) \| ply (\d+) \| result ([\d.]+) \| eval (\S+) \| stones ([\d, ]*)"
+)
+"""A line of ``label_gomoku_rapfi.py``: a quiet position and Rapfi's value of it."""
 GAME_LINE = re.compile(r"opening ([\d, ]+) \| moves ([\d, ]*) \| winner (black|white|draw)")
 MATCH_LINE = re.compile(
     r"perfectplay (black|white) \| (win|loss|draw) .*\| opening ([\d, ]+) \| moves ([\d, ]*)"
@@ -58,10 +71,20 @@ CLASSES = ("double four", "four-three", "double three")
 PATTERN_FEATURES = (*CLASSES, *pt.CODE_NAMES[pt.B1 : pt.F4])
 """Per side: the three combined classes, then the codes B1 .. B4 counted over the other
 cells' directions (an F4 or F5 is always a class: a five or a double four)."""
+CLASS_FEATURES = (
+    *(f"{pt.CODE_NAMES[a]}+{pt.CODE_NAMES[b]}" for a in range(TOPS) for b in range(a + 1)),
+    *(f"rest {name}" for name in pt.CODE_NAMES[pt.B1 : pt.F5]),
+)[1:]
+"""Per side: the cells by class (the pair of their two strongest codes, NONE+NONE left
+out: worth 0), then the codes of the other two directions counted, B1 .. F4
+(:class:`~perfectplay.games.mnk.pattern_values.ClassValues`)."""
 WINDOW_FEATURES = ("w1", "w2", "w3", "w4", "w5")
 ATTACKS = tuple(range(8, 17))
 """The attack shares tried (eighths)."""
 RIDGE = 1e-3
+RARE = 200
+"""A class or score seen fewer times than this over the training positions' cells (both
+sides) takes its value from the weaker ones (:func:`class_values`)."""
 
 
 @dataclass(frozen=True)
@@ -135,16 +158,18 @@ def window_counts(board: np.ndarray[Any, Any], side: int, windows: np.ndarray[An
     return np.bincount(held, minlength=K + 1)[1:].astype(np.float64)
 
 
-def positions(games: list[Game]) -> dict[str, np.ndarray[Any, Any]]:
-    """The quiet positions of ``games`` with their features (see the module docstring)."""
+def quiet_positions(
+    games: Sequence[Game | None],
+) -> Iterator[tuple[int, int, float, Any, int]]:
+    """``(game number, ply, result, state, side to move)`` of every quiet position of
+    ``games`` (see the module docstring; a ``None`` game skipped), the state the compiled
+    board's (features read from it at once)."""
     from perfectplay.games.mnk import board_compiled, threat_compiled
 
-    game, start = api.new_game("tictactoe", size=f"{SIZE}x{SIZE}", k=K)
-    spec = game.spec  # type: ignore[attr-defined]
-    ctx = with_patterns(static_context(spec), spec, pt.PATTERNS_EVAL)
-    windows = window_index()
-    rows: dict[str, list[Any]] = {k: [] for k in ("game", "ply", "result", "pat", "win")}
+    game, start, spec, ctx = board()
     for number, record in enumerate(games):
+        if record is None:
+            continue
         position = start
         for ply, (x, y) in enumerate(record.stones):
             position = game.play(position, (y, x))
@@ -157,21 +182,56 @@ def positions(games: list[Game]) -> dict[str, np.ndarray[Any, Any]]:
             stats = np.array([0, 0, 1 << 40, 0, deadline_ns(None), 0, 0], dtype=np.int64)
             if threat_compiled.shortest_vcf(side, VCF_FOURS, 0, VCF_NODES, ctx, st, stats):
                 continue
-            empty = st[4] == 0
-            mine = pattern_counts(st[11][side].reshape(-1, 4)[empty])
-            theirs = pattern_counts(st[11][1 - side].reshape(-1, 4)[empty])
-            tempo = float(np.count_nonzero(st[2][side]))
-            win = np.concatenate(
-                [window_counts(st[4], side, windows), window_counts(st[4], 1 - side, windows)]
-            )
             mover = "black" if side == 0 else "white"
             result = 0.5 if record.winner == "draw" else float(record.winner == mover)
-            rows["game"].append(number)
-            rows["ply"].append(ply + 1)
-            rows["result"].append(result)
-            rows["pat"].append(np.concatenate([mine, theirs]))
-            rows["win"].append(np.concatenate([win, [tempo]]))
+            yield number, ply + 1, result, st, side
+
+
+def board() -> tuple[Any, Any, Any, tuple[Any, ...]]:
+    """``(game, empty position, spec, context)`` of the 15x15 board, the tables evaluating."""
+    game, start = api.new_game("tictactoe", size=f"{SIZE}x{SIZE}", k=K)
+    spec = game.spec  # type: ignore[attr-defined]
+    return game, start, spec, with_patterns(static_context(spec), spec, pt.PATTERNS_EVAL)
+
+
+def features(st: Any, side: int, windows: np.ndarray[Any, Any]) -> dict[str, Any]:
+    """The three feature vectors of a state, ``side`` to move: ``pat`` (the plain tables'),
+    ``cls`` (a class set's, :func:`class_counts`) and ``win`` (the window scan's)."""
+    empty = st[4] == 0
+    codes = [st[11][s].reshape(-1, 4)[empty] for s in (side, 1 - side)]
+    tempo = float(np.count_nonzero(st[2][side]))
+    win = [window_counts(st[4], side, windows), window_counts(st[4], 1 - side, windows)]
+    return {
+        "pat": np.concatenate([pattern_counts(c) for c in codes]),
+        "cls": np.concatenate([class_counts(c) for c in codes]),
+        "win": np.concatenate([*win, [tempo]]),
+    }
+
+
+def positions(games: list[Game]) -> dict[str, np.ndarray[Any, Any]]:
+    """The quiet positions of ``games`` with their features (see the module docstring)."""
+    windows = window_index()
+    rows: dict[str, list[Any]] = {k: [] for k in ("game", "ply", "result", "pat", "cls", "win")}
+    for number, ply, result, st, side in quiet_positions(games):
+        rows["game"].append(number)
+        rows["ply"].append(ply)
+        rows["result"].append(result)
+        for key, value in features(st, side, windows).items():
+            rows[key].append(value)
     return {k: np.array(v) for k, v in rows.items()}
+
+
+def class_counts(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """One side's class features (:data:`CLASS_FEATURES`) from its codes of the empty cells
+    (``int[cells, 4]``), as :func:`~perfectplay.games.mnk.pattern_classes.class_value`
+    values them: the cells by the pair of their two strongest codes, then the other two
+    directions' codes counted (cells with a five left out: never in a quiet position)."""
+    ordered = -np.sort(-codes.astype(np.int64), axis=1)
+    kept = ordered[ordered[:, 0] != pt.F5]
+    pairs = kept[:, 0] * (kept[:, 0] + 1) // 2 + kept[:, 1]
+    by_pair = np.bincount(pairs, minlength=PAIRS)
+    rest = np.bincount(kept[:, 2:].ravel(), minlength=pt.CODES)
+    return np.concatenate([by_pair[1:], rest[pt.B1 : pt.F5]]).astype(np.float64)
 
 
 def logistic_fit(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -216,6 +276,40 @@ def pattern_x(data: dict[str, Any], attack: int) -> np.ndarray[Any, Any]:
     n = len(PATTERN_FEATURES)
     x: np.ndarray[Any, Any] = data["pat"][:, :n] * attack / 8 - data["pat"][:, n:]
     return x
+
+
+def class_x(data: dict[str, Any], attack: int) -> np.ndarray[Any, Any]:
+    """The class features combined as the evaluation does with ``attack`` eighths."""
+    n = len(CLASS_FEATURES)
+    x: np.ndarray[Any, Any] = data["cls"][:, :n] * attack / 8 - data["cls"][:, n:]
+    return x
+
+
+def labelled(path: str) -> dict[str, np.ndarray[Any, Any]]:
+    """The positions of a labels file (``label_gomoku_rapfi.py``'s lines) with their
+    features, the game's result and Rapfi's value (``rapfi``, mates as +/-``MATE``)."""
+    from perfectplay.games.mnk import board_compiled
+
+    game, start, spec, ctx = board()
+    windows = window_index()
+    keys = ("game", "ply", "result", "rapfi", "pat", "cls", "win")
+    rows: dict[str, list[Any]] = {k: [] for k in keys}
+    raw = Path(path).read_bytes()
+    text = gzip.decompress(raw).decode() if path.endswith(".gz") else raw.decode()
+    for line in text.splitlines():
+        if not (found := LABEL_LINE.fullmatch(line.strip())):
+            continue
+        position = start
+        for x, y in parse_stones(found[5]):
+            position = game.play(position, (y, x))
+        st = new_state(spec, position, ctx, board_compiled.load)
+        ply = int(found[2])
+        for key, value in (("game", found[1]), ("ply", ply), ("result", found[3])):
+            rows[key].append(float(value))
+        rows["rapfi"].append(value_of(found[4]))
+        for key, value in features(st, ply % 2, windows).items():
+            rows[key].append(value)
+    return {k: np.array(v) for k, v in rows.items()}
 
 
 def window_x(data: dict[str, Any]) -> np.ndarray[Any, Any]:
@@ -286,6 +380,144 @@ def fit_windows(data: dict[str, Any], train: Any, test: Any, y: Any) -> None:
     )
 
 
+def report_labelled(data: dict[str, Any], seed: int) -> None:
+    """Rapfi's values as labels: their scale fitted to the games' results (sigmoid of
+    value/K), then on held-out games (80/20 by game, seeded) the loss, against Rapfi's
+    probabilities and against the results, of the package's default values (scale fitted)
+    and of the plain and the class structures fitted to each; the class set fitted to
+    Rapfi's probabilities printed as ``ClassValues`` numbers in the default values' units."""
+    rng = np.random.default_rng(seed)
+    games = np.unique(data["game"])
+    test = np.isin(data["game"], rng.choice(games, size=len(games) // 5, replace=False))
+    train = ~test
+    results = data["result"]
+    rapfi = rapfi_probabilities(data["rapfi"], results, train)
+    print(f"{len(games)} games, {len(results)} labelled positions ({test.sum()} held out)")
+    print(
+        f"  Rapfi's probabilities against the results: {losses(logit(rapfi), results, train, test)}"
+    )
+    print(f"  floor against Rapfi's probabilities (their entropy): test {loss_floor(rapfi[test])}")
+    default_x = pattern_x(data, DEFAULT_VALUES.attack)
+    default_eval = default_x @ pattern_weights(DEFAULT_VALUES)
+    fitted = {}
+    for target_name, y in (("Rapfi", rapfi), ("results", results)):
+        k = scale_fit(default_eval[train], y[train])
+        print(f"target {target_name}: default values, {losses(k * default_eval, y, train, test)}")
+        for structure, make_x in (("plain", pattern_x), ("class", class_x)):
+            attack, w = best_attack(data, make_x, y, train, test)
+            z = make_x(data, attack) @ w
+            print(f"  {structure} fitted (attack {attack}/8): {losses(z, y, train, test)}")
+            print(f"    against the other target: {cross_losses(z, rapfi, results, test)}")
+            fitted[target_name, structure] = (attack, w)
+    attack, w = fitted["Rapfi", "class"]
+    x = class_x(data, attack)
+    n = len(CLASS_FEATURES)
+    seen = data["cls"][train][:, :n].sum(0) + data["cls"][train][:, n:].sum(0)
+    scaled = w * spread(default_eval[train], x[train] @ w)
+    pairs, scores = print_class_values(attack, scaled, seen)
+    z = x @ class_numbers(pairs, scores)
+    for target_name, y in (("Rapfi", rapfi), ("results", results)):
+        k = scale_fit(z[train], y[train])
+        print(f"the set as printed, target {target_name}: {losses(k * z, y, train, test)}")
+
+
+def rapfi_probabilities(values: Any, results: Any, train: Any) -> np.ndarray[Any, Any]:
+    """Rapfi's values as win probabilities for the side to move: ``sigmoid(value / K)``,
+    ``K`` fitted to the results of the training positions without a mate; a proved win
+    (``+Mn``, :data:`MATE`) the training positions' share of won games among those Rapfi
+    proves won (a game's player need not find the win; a proved loss the complement)."""
+    mates = np.abs(values) >= MATE
+    scale = scale_fit(values[train & ~mates], results[train & ~mates])
+    wins = np.concatenate(
+        [results[train & (values >= MATE)], 1 - results[train & (values <= -MATE)]]
+    )
+    mate = float(wins.mean()) if len(wins) else 1.0
+    print(
+        f"Rapfi's value: K {1 / scale:.0f} (sigmoid(value / K)); {mates.mean():.1%} proved "
+        f"(+M/-M), their player scoring {mate:.3f}"
+    )
+    probability = 1 / (1 + np.exp(-scale * values))
+    probability[values >= MATE] = mate
+    probability[values <= -MATE] = 1 - mate
+    return np.clip(probability, 1e-6, 1 - 1e-6)
+
+
+def logit(p: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The log-odds of probabilities ``p``."""
+    z: np.ndarray[Any, Any] = np.log(p / (1 - p))
+    return z
+
+
+def loss_floor(p: np.ndarray[Any, Any]) -> str:
+    """The entropy of probabilities ``p``: the least loss against them, as text."""
+    q = np.clip(p, 1e-12, 1 - 1e-12)
+    return f"{float(-np.mean(q * np.log(q) + (1 - q) * np.log(1 - q))):.4f}"
+
+
+def cross_losses(z: Any, rapfi: Any, results: Any, test: Any) -> str:
+    """Held-out losses of ``sigmoid(z)`` against both targets, as text."""
+    return f"Rapfi {loss(z[test], rapfi[test]):.4f}, results {loss(z[test], results[test]):.4f}"
+
+
+def best_attack(data: dict[str, Any], make_x: Any, y: Any, train: Any, test: Any) -> Any:
+    """``(attack, weights)``: the logistic fit of ``make_x``'s features with the attack
+    share of :data:`ATTACKS` whose held-out loss is least."""
+    best = None
+    for attack in ATTACKS:
+        x = make_x(data, attack)
+        w = logistic_fit(x[train], y[train])
+        held = loss(x[test] @ w, y[test])
+        if best is None or held < best[0]:
+            best = (held, attack, w)
+    assert best is not None
+    return best[1], best[2]
+
+
+def class_values(
+    w: np.ndarray[Any, Any], seen: np.ndarray[Any, Any]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(pairs, scores)`` of a ``ClassValues`` set from fitted class weights (``seen``: how
+    often each feature occurs in the training positions): rounded, negative ones as 0; a
+    class or score seen fewer than :data:`RARE` times (the fit cannot tell its value: F4+F4,
+    say) worth the most of those one code weaker, so that it is not worth less than a weaker
+    one in the move order; an open four with a second code worth at least a four with it
+    (the fit sees an F4+F3 cell seldom: the side to move's is a VCF, not quiet); NONE+NONE
+    and the NONE and F5 scores 0."""
+    npairs = len(CLASS_FEATURES) - (pt.F5 - pt.B1)
+    values = [0, *(max(0, round(float(v))) for v in w)]
+    rare = [False, *(count < RARE for count in seen)]
+    pairs, scores = values[: npairs + 1], [0, *values[npairs + 1 :], 0]
+    for a in range(TOPS):
+        for b in range(a + 1):
+            if a == pt.F4 and b < pt.F4:  # an open four is worth at least a four
+                pairs[pair_index(a, b)] = max(pairs[pair_index(a, b)], pairs[pair_index(pt.B4, b)])
+            if rare[pair_index(a, b)]:
+                weaker = [pairs[pair_index(a, b - 1)]] if b else []
+                weaker += [pairs[pair_index(a - 1, b)]] if b < a else []
+                pairs[pair_index(a, b)] = max(weaker, default=0)
+    for code in range(pt.B1, pt.F5):
+        if rare[npairs + code]:
+            scores[code] = scores[code - 1]
+    return tuple(pairs), tuple(scores)
+
+
+def class_numbers(pairs: tuple[int, ...], scores: tuple[int, ...]) -> np.ndarray[Any, Any]:
+    """A class set's pairs and scores in the layout of :data:`CLASS_FEATURES`."""
+    return np.array([*pairs[1:], *scores[pt.B1 : pt.F5]], dtype=np.float64)
+
+
+def print_class_values(attack: int, w: Any, seen: Any) -> tuple[tuple[int, ...], ...]:
+    """The fitted class weights as a ``ClassValues`` set (:func:`class_values`; the five
+    above any other cell), printed; returns its pairs and scores."""
+    pairs, scores = class_values(w, seen)
+    five = max(1_000, max(pairs) + 2 * max(scores) + 1)
+    print(f"class values fitted to Rapfi (attack {attack}/8):")
+    print(f"  ClassValues(pairs={pairs}, scores={scores}, five={five}, attack={attack})")
+    for name, value, count in zip(CLASS_FEATURES, class_numbers(pairs, scores), seen, strict=True):
+        print(f"  {name:10} {value:6.0f}  (seen {count:.0f})")
+    return pairs, scores
+
+
 def spread(package: np.ndarray[Any, Any], fitted: np.ndarray[Any, Any]) -> float:
     """The factor that gives the fitted evaluation the package's spread over the positions
     (its standard deviation): the fitted values in the package's units, so that they weigh
@@ -300,7 +532,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--save", help="write the games' positions to this .npz (no fit)")
     parser.add_argument("--data", nargs="*", default=[], help=".npz files of positions to add")
+    parser.add_argument("--labels", help="a labels file of label_gomoku_rapfi.py (its own fit)")
     args = parser.parse_args(argv)
+    if args.labels:
+        report_labelled(labelled(args.labels), args.seed)
+        return
     parts = [dict(np.load(path)) for path in args.data]
     if args.games:
         parts.append(positions(read_games(args.games)))

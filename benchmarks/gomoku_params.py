@@ -5,7 +5,9 @@ pruning switches, the threat searches' shares and budgets): :func:`parameter` ch
 (an argparse error naming the setting), :func:`with_params` makes every context of the
 kernel in this process carry the values, and :func:`brain_command` is a ``perfectplay``
 command whose brain does the same, so a match can pit two settings of one checkout against
-each other or against an outside engine without a recompile or a copy of the source.
+each other or against an outside engine without a recompile or a copy of the source. A named
+set of pattern values (``pattern_values.NAMED_VALUES``: ``--values NAME``) travels the same
+way: :func:`values_name` checks the name, the contexts carry that set's cell table.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay.games.mnk import big_kernel, context_layout
+from perfectplay.games.mnk.pattern_values import NAMED_VALUES
 
 HERE = Path(__file__).resolve().parent
 
@@ -35,13 +38,27 @@ def parameter(setting: str) -> tuple[int, int]:
     return index, int(value)
 
 
-def with_params(settings: list[tuple[int, int]]) -> None:
-    """Every context of the big-board kernel with these ``(index, value)`` parameters set."""
+def values_name(name: str) -> str:
+    """``name`` when it names a set of ``NAMED_VALUES``; an argparse error listing them."""
+    if name not in NAMED_VALUES:
+        raise argparse.ArgumentTypeError(
+            f"{name!r}: no set of values of that name (one of {', '.join(NAMED_VALUES)})"
+        )
+    return name
+
+
+def with_params(settings: list[tuple[int, int]], values_set: str | None = None) -> None:
+    """Every context of the big-board kernel with these ``(index, value)`` parameters set,
+    and with the pattern values named ``values_set`` (``NAMED_VALUES``) when given (Gomoku's
+    tables: their attack and defend shares come with them, then ``settings`` apply)."""
     plain = big_kernel.BigMNKKernel.context
     values = dict(settings)
+    chosen = None if values_set is None else NAMED_VALUES[values_set]
 
     def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
         ctx = plain(self, symmetry)
+        if chosen is not None and self.patterns != big_kernel.PATTERNS_OFF:
+            ctx = big_kernel.with_patterns(ctx, self.game.spec, self.patterns, chosen)
         params = ctx[10].copy()
         for index, value in values.items():
             params[index] = value
@@ -50,13 +67,14 @@ def with_params(settings: list[tuple[int, int]]) -> None:
     big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
 
 
-def brain_command(settings: list[tuple[int, int]]) -> list[str]:
+def brain_command(settings: list[tuple[int, int]], values_set: str | None = None) -> list[str]:
     """The command line of a ``perfectplay`` process (its CLI's ``main``; append the verb)
-    whose kernels carry ``settings``: the plain CLI when there are none."""
+    whose kernels carry ``settings`` and the named ``values_set``: the plain CLI when there
+    are neither."""
     code = "from perfectplay.cli.main import main; raise SystemExit(main())"
-    if settings:
+    if settings or values_set is not None:
         code = (
-            f"import sys; sys.path.insert(0, {str(HERE)!r}); "
-            f"from gomoku_params import with_params; with_params({settings!r}); {code}"
+            f"import sys; sys.path.insert(0, {str(HERE)!r}); from gomoku_params import "
+            f"with_params; with_params({settings!r}, {values_set!r}); {code}"
         )
     return [sys.executable, "-c", code]

@@ -59,18 +59,19 @@ from perfectplay.games.mnk.lines import (
     permutations,
     zobrist_keys,
 )
+from perfectplay.games.mnk.pattern_classes import value_table
 from perfectplay.games.mnk.pattern_values import (
+    CLASS_VALUE_COUNT,
     DEFAULT_VALUES,
     VALUE_COUNT,
-    PatternValues,
-    values_from,
+    Values,
+    any_values_from,
 )
 from perfectplay.games.mnk.patterns import (
     PATTERN_K,
     PATTERNS_EVAL,
     PATTERNS_OFF,
     PATTERNS_ORDER,
-    cell_values,
     pattern_table,
     radius,
 )
@@ -406,7 +407,7 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
         centre_order(spec.rows, spec.cols),
         params,
         pattern_table(spec.k, spec.exactly) if tables else np.zeros(1, dtype=np.int8),
-        cell_values(DEFAULT_VALUES) if tables else np.zeros(1, dtype=np.int64),
+        value_table(DEFAULT_VALUES) if tables else np.zeros(1, dtype=np.int64),
     )
 
 
@@ -414,7 +415,7 @@ def with_patterns(
     ctx: tuple[Any, ...],
     spec: MNKSpec,
     mode: int = PATTERNS_EVAL,
-    values: PatternValues = DEFAULT_VALUES,
+    values: Values = DEFAULT_VALUES,
 ) -> tuple[Any, ...]:
     """``ctx`` (a context of ``spec``'s board, ``k`` = 5) with the pattern tables in ``mode``
     (``PATTERNS_ORDER`` or ``PATTERNS_EVAL``) and ``values`` (a runtime choice: no
@@ -427,7 +428,7 @@ def with_patterns(
         *ctx[:10],
         params,
         pattern_table(spec.k, spec.exactly),
-        cell_values(values),
+        value_table(values),
     )
 
 
@@ -439,15 +440,18 @@ def pattern_mode(k: int, explicit_weights: bool) -> int:
     return PATTERNS_ORDER if explicit_weights else DEFAULT_PATTERN_MODE
 
 
-def chosen_values(k: int, evaluation: tuple[int, ...] | None) -> PatternValues | None:
+def chosen_values(k: int, evaluation: tuple[int, ...] | None) -> Values | None:
     """The pattern values ``KernelOptions.evaluation`` gives, checked by
-    :func:`~.pattern_values.values_from` (raises
+    :func:`~.pattern_values.any_values_from` (raises
     :class:`~perfectplay.errors.ParameterError`): for ``k`` = 5 (the tables' length) an
-    evaluation of :data:`~.pattern_values.VALUE_COUNT` numbers; ``None`` for anything else
+    evaluation of :data:`~.pattern_values.VALUE_COUNT` numbers (a plain set) or
+    :data:`~.pattern_values.CLASS_VALUE_COUNT` (a class set); ``None`` for anything else
     (window weights, or the defaults)."""
-    if evaluation is None or k != PATTERN_K or len(evaluation) != VALUE_COUNT:
+    if evaluation is None or k != PATTERN_K:
         return None
-    return values_from(evaluation)
+    if len(evaluation) not in (VALUE_COUNT, CLASS_VALUE_COUNT):
+        return None
+    return any_values_from(evaluation)
 
 
 def checked_weights(k: int, weights: tuple[int, ...] | None) -> np.ndarray[Any, Any]:
@@ -458,7 +462,11 @@ def checked_weights(k: int, weights: tuple[int, ...] | None) -> np.ndarray[Any, 
     if weights is None:
         weights = evaluation_weights(k)
     if len(weights) != k + 2 or any(not 0 <= w <= MAX_WEIGHT for w in weights):
-        also = f", or {VALUE_COUNT} pattern values" if k == PATTERN_K else ""
+        also = (
+            f", or {VALUE_COUNT} pattern values or {CLASS_VALUE_COUNT} class values"
+            if k == PATTERN_K
+            else ""
+        )
         raise ParameterError(
             f"evaluation weights {weights!r}: give {k + 2} whole numbers from 0 to "
             f"{MAX_WEIGHT:,}{also}"
