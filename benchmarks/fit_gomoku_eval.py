@@ -45,6 +45,7 @@ from perfectplay.games.mnk import patterns as pt
 from perfectplay.games.mnk.big_kernel import new_state, static_context, with_patterns
 from perfectplay.games.mnk.lines import evaluation_weights
 from perfectplay.games.mnk.pattern_values import (
+    CODES,
     DEFAULT_VALUES,
     HAND_SET_VALUES,
     PAIRS,
@@ -144,7 +145,7 @@ def pattern_counts(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     four_three = ~five & ~double_four & (fours > 0) & (threes > 0)
     double_three = ~five & ~double_four & ~four_three & (threes >= 2)
     rest = codes[~(five | double_four | four_three | double_three)]
-    counts = np.bincount(rest.ravel(), minlength=pt.CODES)
+    counts = np.bincount(rest.ravel(), minlength=CODES)
     classes = [double_four.sum(), four_three.sum(), double_three.sum()]
     return np.array([*classes, *counts[pt.B1 : pt.F4]], dtype=np.float64)
 
@@ -190,7 +191,7 @@ def quiet_positions(
 def board() -> tuple[Any, Any, Any, tuple[Any, ...]]:
     """``(game, empty position, spec, context)`` of the 15x15 board, the tables evaluating."""
     game, start = api.new_game("tictactoe", size=f"{SIZE}x{SIZE}", k=K)
-    spec = game.spec  # type: ignore[attr-defined]
+    spec = game.spec
     return game, start, spec, with_patterns(static_context(spec), spec, pt.PATTERNS_EVAL)
 
 
@@ -230,7 +231,7 @@ def class_counts(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     kept = ordered[ordered[:, 0] != pt.F5]
     pairs = kept[:, 0] * (kept[:, 0] + 1) // 2 + kept[:, 1]
     by_pair = np.bincount(pairs, minlength=PAIRS)
-    rest = np.bincount(kept[:, 2:].ravel(), minlength=pt.CODES)
+    rest = np.bincount(kept[:, 2:].ravel(), minlength=CODES)
     return np.concatenate([by_pair[1:], rest[pt.B1 : pt.F5]]).astype(np.float64)
 
 
@@ -357,9 +358,9 @@ def fit_patterns(data: dict[str, Any], train: Any, test: Any, y: Any) -> None:
     assert best is not None
     test_loss, attack, w, train_loss = best
     x = pattern_x(data, attack)
-    values = np.round(w * spread(x[train] @ ours, x[train] @ w)).astype(int)
+    fitted = np.round(w * spread(x[train] @ ours, x[train] @ w)).astype(int)
     print(f"patterns fitted: attack {attack}/8, loss train {train_loss:.4f} test {test_loss:.4f}")
-    for name, value, package in zip(PATTERN_FEATURES, values, ours, strict=True):
+    for name, value, package in zip(PATTERN_FEATURES, fitted, ours, strict=True):
         print(f"  {name:13} {value:6d}  (hand-set {package:.0f})")
 
 
@@ -439,7 +440,8 @@ def rapfi_probabilities(values: Any, results: Any, train: Any) -> np.ndarray[Any
     probability = 1 / (1 + np.exp(-scale * values))
     probability[values >= MATE] = mate
     probability[values <= -MATE] = 1 - mate
-    return np.clip(probability, 1e-6, 1 - 1e-6)
+    clipped: np.ndarray[Any, Any] = np.clip(probability, 1e-6, 1 - 1e-6)
+    return clipped
 
 
 def logit(p: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

@@ -74,7 +74,9 @@ def judge(brain: Brain, stones: list[tuple[int, int]], nodes: int) -> Verdict:
         line = brain.lines.get(timeout=ANSWER_SECONDS)
         if line is None:
             raise SystemExit(f"{brain.name} exited")
-        found = re.search(r"\bEval (\S+)", line)
+        # Rapfi answers some moves without a search ("Eval VAL_NONE"): no value, so the
+        # verdict keeps 0 (not a proved loss: such a move is never counted a blunder).
+        found = re.search(r"\bEval ([-+]?M?\d+)\b", line)
         if line.startswith("MESSAGE") and found:
             raw = found.group(1)
         elif re.fullmatch(r"\d+,\d+", line):
@@ -125,7 +127,7 @@ def probe(brain: Brain, blunder: Blunder, seconds: float, args: argparse.Namespa
     for x, y in blunder.stones:
         position = game.play(position, (y, x))
     move = api.best(game, position, api.limit(time=seconds)).best_move
-    assert move is not None
+    assert isinstance(move, tuple), f"a running game has a move, not {move!r}"
     row, col = move
     verdict = judge(brain, [*blunder.stones, (col, row)], args.nodes)
     safe = -verdict.value > LOST

@@ -19,6 +19,7 @@ from typing import Any
 
 from perfectplay.games.mnk import big_kernel, context_layout
 from perfectplay.games.mnk.pattern_values import NAMED_VALUES
+from perfectplay.games.mnk.patterns import PATTERNS_OFF
 
 HERE = Path(__file__).resolve().parent
 
@@ -57,7 +58,7 @@ def with_params(settings: list[tuple[int, int]], values_set: str | None = None) 
 
     def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
         ctx = plain(self, symmetry)
-        if chosen is not None and self.patterns != big_kernel.PATTERNS_OFF:
+        if chosen is not None and self.patterns != PATTERNS_OFF:
             ctx = big_kernel.with_patterns(ctx, self.game.spec, self.patterns, chosen)
         params = ctx[10].copy()
         for index, value in values.items():
