@@ -492,21 +492,13 @@ def store_vct(side, depth, plies, move, st, table):  # type: ignore[no-untyped-d
 
 
 ATTACKER, NO_PAST = np.int64(-1), np.int64(0)
+""":func:`vct_node`'s role arguments for the attacker to move, typed (numba's literal
+constants in a recursive call leave a symbol its cache cannot load)."""
 PAST_SCALE = 64
 """``past`` of a defender's node: the three's open-four cells times this, plus the
 defender's fours still to look past (``P_VCT_PAST_FOURS``, at most this less one)."""
-""":func:`vct_node`'s role arguments for the attacker to move, typed (numba's literal
-constants in a recursive call leave a symbol its cache cannot load)."""
 VCT_NODE_SIGNATURE = types.int64(
-    types.int64,
-    types.int64,
-    types.int64,
-    types.int64,
-    types.int64,
-    CTX_TYPE,
-    STATE_TYPE,
-    I64_ARRAY,
-    VCT_TABLE_TYPE,
+    *(types.int64,) * 5, CTX_TYPE, STATE_TYPE, I64_ARRAY, VCT_TABLE_TYPE
 )
 
 
