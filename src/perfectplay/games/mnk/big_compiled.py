@@ -171,7 +171,7 @@ from perfectplay.games.mnk.threat_compiled import (
     has_four_maker,
     has_open_four,
     shortest_vcf,
-    vct,
+    vct_deepening,
 )
 from perfectplay.values import FULL_DRAFT, HEURISTIC_LIMIT
 
@@ -405,10 +405,7 @@ def threat_scan(side, ply, depth, ctx, st, stats):  # type: ignore[no-untyped-de
         return found, 0
     if depth >= params[P_VCT_INNER_DEPTH] and not stats[3]:
         stats[5] = params[P_VCT_INNER_NODES]
-        for threats in range(1, params[P_INNER_VCT_THREATS] + 1):  # the shortest first
-            found = vct(side, threats, ply, ctx, st, stats)
-            if found or stats[5] <= 0 or stats[3]:
-                break
+        found = vct_deepening(side, params[P_INNER_VCT_THREATS], ply, ctx, st, stats)
         if found and not stats[3]:
             return found, 0
     return 0, shortest_vcf(1 - side, fours, ply, LEAF_VCF_NODES, ctx, st, stats)
@@ -730,11 +727,7 @@ def threats_until(side, threats, ply, nodes, until, ctx, st, stats):  # type: ig
     budget, deadline = stats[2], stats[4]
     stats[4] = min(until, deadline)
     stats[5] = nodes if deadline == NO_DEADLINE else TIMED_NODES
-    found = 0
-    for depth in range(1, threats + 1):
-        found = vct(side, depth, ply, ctx, st, stats)
-        if found or stats[5] <= 0 or stats[3]:
-            break
+    found = vct_deepening(side, threats, ply, ctx, st, stats)
     stats[4] = deadline
     if stats[3]:
         found = 0

@@ -185,6 +185,14 @@ FOUR_EXTENSION = 0
 VCT_PAST_FOURS = 0
 """1: the win by threats blocks a defender's four made in answer to a three and tries the
 answers again; 0: such a four counts as a defence that holds (cheaper, proves less)."""
+VCT_MOVES = 0
+"""The attacker's moves in the win by threats (``P_VCT_MOVES``): 0 every cell near a stone,
+1 the cells making a four, an open three or two threes, 2 those and every three."""
+VCT_TABLE_BITS = 0
+"""The log2 of the slots of a win by threats' table (``P_VCT_TABLE``; 0: none)."""
+VCT_FOURS = 0
+"""The longest VCF a node of the win by threats looks for, in fours (``P_VCT_FOURS``; 0: the
+root's, :data:`ROOT_VCF_FOURS`)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -393,6 +401,9 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_THREE_EXTENSION] = THREE_EXTENSION
     params[slots.P_FOUR_EXTENSION] = FOUR_EXTENSION
     params[slots.P_VCT_PAST_FOURS] = VCT_PAST_FOURS
+    params[slots.P_VCT_MOVES] = VCT_MOVES
+    params[slots.P_VCT_TABLE] = VCT_TABLE_BITS
+    params[slots.P_VCT_FOURS] = VCT_FOURS
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     return (
         layout.cell_line,

@@ -57,8 +57,11 @@ from __future__ import annotations
     P_THREE_EXTENSION,
     P_FOUR_EXTENSION,
     P_VCT_PAST_FOURS,
+    P_VCT_MOVES,
+    P_VCT_TABLE,
+    P_VCT_FOURS,
     PARAMS_SIZE,
-) = range(41)
+) = range(44)
 """Indices of the context's parameters. The pruning ones (issue 26, each 0 = off):
 ``P_HISTORY`` the beam's moves kept first by gain before the rest go by history score;
 ``P_KILLERS`` 1 to try a ply's killer moves right after those; ``P_NULL_DEPTH`` the least
@@ -76,7 +79,13 @@ value; ``P_MOVE_COUNT_SCALE`` the move count's ``depth**2`` in hundredths (0: wh
 ``P_THREE_EXTENSION`` (plies, 0 = off): a node answering an open three searches its defences
 that much deeper (the attacker's threat line costs its own moves only); ``P_FOUR_EXTENSION``
 the same for a forced block of the opponent's four. ``P_VCT_PAST_FOURS`` 1: the win by
-threats looks past a defender's four made in answer to a three (0: such a four holds)."""
+threats looks past a defender's four made in answer to a three (0: such a four holds).
+``P_VCT_MOVES`` the attacker's moves in the win by threats (``threat_compiled.VCT_ALL``: every
+cell near a stone; ``VCT_THREATS``: with the pattern tables on, the cells making a four, an
+open three or two threes; ``VCT_ANY_THREE``: those and every three); ``P_VCT_TABLE`` the log2
+of the slots of the table one search by threats keeps its proofs and failures in (0: none);
+``P_VCT_FOURS`` the longest VCF, in fours, a node of the win by threats looks for first (0:
+``P_VCF_ROOT``'s, the root's)."""
 
 (
     S_NODES,

@@ -37,6 +37,7 @@ than most of their bodies.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 
 from perfectplay.games.common.compiled_bits import I64_ARRAY
@@ -58,13 +59,18 @@ from perfectplay.games.mnk.board_compiled import (
     wins_after,
 )
 from perfectplay.games.mnk.context_layout import (
+    P_CELLS,
     P_EXACT,
     P_K,
     P_LINES,
     P_PATTERNS,
+    P_VCF_ROOT,
+    P_VCT_FOURS,
+    P_VCT_MOVES,
     P_VCT_PAST_FOURS,
+    P_VCT_TABLE,
 )
-from perfectplay.games.mnk.patterns import PATTERNS_OFF
+from perfectplay.games.mnk.patterns import B3, B4, F3, PATTERNS_OFF
 
 VCF_SIGNATURE = types.int64(types.int64, types.int64, types.int64, CTX_TYPE, STATE_TYPE, I64_ARRAY)
 
@@ -223,9 +229,6 @@ def deepen(side, first, max_depth, ply, ctx, st, stats):  # type: ignore[no-unty
     return 0
 
 
-VCT_SIGNATURE = types.int64(types.int64, types.int64, types.int64, CTX_TYPE, STATE_TYPE, I64_ARRAY)
-
-
 @njit(cache=True)
 def fours_within(side, max_depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The shortest VCF of at most ``max_depth`` fours on the current allowance: its plies."""
@@ -344,11 +347,167 @@ def near_cells(ply, ctx, st):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(VCT_SIGNATURE, cache=True)
+VCT_ALL, VCT_THREATS, VCT_ANY_THREE = range(3)
+"""Values of ``P_VCT_MOVES``, the attacker's moves in the win by threats: every empty cell
+near a stone; with the pattern tables on, only the cells making a four, an open three or
+threes (B3 or better) in two directions; those and every cell making a three (B3) in one
+direction (every move that can threaten at all: a new cell of two win cells needs a four
+through the move)."""
+FOUR_FIRST = 1 << 40
+"""Added to a four-maker's pattern value when the attacker's moves are ordered: the fours
+(and four-threes, the highest valued of them) are tried before every three."""
+
+
+@njit(cache=True, inline="always")
+def threat_kind(side, cell, codes):  # type: ignore[no-untyped-def]
+    """``(threes, strong, four)`` of a stone of ``side`` on the empty ``cell`` by its pattern
+    codes (``st[11]``): its directions with a three or better (B3+), whether one makes an
+    open three or better (F3+), whether one makes a four (B4+)."""
+    threes, strong, four = 0, False, False
+    for d in range(4):
+        code = codes[side, 4 * cell + d]
+        threes += code >= B3
+        strong |= code >= F3
+        four |= code >= B4
+    return threes, strong, four
+
+
+@njit(cache=True)
+def threat_makers(side, mode, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """The attacker's moves of :data:`VCT_THREATS` or :data:`VCT_ANY_THREE` into
+    ``st[8][ply]``, the fours first, then by pattern value (best first); their number.
+    ``st[9][ply + 1]`` is scratch (the caller fills it only after)."""
+    moves, scores, board, codes, values = st[8][ply], st[9][ply + 1], st[4], st[11], st[12]
+    least = 1 if mode == VCT_ANY_THREE else 2
+    n = 0
+    for cell in range(ctx[10][P_CELLS]):
+        if board[cell] != 0:
+            continue
+        threes, strong, four = threat_kind(side, cell, codes)
+        if strong or threes >= least:
+            score = values[side, cell] + (FOUR_FIRST if four else 0)
+            i = n
+            while i > 0 and scores[i - 1] < score:  # insertion: the list stays sorted
+                moves[i], scores[i] = moves[i - 1], scores[i - 1]
+                i -= 1
+            moves[i], scores[i] = cell, score
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def attacker_moves(side, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """The attacker's moves of a VCT node into ``st[8][ply]`` by ``P_VCT_MOVES`` (every
+    cell near a stone when the pattern tables are off); their number."""
+    params = ctx[10]
+    mode = params[P_VCT_MOVES]
+    if mode == VCT_ALL or params[P_PATTERNS] == PATTERNS_OFF:
+        return near_cells(ply, ctx, st)
+    return threat_makers(side, mode, ply, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def forced_blocks(ctx):  # type: ignore[no-untyped-def]
+    """The defender's win cells a VCT node still attacks from: 1 with the attacker's moves
+    limited to threat makers (it blocks the one, which must threaten), else 0 (the old
+    VCT's refusal)."""
+    return 1 if ctx[10][P_VCT_MOVES] != VCT_ALL else 0
+
+
+VCT_TABLE_TYPE = types.Array(types.uint64, 2, "C")
+"""The VCT's table: a row per slot, the key (the position's hash and the attacker) and the
+entry (:func:`vct_entry`); all zero when empty. Its rows are a power of two (or none)."""
+SIDE_KEY = np.uint64(0x9E3779B97F4A7C15)
+"""Mixed into the key when ``o`` attacks (the hash is the stones' only)."""
+DEPTH_BITS, PLIES_BITS = 8, 16
+"""An entry's fields: the depth in threats (low bits), the plies (0: none found), then the
+first move plus one."""
+LEAST_TABLE_BITS = 6
+"""The smallest table kept (slots' log2) when the allowance is small."""
+
+
+@njit(cache=True)
+def new_vct_table(ctx, stats):  # type: ignore[no-untyped-def]
+    """The VCT table of one search: ``P_VCT_TABLE`` gives its slots' log2 (0: none, no
+    slot), fewer for a small node allowance (``stats[5]``; the inner nodes' looks are
+    many and short: the table is zeroed each time), never under :data:`LEAST_TABLE_BITS`."""
+    bits = ctx[10][P_VCT_TABLE]
+    if bits <= 0:
+        return np.zeros((0, 2), dtype=np.uint64)
+    while bits > LEAST_TABLE_BITS and (1 << (bits - 1)) >= stats[5]:
+        bits -= 1
+    return np.zeros((1 << bits, 2), dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def vct_key(side, st):  # type: ignore[no-untyped-def]
+    """The table's key of the position (``st[6][0]``, the identity image's hash) with
+    ``side`` attacking."""
+    return st[6][0] ^ (SIDE_KEY if side else np.uint64(0))
+
+
+@njit(cache=True)
+def probe_vct(side, depth, ply, st, table):  # type: ignore[no-untyped-def]
+    """A stored answer for ``side`` attacking with ``depth`` threats: ``(True, plies)`` for a
+    proof within ``depth`` (its first move put in ``st[10][ply]``) or a failure at ``depth``
+    or deeper (plies 0); ``(False, 0)`` when nothing applies."""
+    size = table.shape[0]
+    if size == 0:
+        return False, 0
+    key = vct_key(side, st)
+    slot = np.int64(key & np.uint64(size - 1))
+    entry = table[slot, 1]
+    if entry == 0 or table[slot, 0] != key:
+        return False, 0
+    stored = np.int64(entry & np.uint64((1 << DEPTH_BITS) - 1))
+    plies = np.int64((entry >> np.uint64(DEPTH_BITS)) & np.uint64((1 << PLIES_BITS) - 1))
+    if plies > 0 and stored <= depth:
+        st[10][ply] = np.int64(entry >> np.uint64(DEPTH_BITS + PLIES_BITS)) - 1
+        return True, plies
+    if plies == 0 and stored >= depth:
+        return True, 0
+    return False, 0
+
+
+@njit(cache=True)
+def store_vct(side, depth, plies, move, st, table):  # type: ignore[no-untyped-def]
+    """Keep ``side``'s result with ``depth`` threats (``plies`` 0: none; the caller keeps
+    no failure that its allowance or clock cut), replacing a shallower entry or the same
+    position's."""
+    size = table.shape[0]
+    if size == 0:
+        return
+    key = vct_key(side, st)
+    slot = np.int64(key & np.uint64(size - 1))
+    entry = table[slot, 1]
+    old = np.int64(entry & np.uint64((1 << DEPTH_BITS) - 1))
+    if entry != 0 and table[slot, 0] != key and old > depth:
+        return
+    table[slot, 0] = key
+    table[slot, 1] = (
+        np.uint64(depth)
+        | (np.uint64(plies) << np.uint64(DEPTH_BITS))
+        | (np.uint64(move + 1) << np.uint64(DEPTH_BITS + PLIES_BITS))
+    )
+
+
+ATTACKER, NO_PAST = np.int64(-1), np.int64(0)
+""":func:`vct_node`'s role arguments for the attacker to move, typed (numba's literal
+constants in a recursive call leave a symbol its cache cannot load)."""
+PAST_SCALE = 64
+"""``past`` of a defender's node: the three's open-four cells times this, plus the
+defender's fours still to look past (``P_VCT_PAST_FOURS``, at most this less one)."""
+VCT_NODE_SIGNATURE = types.int64(
+    *(types.int64,) * 5, CTX_TYPE, STATE_TYPE, I64_ARRAY, VCT_TABLE_TYPE
+)
+
+
+@njit(cache=True)
 def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
-    """Plies of a forced win of ``side`` (to move, no win cell on the board for either side)
-    by threats, at most ``depth`` threats deep: a VCF first; else a move near the stones
-    after which
+    """Plies of a forced win of ``side`` (to move, no win cell of its own; with
+    ``P_VCT_MOVES`` on, the opponent may have one, which is then blocked) by threats, at most
+    ``depth`` threats deep, with a table of its own (``P_VCT_TABLE``): a VCF first (of
+    ``P_VCT_FOURS`` fours); else an attacker's move (``P_VCT_MOVES``) after which
 
     * the attacker has two win cells: a win in 3;
     * it has one (a four): the defender's one reply, then a deeper VCT;
@@ -356,16 +515,113 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
       (a reply leaving a threat cell standing loses in 5), each answered by a deeper VCT;
       any other reply loses in 5. A defender's four counts as a defence that holds, unless
       ``P_VCT_PAST_FOURS``: then it is blocked and the three answered again, every defence
-      tried (issue 26: the best resistance to a win by threes is often a four first); a
-      second four there, or a four the block cannot simply answer, still holds.
+      tried (issue 26: the best resistance to a win by threes is often a four first), up
+      to that many fours in a row (a block that makes a four of the attacker's is answered
+      and the attack goes on); a four past those, or two, still hold.
 
     The plies are the longest line over the defences. 0 when none was found within
     ``stats[5]`` nodes. The first move is left in ``st[10][ply]``."""
-    found = fours_within(side, ctx[10][6], ply, ctx, st, stats)
+    return vct_node(side, depth, ply, ATTACKER, NO_PAST, ctx, st, stats, new_vct_table(ctx, stats))
+
+
+@njit(cache=True)
+def vct_deepening(side, threats, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
+    """The plies of ``side``'s shortest win by threats found on the current allowance (one
+    threat deeper at a time, at most ``threats``; one table for every pass: the deeper pass
+    finds the shallower proofs of its subtrees kept), its first move in ``st[10][ply]``;
+    0 when none."""
+    table = new_vct_table(ctx, stats)
+    found = 0
+    for depth in range(1, threats + 1):
+        found = vct_node(side, depth, ply, ATTACKER, NO_PAST, ctx, st, stats, table)
+        if found or stats[5] <= 0 or stats[3]:
+            break
+    return found
+
+
+@njit(VCT_NODE_SIGNATURE, cache=True)
+def vct_node(side, depth, ply, three, past, ctx, st, stats, table):  # type: ignore[no-untyped-def]
+    """:func:`vct`'s node, in two roles (numba compiles one self-recursive function, not two
+    calling each other). ``three < 0``: ``side`` to move at ``ply``, its plies returned (0:
+    none), results kept in ``table``. ``three >= 0``: the defender to move at ``ply`` against
+    the attacker's three made at ply ``three`` (its open-four cells in ``st[9][three + 1]``,
+    their number ``past // PAST_SCALE``): the plies from ``three`` of the attacker's win
+    against its every defence (0: one holds); ``past % PAST_SCALE`` defender's fours may
+    still be blocked and the three answered again (a four past those holds)."""
     opp = 1 - side
-    if found or depth <= 0 or stats[5] <= 0 or stats[3] or win_cells(opp, ctx, st)[0] > 0:
+    if three >= 0:  # the defender's role
+        threats, count = st[9][three + 1], past // PAST_SCALE
+        answers = st[9][ply + 1]
+        m = replies(side, threats, count, answers, ply, ctx, st)
+        result = ply + 4 - three  # a reply leaving a threat cell loses: an open four, a win
+        for j in range(m):
+            reply = answers[j]
+            if spend(stats):
+                return 0
+            make(reply, opp, ctx, st)
+            fours, block = win_cells(opp, ctx, st)
+            if fours > 0:
+                # The defender's four: the attacker blocks it, then every answer to the
+                # three is tried again. Not looked into (a sound refusal): two fours, a
+                # four past the allowed ones, a three the four's stone broke.
+                again = 0
+                if fours == 1 and past % PAST_SCALE > 0:
+                    make(block, side, ctx, st)
+                    wins, push = win_cells(side, ctx, st)
+                    if wins >= 2:  # the block leaves two win cells: a five next
+                        again = ply + 4 - three
+                    elif threat_stands(side, threats, count, ctx, st) and wins == 0:
+                        again = vct_node(
+                            side, depth, ply + 2, three, past - 1, ctx, st, stats, table
+                        )
+                    elif wins == 1:
+                        # The block made a four: the defender's one reply, then the open
+                        # four when the three stands, else a deeper win by threats.
+                        make(push, opp, ctx, st)
+                        if win_cells(opp, ctx, st)[0] == 0:
+                            if threat_stands(side, threats, count, ctx, st):
+                                again = ply + 6 - three
+                            else:
+                                deeper = vct_node(
+                                    side,
+                                    depth - 1,
+                                    ply + 3,
+                                    ATTACKER,
+                                    NO_PAST,
+                                    ctx,
+                                    st,
+                                    stats,
+                                    table,
+                                )
+                                again = deeper + ply + 3 - three if deeper else 0
+                        unmake(push, opp, ctx, st)
+                    unmake(block, side, ctx, st)
+                result = max(result, again) if again else 0
+            elif not threat_stands(side, threats, count, ctx, st):
+                deeper = vct_node(
+                    side, depth - 1, ply + 1, ATTACKER, NO_PAST, ctx, st, stats, table
+                )
+                result = max(result, deeper + ply + 1 - three) if deeper else 0
+            unmake(reply, opp, ctx, st)
+            if result == 0 or stats[5] <= 0 or stats[3]:
+                return 0
+        return result
+    known, plies = probe_vct(side, depth, ply, st, table)
+    if known:
+        return plies
+    fours = ctx[10][P_VCT_FOURS]
+    found = fours_within(side, fours if fours else ctx[10][P_VCF_ROOT], ply, ctx, st, stats)
+    against, block = win_cells(opp, ctx, st)
+    if found or depth <= 0 or stats[5] <= 0 or stats[3] or against > forced_blocks(ctx):
+        if found or (depth > 0 and stats[5] > 0 and not stats[3]):
+            store_vct(side, depth, found, st[10][ply], st, table)
         return found
-    n = near_cells(ply, ctx, st)
+    if against:  # the defender's four (a forced block's): blocking it is the only move
+        st[8][ply, 0] = block
+        n = 1
+    else:
+        n = attacker_moves(side, ply, ctx, st)
+    past = min(ctx[10][P_VCT_PAST_FOURS], PAST_SCALE - 1)
     for i in range(n):
         cell = st[8][ply, i]
         if spend(stats):
@@ -377,63 +633,21 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
             result = 3
         elif wins == 1:
             make(block, opp, ctx, st)
-            deeper = vct(side, depth - 1, ply + 2, ctx, st, stats)
+            deeper = vct_node(side, depth - 1, ply + 2, ATTACKER, NO_PAST, ctx, st, stats, table)
             unmake(block, opp, ctx, st)
             result = deeper + 2 if deeper else 0
         else:
-            threats = st[9][ply + 1]
-            count = open_four_cells(side, ply + 1, threats, ctx, st)
-            answers = st[9][ply + 2]
-            m = replies(side, threats, count, answers, ply + 1, ctx, st) if count else 0
-            result = 5 if count else 0
-            for j in range(m):
-                reply = answers[j]
-                if spend(stats):
-                    result = 0
-                    break
-                make(reply, opp, ctx, st)
-                fours, block = win_cells(opp, ctx, st)
-                if fours > 0:
-                    # The defender's four: the attacker blocks it, then every answer to the
-                    # three is tried again (a second four then holds). Not looked into (a
-                    # sound refusal): two fours, a block that makes a four of the
-                    # attacker's, or a three the four's stone broke.
-                    past = fours == 1 and ctx[10][P_VCT_PAST_FOURS] != 0
-                    result = max(result, 7) if past else 0
-                    if result:
-                        make(block, side, ctx, st)
-                        if win_cells(side, ctx, st)[0] or not threat_stands(
-                            side, threats, count, ctx, st
-                        ):
-                            result = 0
-                        again = st[9][ply + 4]
-                        m2 = replies(side, threats, count, again, ply + 3, ctx, st) if result else 0
-                        for j2 in range(m2):
-                            if spend(stats):
-                                result = 0
-                                break
-                            make(again[j2], opp, ctx, st)
-                            if win_cells(opp, ctx, st)[0] > 0:
-                                result = 0
-                            elif not threat_stands(side, threats, count, ctx, st):
-                                deeper = vct(side, depth - 1, ply + 4, ctx, st, stats)
-                                result = max(result, deeper + 4) if deeper else 0
-                            unmake(again[j2], opp, ctx, st)
-                            if result == 0 or stats[5] <= 0 or stats[3]:
-                                result = 0
-                                break
-                        unmake(block, side, ctx, st)
-                elif not threat_stands(side, threats, count, ctx, st):
-                    deeper = vct(side, depth - 1, ply + 2, ctx, st, stats)
-                    result = max(result, deeper + 2) if deeper else 0
-                unmake(reply, opp, ctx, st)
-                if result == 0 or stats[5] <= 0 or stats[3]:
-                    result = 0
-                    break
+            count = open_four_cells(side, ply + 1, st[9][ply + 1], ctx, st)
+            if count:
+                result = vct_node(
+                    side, depth, ply + 1, ply, PAST_SCALE * count + past, ctx, st, stats, table
+                )
         unmake(cell, side, ctx, st)
         if result:
             st[10][ply] = cell
+            store_vct(side, depth, result, cell, st, table)
             return result
         if stats[5] <= 0 or stats[3]:
             return 0
+    store_vct(side, depth, 0, -1, st, table)
     return 0
