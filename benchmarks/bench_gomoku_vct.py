@@ -108,19 +108,24 @@ def compare(args: argparse.Namespace) -> None:
     settings = [(name, [parameter(s) for s in rest]) for name, *rest in args.setting]
     positions = load_positions(args.positions)
     run_vct(positions[0][1], settings[0][1], args)  # compiled before the clock starts
-    totals = {name: [0, 0, 0.0] for name, _ in settings}
+    names = [name for name, _ in settings]
+    proved = dict.fromkeys(names, 0)
+    spent = dict.fromkeys(names, 0)
+    took = dict.fromkeys(names, 0.0)
     for label, stones in positions:
         cells = []
         for name, chosen in settings:
             plies, nodes, seconds = run_vct(stones, chosen, args)
-            total = totals[name]
-            total[0] += plies > 0
-            total[1] += nodes
-            total[2] += seconds
+            proved[name] += plies > 0
+            spent[name] += nodes
+            took[name] += seconds
             cells.append(f"{name} {plies:3} plies {nodes:8} nodes {seconds:6.2f} s")
         print(f"{label:58} | " + " | ".join(cells), flush=True)
-    for name, (proved, nodes, seconds) in totals.items():
-        print(f"{name}: {proved} of {len(positions)} proved, {nodes} nodes, {seconds:.1f} s")
+    for name in names:
+        print(
+            f"{name}: {proved[name]} of {len(positions)} proved, {spent[name]} nodes, "
+            f"{took[name]:.1f} s"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
