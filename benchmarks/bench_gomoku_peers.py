@@ -22,7 +22,8 @@ and a summary: W-L-D for perfectplay by colour, the score, every move of perfect
 its turn time (strictly), its slowest move and START, and the load (``uptime``) before and
 after. ``--ladder N`` plays the opponent at N, 2N, 4N, ... nodes (``--rungs``) and reports
 the N at which perfectplay scores 50 % (log-linear between the rungs around it). The games
-are appended to ``--records`` (one line each: opening, moves as ``x,y``, result).
+are appended to ``--records`` (one line each: opening, moves as ``x,y``, result; the
+settings played, ``--values`` and ``--param``, in its label; ``--name RUN`` first).
 ``--values NAME`` (and ``--opponent-values NAME`` with ``--engine self``) plays perfectplay
 with a named set of pattern values (``pattern_values.NAMED_VALUES``), named in the records'
 label.
@@ -59,6 +60,7 @@ from typing import IO
 from gomoku_params import brain_command, parameter, values_name
 
 from perfectplay import api
+from perfectplay.games.mnk import context_layout
 
 HERE = Path(__file__).resolve().parent
 OPENINGS = HERE / "data" / "gomoku_openings.txt"
@@ -334,9 +336,7 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
         ready = theirs.brain.wait_for(READY, LOAD_SECONDS)
         print(f"the opponent's engine {'loaded' if ready else 'NOT loaded'} before the first game")
     tally = Tally()
-    label = f"{nodes} nodes" if nodes is not None else f"{args.opponent_ms} ms"
-    if args.values is not None:
-        label += f", values {args.values}"
+    label = run_label(args, nodes)
     try:
         for number, opening in enumerate(openings[: args.count or None], 1):
             for ours_black in (True, False):
@@ -350,21 +350,36 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
                     f"({record.reason}, {len(record.moves)} moves) vs {label}",
                     flush=True,
                 )
-                save(args.records, record, label)
+                save(args.records, record, label, args.name)
     finally:
         ours.brain.close()
         theirs.brain.close()
     return tally
 
 
-def save(path: str, record: Game, label: str) -> None:
-    """Append the game to the records file."""
+def run_label(args: argparse.Namespace, nodes: int | None) -> str:
+    """What perfectplay played against, and with which settings, as the records name it:
+    the opponent's nodes or time, then the values set and the ``--param`` settings given."""
+    label = f"{nodes} nodes" if nodes is not None else f"{args.opponent_ms} ms"
+    if args.values is not None:
+        label += f", values {args.values}"
+    names = {
+        index: name[2:] for name, index in vars(context_layout).items() if name.startswith("P_")
+    }
+    for index, value in args.param:
+        label += f", {names.get(index, index)}={value}"
+    return label
+
+
+def save(path: str, record: Game, label: str, name: str | None = None) -> None:
+    """Append the game to the records file (``name``, a run's, first when given)."""
     opening = " ".join(f"{x},{y}" for x, y in record.opening)
     moves = " ".join(f"{x},{y}" for x, y in record.moves)
     colour = "black" if record.ours_black else "white"
     with open(path, "a") as out:
         out.write(
-            f"{time.strftime('%Y-%m-%d %H:%M')} | vs {label} | perfectplay {colour} | "
+            ("" if name is None else f"{name} | ")
+            + f"{time.strftime('%Y-%m-%d %H:%M')} | vs {label} | perfectplay {colour} | "
             f"{record.result} ({record.reason}) | opening {opening} | moves {moves}\n"
         )
 
@@ -393,6 +408,15 @@ def half_point(rungs: list[tuple[int, float]]) -> str:
     return f"below {rungs[0][0]:,}" if rungs else "no games"
 
 
+def run_name(text: str) -> str:
+    """``--name``: one word of letters, digits, ``-``, ``_`` and ``.`` (a record's field)."""
+    if not text or any(not (c.isalnum() or c in "-_.") for c in text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a run's name is one word (letters, digits, -_.)"
+        )
+    return text
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse the options, play, print."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -414,6 +438,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", type=int, default=SIZE, help="the board's side (15; 20)")
     parser.add_argument("--grace-ms", type=int, default=1000, help="lateness before a forfeit")
     parser.add_argument("--records", default=str(RECORDS))
+    parser.add_argument(
+        "--name", type=run_name, help="a run's name, put first on each of its record lines"
+    )
     parser.add_argument(
         "--perfectplay-opponent",
         action="store_true",

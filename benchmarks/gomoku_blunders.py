@@ -16,6 +16,8 @@ and slides, then a summary. With ``--probe SECONDS`` perfectplay's engine of thi
 (``api.best`` with that time) searches each blunder's position again, and the judge says
 whether its move now is still lost: how many of the old blunders the engine avoids now.
 Budgets are nodes, so the judge's verdicts do not move with the load; ``--probe`` is timed.
+``--param NAME=VALUE`` and ``--values NAME`` set the probed engine's runtime parameters and
+pattern values, as ``bench_gomoku_peers.py`` does (:mod:`gomoku_params`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench_gomoku_peers import ONE_CORE, RECORDS, Brain, board_block, load
+from gomoku_params import parameter, values_name, with_params
 
 from perfectplay import api
 
@@ -146,7 +149,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--drop", type=int, default=150, help="a slide's least fall")
     parser.add_argument("--games", type=int, default=0, help="the first N games only (0: all)")
     parser.add_argument("--probe", type=float, default=0.0, metavar="SECONDS")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        type=parameter,
+        metavar="NAME=VALUE",
+        help="a runtime parameter of the probed engine (P_NAME of context_layout), repeatable",
+    )
+    parser.add_argument(
+        "--values", type=values_name, metavar="NAME", help="the probed engine's pattern values"
+    )
     args = parser.parse_args(argv)
+    if args.param or args.values:
+        with_params(args.param, args.values)
     if not Path(args.records).is_file():
         parser.error(f"--records {args.records}: no such file")
     if not shutil.which(args.engine):
