@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from gomoku_params import brain_command, parameter, values_name
+from gomoku_params import add_settings, brain_command
 
 from perfectplay import api
 from perfectplay.games.mnk import context_layout
@@ -359,16 +359,21 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
 
 def run_label(args: argparse.Namespace, nodes: int | None) -> str:
     """What perfectplay played against, and with which settings, as the records name it:
-    the opponent's nodes or time, then the values set and the ``--param`` settings given."""
+    the opponent's nodes or time, then the values set and the ``--param`` settings given,
+    then the opponent's (``--opponent-values``, ``--opponent-param``) after "against"."""
     label = f"{nodes} nodes" if nodes is not None else f"{args.opponent_ms} ms"
-    if args.values is not None:
-        label += f", values {args.values}"
+    label += settings_text(args.values, args.param)
+    theirs = settings_text(args.opponent_values, args.opponent_param)
+    return label + (f"; against{theirs[1:]}" if theirs else "")
+
+
+def settings_text(values: str | None, params: list[tuple[int, int]]) -> str:
+    """``, values NAME, NAME=VALUE, ...`` of one side's settings ("" when none)."""
     names = {
         index: name[2:] for name, index in vars(context_layout).items() if name.startswith("P_")
     }
-    for index, value in args.param:
-        label += f", {names.get(index, index)}={value}"
-    return label
+    text = "" if values is None else f", values {values}"
+    return text + "".join(f", {names.get(index, index)}={value}" for index, value in params)
 
 
 def save(path: str, record: Game, label: str, name: str | None = None) -> None:
@@ -446,34 +451,8 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="the engine is a perfectplay brain (an older commit's): wait for its engine too",
     )
-    parser.add_argument(
-        "--param",
-        action="append",
-        default=[],
-        type=parameter,
-        metavar="NAME=VALUE",
-        help="a runtime parameter of perfectplay's engine (P_NAME of context_layout), repeatable",
-    )
-    parser.add_argument(
-        "--opponent-param",
-        action="append",
-        default=[],
-        type=parameter,
-        metavar="NAME=VALUE",
-        help="the same for the opponent when it is perfectplay's brain (--engine self)",
-    )
-    parser.add_argument(
-        "--values",
-        type=values_name,
-        metavar="NAME",
-        help="perfectplay's pattern values: a set of pattern_values.NAMED_VALUES",
-    )
-    parser.add_argument(
-        "--opponent-values",
-        type=values_name,
-        metavar="NAME",
-        help="the same for the opponent when it is perfectplay's brain (--engine self)",
-    )
+    add_settings(parser, "", "perfectplay's engine")
+    add_settings(parser, "opponent-", "the opponent when it is perfectplay's brain (--engine self)")
     args = parser.parse_args(argv)
     if (args.opponent_param or args.opponent_values) and args.engine != "self":
         parser.error("--opponent-param and --opponent-values need --engine self")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench_gomoku_peers import ONE_CORE, RECORDS, Brain, board_block, load
-from gomoku_params import parameter, values_name, with_params
+from gomoku_params import add_settings, with_params
 
 from perfectplay import api
 
@@ -149,17 +149,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--drop", type=int, default=150, help="a slide's least fall")
     parser.add_argument("--games", type=int, default=0, help="the first N games only (0: all)")
     parser.add_argument("--probe", type=float, default=0.0, metavar="SECONDS")
-    parser.add_argument(
-        "--param",
-        action="append",
-        default=[],
-        type=parameter,
-        metavar="NAME=VALUE",
-        help="a runtime parameter of the probed engine (P_NAME of context_layout), repeatable",
-    )
-    parser.add_argument(
-        "--values", type=values_name, metavar="NAME", help="the probed engine's pattern values"
-    )
+    add_settings(parser, "", "the probed engine")
     args = parser.parse_args(argv)
     if args.param or args.values:
         with_params(args.param, args.values)

@@ -48,6 +48,25 @@ def values_name(name: str) -> str:
     return name
 
 
+def add_settings(parser: argparse.ArgumentParser, prefix: str, whose: str) -> None:
+    """``--{prefix}param NAME=VALUE`` (repeatable: :func:`parameter`'s pairs, default none)
+    and ``--{prefix}values NAME`` (a set of ``NAMED_VALUES``) for ``whose`` engine."""
+    parser.add_argument(
+        f"--{prefix}param",
+        action="append",
+        default=[],
+        type=parameter,
+        metavar="NAME=VALUE",
+        help=f"a runtime parameter of {whose} (P_NAME of context_layout), repeatable",
+    )
+    parser.add_argument(
+        f"--{prefix}values",
+        type=values_name,
+        metavar="NAME",
+        help=f"the pattern values of {whose}: a set of pattern_values.NAMED_VALUES",
+    )
+
+
 def with_params(settings: list[tuple[int, int]], values_set: str | None = None) -> None:
     """Every context of the big-board kernel with these ``(index, value)`` parameters set,
     and with the pattern values named ``values_set`` (``NAMED_VALUES``) when given (Gomoku's
