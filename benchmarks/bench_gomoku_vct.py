@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench_gomoku_peers import ONE_CORE, Brain
-from gomoku_blunders import MATE, judge, parse_game
+from gomoku_blunders import MATE, judge, parse_game, start_judge
 from gomoku_params import parameter
 
 from perfectplay.games.common.compiled_bits import NO_DEADLINE
@@ -51,8 +50,7 @@ def build(args: argparse.Namespace) -> None:
         for line in Path(args.records).read_text().splitlines()
         if args.match in line and "perfectplay white | loss" in line
     ][: args.games or None]
-    brain = Brain([args.engine], "judge")
-    brain.send("START 15", *ONE_CORE, "INFO timeout_match 100000000", "INFO timeout_turn 600000")
+    brain = start_judge(args.engine)
     rows = []
     try:
         for line in lines:

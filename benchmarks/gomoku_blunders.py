@@ -43,11 +43,14 @@ ANSWER_SECONDS = 600.0
 
 @dataclass(frozen=True)
 class Verdict:
-    """The judge's value of a position for the side to move, and its move."""
+    """The judge's value of a position for the side to move, and its move. ``known`` is
+    False when the judge gave no value (Rapfi's ``Eval VAL_NONE``, a move without a search):
+    ``value`` is then 0, never a proved loss, so such a move is never counted a blunder."""
 
     value: int
     raw: str
     move: tuple[int, int]
+    known: bool = True
 
 
 def parse_game(line: str) -> tuple[str, list[tuple[int, int]]]:
@@ -69,22 +72,28 @@ def value_of(raw: str) -> int:
     return int(raw)
 
 
+def start_judge(engine: str) -> Brain:
+    """The judge's brain, started on 15x15 with one core and no clock worth the name."""
+    brain = Brain([engine], "judge")
+    brain.send("START 15", *ONE_CORE, "INFO timeout_match 100000000", "INFO timeout_turn 600000")
+    return brain
+
+
 def judge(brain: Brain, stones: list[tuple[int, int]], nodes: int) -> Verdict:
     """The judge's verdict on the position after ``stones`` (its side: the one to move)."""
     brain.send(f"INFO max_node {nodes}", *board_block(stones))
-    raw = "0"
+    raw = "VAL_NONE"
     while True:
         line = brain.lines.get(timeout=ANSWER_SECONDS)
         if line is None:
             raise SystemExit(f"{brain.name} exited")
-        # Rapfi answers some moves without a search ("Eval VAL_NONE"): no value, so the
-        # verdict keeps 0 (not a proved loss: such a move is never counted a blunder).
-        found = re.search(r"\bEval ([-+]?M?\d+)\b", line)
+        found = re.search(r"\bEval (\S+)", line)
         if line.startswith("MESSAGE") and found:
             raw = found.group(1)
         elif re.fullmatch(r"\d+,\d+", line):
             x, y = (int(v) for v in line.split(","))
-            return Verdict(value_of(raw), raw, (x, y))
+            known = re.fullmatch(r"[-+]?M?\d+", raw) is not None
+            return Verdict(value_of(raw) if known else 0, raw, (x, y), known)
 
 
 @dataclass
@@ -163,8 +172,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.match in line and f"perfectplay {args.colour} | loss" in line
     ][: args.games or None]
     print(f"load before: {load()}", flush=True)
-    brain = Brain([args.engine], "judge")
-    brain.send("START 15", *ONE_CORE, "INFO timeout_match 100000000", "INFO timeout_turn 600000")
+    brain = start_judge(args.engine)
     found: list[Blunder] = []
     try:
         for line in lines:

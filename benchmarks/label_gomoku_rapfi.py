@@ -22,9 +22,9 @@ import argparse
 import shutil
 import time
 
-from bench_gomoku_peers import ONE_CORE, Brain, load
+from bench_gomoku_peers import load
 from fit_gomoku_eval import quiet_positions, read_games
-from gomoku_blunders import judge
+from gomoku_blunders import judge, start_judge
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -41,16 +41,14 @@ def main(argv: list[str] | None = None) -> None:
     games = read_games(args.games)
     kept = [g if i % args.every == 0 else None for i, g in enumerate(games)]
     print(f"load before: {load()}; {len(games)} games, every {args.every}", flush=True)
-    brain = Brain([args.engine], "judge")
-    brain.send("START 15", *ONE_CORE, "INFO timeout_match 100000000", "INFO timeout_turn 600000")
+    brain = start_judge(args.engine)
     started, count, skipped = time.perf_counter(), 0, 0
     try:
         with open(args.out, "a") as out:
             for number, ply, result, _, _ in quiet_positions(kept):
                 stones = list(kept[number].stones[:ply])  # type: ignore[union-attr]
-                try:
-                    verdict = judge(brain, stones, args.nodes)
-                except ValueError:  # Rapfi's "Eval VAL_NONE": a move without a search
+                verdict = judge(brain, stones, args.nodes)
+                if not verdict.known:  # Rapfi's "Eval VAL_NONE": a move without a search
                     skipped += 1
                     continue
                 moves = " ".join(f"{x},{y}" for x, y in stones)
