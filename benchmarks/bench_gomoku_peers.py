@@ -57,10 +57,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from gomoku_params import add_settings, brain_command
+from gomoku_params import add_settings, brain_command, setting_text
 
 from perfectplay import api
-from perfectplay.games.mnk import context_layout
 
 HERE = Path(__file__).resolve().parent
 OPENINGS = HERE / "data" / "gomoku_openings.txt"
@@ -369,11 +368,8 @@ def run_label(args: argparse.Namespace, nodes: int | None) -> str:
 
 def settings_text(values: str | None, params: list[tuple[int, int]]) -> str:
     """``, values NAME, NAME=VALUE, ...`` of one side's settings ("" when none)."""
-    names = {
-        index: name[2:] for name, index in vars(context_layout).items() if name.startswith("P_")
-    }
     text = "" if values is None else f", values {values}"
-    return text + "".join(f", {names.get(index, index)}={value}" for index, value in params)
+    return text + "".join(f", {setting_text(index, value)}" for index, value in params)
 
 
 def save(path: str, record: Game, label: str, name: str | None = None) -> None:

@@ -39,6 +39,13 @@ def parameter(setting: str) -> tuple[int, int]:
     return index, int(value)
 
 
+def setting_text(index: int, value: int) -> str:
+    """``NAME=VALUE`` of a parameter as :func:`parameter` reads it (the inverse)."""
+    names = [n for n in dir(context_layout) if n.startswith("P_")]
+    (name,) = (n for n in names if getattr(context_layout, n) == index)
+    return f"{name[2:]}={value}"
+
+
 def values_name(name: str) -> str:
     """``name`` when it names a set of ``NAMED_VALUES``; an argparse error listing them."""
     if name not in NAMED_VALUES:
