@@ -347,17 +347,9 @@ def fit_patterns(data: dict[str, Any], train: Any, test: Any, y: Any) -> None:
             f"1/K {scale:.5f}, {losses(scale * x @ pattern_weights(values), y, train, test)}"
         )
     ours = pattern_weights(HAND_SET_VALUES)
-    best = None
-    for attack in ATTACKS:
-        x = pattern_x(data, attack)
-        w = logistic_fit(x[train], y[train])
-        result = (loss(x[test] @ w, y[test]), attack, w, loss(x[train] @ w, y[train]))
-        print(f"  attack {attack}/8: loss train {result[3]:.4f} test {result[0]:.4f}")
-        if best is None or result[0] < best[0]:
-            best = result
-    assert best is not None
-    test_loss, attack, w, train_loss = best
+    attack, w = best_attack(data, pattern_x, y, train, test, say=True)
     x = pattern_x(data, attack)
+    train_loss, test_loss = loss(x[train] @ w, y[train]), loss(x[test] @ w, y[test])
     fitted = np.round(w * spread(x[train] @ ours, x[train] @ w)).astype(int)
     print(f"patterns fitted: attack {attack}/8, loss train {train_loss:.4f} test {test_loss:.4f}")
     for name, value, package in zip(PATTERN_FEATURES, fitted, ours, strict=True):
@@ -461,14 +453,20 @@ def cross_losses(z: Any, rapfi: Any, results: Any, test: Any) -> str:
     return f"Rapfi {loss(z[test], rapfi[test]):.4f}, results {loss(z[test], results[test]):.4f}"
 
 
-def best_attack(data: dict[str, Any], make_x: Any, y: Any, train: Any, test: Any) -> Any:
+def best_attack(
+    data: dict[str, Any], make_x: Any, y: Any, train: Any, test: Any, say: bool = False
+) -> Any:
     """``(attack, weights)``: the logistic fit of ``make_x``'s features with the attack
-    share of :data:`ATTACKS` whose held-out loss is least."""
+    share of :data:`ATTACKS` whose held-out loss is least (with ``say``, each share's
+    losses printed)."""
     best = None
     for attack in ATTACKS:
         x = make_x(data, attack)
         w = logistic_fit(x[train], y[train])
         held = loss(x[test] @ w, y[test])
+        if say:
+            trained = loss(x[train] @ w, y[train])
+            print(f"  attack {attack}/8: loss train {trained:.4f} test {held:.4f}")
         if best is None or held < best[0]:
             best = (held, attack, w)
     assert best is not None
