@@ -74,6 +74,34 @@ def prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
     return signature, codegen
 
 
+NRT_OPTION = "_nrt"
+"""numba's option (a private one: its tests use it, its docs do not) that turns the runtime's
+reference counts of a compiled function off; :func:`lean` and :func:`allocating` set it."""
+
+
+def lean(*signature: Any, inline: str = "never") -> Callable[[Any], Any]:
+    """numba's ``njit``, cached, without the runtime's reference counts (numba's ``_nrt``
+    option off), for kernel code that creates no array. numba counts a reference for every
+    array handed to a call that it does not inline, in and out (a context or state tuple
+    holds ten to thirty): an atomic increment and decrement each, about half the time of the
+    Gomoku engine's node (issue 26). Without them a call costs what its body costs.
+
+    Contract: the function, and whatever it calls that is not itself :func:`allocating`,
+    creates no array (numba refuses to compile one that does: it cannot go wrong silently);
+    the arrays it is handed live as long as the call (a kernel's arguments, held by its
+    caller, do)."""
+    options: dict[str, Any] = {"cache": True, "inline": inline, NRT_OPTION: False}
+    return njit(*signature, **options)  # type: ignore[no-any-return]
+
+
+def allocating(*signature: Any) -> Callable[[Any], Any]:
+    """numba's ``njit``, cached, with the runtime's reference counts on even when called
+    from :func:`lean` code (numba compiles a callee with its caller's options unless the
+    callee names its own): for the few kernel functions that create an array."""
+    options: dict[str, Any] = {"cache": True, NRT_OPTION: True}
+    return njit(*signature, **options)  # type: ignore[no-any-return]
+
+
 @intrinsic
 def borrowed(typingctx, array):  # type: ignore[no-untyped-def]
     """The same array without its reference count (a null ``meminfo``), for a kernel's hot

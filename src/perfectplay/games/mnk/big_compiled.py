@@ -90,7 +90,9 @@ from perfectplay.games.common.compiled_bits import (
     I64_ARRAY,
     NO_DEADLINE,
     U64_ARRAY,
+    allocating,
     clock_reached,
+    lean,
     now,
 )
 from perfectplay.games.common.table_values import (
@@ -232,7 +234,7 @@ four deeper at a time, found nothing of one four (a win in 3 is a move leaving t
 and the opponent none: exactly a VCF of one four)."""
 
 
-@njit(cache=True)
+@lean()
 def candidates(side, ply, exact, threat, ctx, st):  # type: ignore[no-untyped-def]
     """The moves to try, best first by gain, into ``st[8][ply]``: every empty cell (exact),
     or the ``width`` best near stones (heuristic). The cells of an opponent's VCF line of
@@ -262,7 +264,7 @@ def candidates(side, ply, exact, threat, ctx, st):  # type: ignore[no-untyped-de
     return keep, pruned
 
 
-@njit(cache=True)
+@lean()
 def best_first(n, keep, ply, st):  # type: ignore[no-untyped-def]
     """The best ``keep`` of the ply's ``n`` moves to its front by score, stable for equal
     scores (a selection: ``keep`` is small)."""
@@ -279,7 +281,7 @@ def best_first(n, keep, ply, st):  # type: ignore[no-untyped-def]
             moves[i], scores[i] = cell, score
 
 
-@njit(cache=True)
+@lean()
 def defences(side, ply, threat, complete, ctx, st):  # type: ignore[no-untyped-def]
     """The moves that can answer the opponent's threat, best first by gain, into
     ``st[8][ply]``: the opponent's four-makers, the side's own four-makers (a counter-attack
@@ -300,7 +302,7 @@ def defences(side, ply, threat, complete, ctx, st):  # type: ignore[no-untyped-d
     return n, not complete
 
 
-@njit(cache=True)
+@lean()
 def threatened(side, ply, threat, ctx, st):  # type: ignore[no-untyped-def]
     """How the side to move must defend: 2 when the opponent has an open three (a cell
     giving it two win cells at once), 1 when it has a VCF of ``threat`` plies (3 or more),
@@ -310,7 +312,7 @@ def threatened(side, ply, threat, ctx, st):  # type: ignore[no-untyped-def]
     return 1 if threat >= 3 else 0
 
 
-@njit(cache=True)
+@lean()
 def to_front(cell, n, ply, add, st):  # type: ignore[no-untyped-def]
     """Move ``cell`` to the front of the ply's moves (added when missing if ``add``, else
     left out); the new count."""
@@ -330,7 +332,7 @@ def to_front(cell, n, ply, add, st):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@lean()
 def probe(ply, depth, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """``(slot, key, sym, move, value, bound)`` of the table for the current board; ``move``
     -1 when the entry is not this board's, ``bound`` -1 when its draft is too small."""
@@ -346,7 +348,7 @@ def probe(ply, depth, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     return slot, key, sym, move, from_table(tt[1][slot], ply), tt[2][slot]
 
 
-@njit(cache=True)
+@lean()
 def store(slot, key, sym, value, bound, draft, cell, ply, ctx, tt):  # type: ignore[no-untyped-def]
     """Keep an entry unless it would replace a deeper one of the same board."""
     same = tt[4][slot] >= 0 and tt[0][slot] == key
@@ -359,7 +361,7 @@ def store(slot, key, sym, value, bound, draft, cell, ply, ctx, tt):  # type: ign
     tt[4][slot] = ctx[6][sym, cell]
 
 
-@njit(cache=True)
+@lean()
 def leaf(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """A horizon leaf: the side to move's short VCF, else the evaluation."""
     found = shortest_vcf(side, ctx[10][P_VCF_LEAF], ply, LEAF_VCF_NODES, ctx, st, stats)
@@ -372,7 +374,7 @@ def leaf(side, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     return answer_three(side, ply, ctx, st)
 
 
-@njit(cache=True)
+@lean()
 def answer_three(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """A horizon leaf where the opponent has an open three and the side to move no four to
     counter with: the best of its answers (the opponent's four-makers: see :func:`defences`)
@@ -393,7 +395,7 @@ def answer_three(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     return best
 
 
-@njit(cache=True)
+@lean()
 def threat_scan(side, ply, depth, ctx, st, stats):  # type: ignore[no-untyped-def]
     """``(win, threat)``: plies of a short VCF of the side to move (0: none), or with
     ``depth`` plies left of at least the context's inner-VCT depth, of a win by threats; else
@@ -425,7 +427,7 @@ def full_stats(stats):  # type: ignore[no-untyped-def]
     return stats.shape[0] >= STATS_SIZE
 
 
-@njit(cache=True)
+@lean()
 def history_order(side, ply, n, ctx, st, stats):  # type: ignore[no-untyped-def]
     """Reorder the ply's ``n`` moves past the first ``P_HISTORY`` (the best by gain, the
     table's move among them; one when the history is off): the ply's killers first (with
@@ -457,7 +459,7 @@ def history_order(side, ply, n, ctx, st, stats):  # type: ignore[no-untyped-def]
         moves[j], keys[j] = cell, key
 
 
-@njit(cache=True)
+@lean()
 def remember(cell, side, ply, depth, ctx, stats):  # type: ignore[no-untyped-def]
     """A quiet move of a beam caused a cut-off: its history score grows by ``depth**2`` and
     it becomes the ply's first killer."""
@@ -471,7 +473,7 @@ def remember(cell, side, ply, depth, ctx, stats):  # type: ignore[no-untyped-def
             stats[at] = cell + 1
 
 
-@njit(cache=True)
+@lean()
 def early_cut(side, ply, depth, beta, ctx, st, stats):  # type: ignore[no-untyped-def]
     """What an unthreatened heuristic node (no win cell, open three or VCF of the opponent's)
     may do before its moves: ``(value, 1)`` reverse futility (its evaluation stays at or
@@ -504,7 +506,7 @@ def pass_turn(st):  # type: ignore[no-untyped-def]
         hashes[s] ^= NULL_KEY
 
 
-@njit(cache=True)
+@lean()
 def reduction(depth, i, ctx):  # type: ignore[no-untyped-def]
     """Plies a late quiet move ``i`` of a beam at ``depth`` loses: one, two for the latest of
     a deep node (:data:`LMR2_FROM`, :data:`LMR2_DEPTH`); with ``P_LMR_LOG``
@@ -516,7 +518,7 @@ def reduction(depth, i, ctx):  # type: ignore[no-untyped-def]
     return min(max(r, 1), depth - 1)
 
 
-@njit(cache=True)
+@lean()
 def move_limit(depth, n, shaping, ctx):  # type: ignore[no-untyped-def]
     """The quiet moves a beam node tries: ``P_MOVE_COUNT_BASE + depth**2`` (times
     ``P_MOVE_COUNT_SCALE`` hundredths when that is set) at a depth of ``P_MOVE_COUNT_DEPTH``
@@ -529,7 +531,7 @@ def move_limit(depth, n, shaping, ctx):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(NEGAMAX_SIGNATURE, cache=True)
+@lean(NEGAMAX_SIGNATURE)
 def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """Value of a running position for ``side`` (to move), searched ``depth`` plies.
 
@@ -684,7 +686,7 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     return best
 
 
-@njit(cache=True)
+@lean()
 def root_vct(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """The side to move's shortest win by threats (fours and threes, one threat deeper at a
     time) at the root, within its share of the time left (its nodes without a clock):
@@ -704,7 +706,7 @@ def root_vct(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     return st[10][0], found
 
 
-@njit(cache=True)
+@lean()
 def share_until(share, stats):  # type: ignore[no-untyped-def]
     """The clock time (``stats[4]``'s units) ``share`` thousandths of the way from now to the
     search's deadline; that deadline itself when there is none or the share is whole."""
@@ -717,7 +719,7 @@ def share_until(share, stats):  # type: ignore[no-untyped-def]
     return np.int64(t + (deadline - t) * (share / SHARE_SCALE))
 
 
-@njit(cache=True)
+@lean()
 def threats_until(side, threats, ply, nodes, until, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The plies of ``side``'s shortest win by threats (to move; one threat deeper at a time,
     at most ``threats``), its first move in ``st[10][ply]``, or 0: looked for before the clock
@@ -736,7 +738,7 @@ def threats_until(side, threats, ply, nodes, until, ctx, st, stats):  # type: ig
     return found
 
 
-@njit(cache=True)
+@lean()
 def root_vcf(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """The side to move's shortest VCF at the root, its line kept in the table (attacker's
     moves and forced replies) so that the principal variation follows it: ``(cell, plies)``
@@ -760,7 +762,7 @@ def root_vcf(side, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     return line[0], found
 
 
-@njit(cache=True)
+@lean()
 def root_threat(opp, threes, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The opponent's threat at the root, as if it moved: the plies of its VCF (the line in
     ``st[10]``), else (``threes``) 2 when it has a win by threes (its first move in
@@ -780,7 +782,7 @@ def root_threat(opp, threes, ctx, st, stats):  # type: ignore[no-untyped-def]
     return 2 if found else 0
 
 
-@njit(cache=True)
+@allocating()
 def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """``(best_cell, value)`` of a running position for ``side``; ``first`` (a cell or -1) is
     tried first. ``stats[3]`` set on return means aborted: the value is the best so far and
@@ -875,7 +877,7 @@ def search_root(side, depth, first, ctx, st, tt, stats):  # type: ignore[no-unty
     return best_cell, alpha
 
 
-@njit(cache=True)
+@lean()
 def aspiration(depth, first, ctx, tt):  # type: ignore[no-untyped-def]
     """The root's window ``(low, high)``: ``P_ASPIRATION`` either side of the value of the
     last root the table's memory completed when that was one ply shallower, this search has
@@ -889,7 +891,7 @@ def aspiration(depth, first, ctx, tt):  # type: ignore[no-untyped-def]
     return centre - half, centre + half
 
 
-@njit(cache=True)
+@lean()
 def root_moves(n, side, depth, alpha, beta, refute, until, tried, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """``(best_cell, value)`` of the root's ``n`` moves (``st[8][0]``, marked in ``tried``)
     within ``(alpha, beta)``: ``alpha`` itself, the first move the cell, when none beats it;
@@ -911,7 +913,7 @@ def root_moves(n, side, depth, alpha, beta, refute, until, tried, ctx, st, tt, s
     return best_cell, alpha
 
 
-@njit(cache=True)
+@lean()
 def root_move(cell, side, depth, alpha, beta, scout, refute, until, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
     """The value of the root move ``cell`` searched ``depth - 1`` plies below (a fail-soft
     value against ``(alpha, beta)``; with ``scout`` a null window first, the full one only
@@ -947,7 +949,7 @@ def root_move(cell, side, depth, alpha, beta, scout, refute, until, ctx, st, tt,
     return value
 
 
-@njit(cache=True)
+@lean()
 def refute_by_threats(opp, until, ctx, st, stats):  # type: ignore[no-untyped-def]
     """After a root move: the plies of the opponent's win by threats (to move, no win cell;
     its first move in ``st[10][1]``) looked for until the clock time ``until``, or 0."""
@@ -961,7 +963,7 @@ def refute_by_threats(opp, until, ctx, st, stats):  # type: ignore[no-untyped-de
     return found
 
 
-@njit(cache=True)
+@lean()
 def table_move(ctx, st, tt):  # type: ignore[no-untyped-def]
     """The table's best cell for the current board, or -1."""
     key, sym = canonical(st, ctx)

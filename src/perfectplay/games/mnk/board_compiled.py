@@ -65,7 +65,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from perfectplay.games.common.compiled_bits import clock_reached, popcount
+from perfectplay.games.common.compiled_bits import clock_reached, lean, popcount
 from perfectplay.games.mnk.context_layout import (
     P_ATTACK,
     P_CELLS,
@@ -188,7 +188,7 @@ def threat_maps(m, e, k, exact):  # type: ignore[no-untyped-def]
     return spread(one, e, k), spread(two, e, k)
 
 
-@njit(cache=True)
+@lean()
 def threat_map(m, e, k, exact, four):  # type: ignore[no-untyped-def]
     """The four map of :func:`threat_maps` (``four`` true) or its win map."""
     one, two = window_starts(m, e, k, exact)
@@ -238,7 +238,7 @@ def line_value(a, b, length, k, weights):  # type: ignore[no-untyped-def]
     return value
 
 
-@njit(cache=True)
+@lean()
 def line_value_loop(a, b, length, k, weights):  # type: ignore[no-untyped-def]
     """:func:`line_value` window by window (any ``k``)."""
     value = 0
@@ -280,13 +280,13 @@ def refresh_line(  # type: ignore[no-untyped-def]
         values[line] = value
 
 
-@njit(cache=True)
+@lean()
 def make(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """Put a stone of ``side`` on the empty ``cell``."""
     _place(cell, side, 1, ctx, st)
 
 
-@njit(cache=True)
+@lean()
 def unmake(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """Take ``side``'s stone off ``cell`` (the last made one, or any)."""
     _place(cell, side, -1, ctx, st)
@@ -384,7 +384,7 @@ def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
         hashes[s] ^= zobrist[s, side, cell]
 
 
-@njit(cache=True)
+@lean()
 def pattern_code(side, line, q, ctx, st):  # type: ignore[no-untyped-def]
     """The pattern code of a stone of ``side`` at bit ``q`` of ``line``: its neighbourhood
     (the radius's cells each way, the other side's stones and the cells off the line blocked)
@@ -410,7 +410,7 @@ def line_code(side, line, q, r, lines, line_len, table):  # type: ignore[no-unty
     return np.int64(table[m | (b << (2 * r))])
 
 
-@njit(cache=True)
+@lean()
 def set_value(cell, ctx, st):  # type: ignore[no-untyped-def]
     """Refresh an empty cell's combined values from its codes (0 when occupied), keeping the
     sums in ``counts[4:6]`` and the number of cells giving two win cells in ``counts[6:8]``."""
@@ -435,7 +435,7 @@ def cell_value(cell, board, counts, codes, values, combined):  # type: ignore[no
         values[side, cell] = 2 * new + two
 
 
-@njit(cache=True)
+@lean()
 def refresh_patterns(cell, ctx, st):  # type: ignore[no-untyped-def]
     """Refresh the codes and values of the empty cells within the radius of ``cell`` along its
     four lines after its stone came or went (``cell`` itself: every direction when empty).
@@ -458,7 +458,7 @@ def refresh_patterns(cell, ctx, st):  # type: ignore[no-untyped-def]
     cell_value(cell, board, counts, codes, values, combined)
 
 
-@njit(cache=True)
+@lean()
 def load(x_cells, o_cells, ctx, st):  # type: ignore[no-untyped-def]
     """Set up a fresh state (all zero) with the given stones (with the pattern tables on, the
     empty board's codes first: a cell no stone comes near keeps them)."""
@@ -491,7 +491,7 @@ def first_two(w, line, first, line_cells):  # type: ignore[no-untyped-def]
     return first, False
 
 
-@njit(cache=True)
+@lean()
 def win_cells(side, ctx, st):  # type: ignore[no-untyped-def]
     """``(n, cell)``: how many distinct cells complete a line for ``side`` (0, 1, or 2 meaning
     two or more) and the first of them (-1 when none)."""
@@ -560,7 +560,7 @@ def wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     return (1 if first >= 0 else 0), first
 
 
-@njit(cache=True)
+@lean()
 def makes_four(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """True when a stone of ``side`` on the empty ``cell`` makes a four."""
     return four_at(cell, side, ctx, st)
@@ -576,7 +576,7 @@ def four_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     return found
 
 
-@njit(cache=True)
+@lean()
 def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
     """The evaluation for the side to move, clamped to the heuristic range. Pattern mode
     ``PATTERNS_EVAL``: the sum of its cells' pattern values (weighted by the attack ratio)
@@ -598,7 +598,7 @@ def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
     return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
 
 
-@njit(cache=True)
+@lean()
 def gains(side, moves, scores, n, ctx, st):  # type: ignore[no-untyped-def]
     """``scores[i]``: the :func:`gain` of ``moves[i]`` for ``side``, for the first ``n``. The
     arrays are taken from the tuples once for all the moves (issue 26: each read of one, or
@@ -647,7 +647,7 @@ def gain(  # type: ignore[no-untyped-def]
     return total
 
 
-@njit(cache=True)
+@lean()
 def canonical(st, ctx):  # type: ignore[no-untyped-def]
     """``(key, sym)``: the smallest hash over the symmetric images and its symmetry."""
     hashes = st[6]

@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from perfectplay.games.common.compiled_bits import I64_ARRAY
+from perfectplay.games.common.compiled_bits import I64_ARRAY, allocating, lean
 from perfectplay.games.mnk.board_compiled import (
     CTX_TYPE,
     STATE_TYPE,
@@ -100,7 +100,7 @@ def spend(stats):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@lean()
 def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four, once each, into ``st[8][ply]``; their number."""
     return add_four_cells(side, st[8][ply], 0, ctx, st)
@@ -155,7 +155,7 @@ def vcf_moves(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     return add_four_cells(side, st[8][ply], 0, ctx, st)
 
 
-@njit(VCF_SIGNATURE, cache=True)
+@lean(VCF_SIGNATURE)
 def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """Plies of a forced win of ``side`` (to move, with no win cell of its own) by at most
     ``depth`` continuous fours: 3, 5, 7, ...; 0 when none was found within ``stats[5]`` nodes.
@@ -190,7 +190,7 @@ def vcf(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     return 0
 
 
-@njit(cache=True)
+@lean()
 def shortest_vcf(side, max_depth, ply, nodes, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The shortest VCF of at most ``max_depth`` fours (deepening one four at a time), within
     ``nodes`` nodes in all: its plies, or 0.
@@ -229,7 +229,7 @@ def deepen(side, first, max_depth, ply, ctx, st, stats):  # type: ignore[no-unty
     return 0
 
 
-@njit(cache=True)
+@lean()
 def fours_within(side, max_depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The shortest VCF of at most ``max_depth`` fours on the current allowance: its plies."""
     for depth in range(1, max_depth + 1):
@@ -239,7 +239,7 @@ def fours_within(side, max_depth, ply, ctx, st, stats):  # type: ignore[no-untyp
     return 0
 
 
-@njit(cache=True)
+@lean()
 def open_four_cells(side, ply, out, ctx, st):  # type: ignore[no-untyped-def]
     """The cells where ``side`` would have two win cells at once (an open four, or two
     fours), into ``out``; their number. ``st[8][ply]`` is scratch."""
@@ -253,7 +253,7 @@ def open_four_cells(side, ply, out, ctx, st):  # type: ignore[no-untyped-def]
     return found
 
 
-@njit(cache=True)
+@lean()
 def two_wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     """True when a stone of ``side`` on the empty ``cell`` would give it two win cells or
     more in the lines through ``cell`` (an open four, or two fours): only those four lines'
@@ -278,7 +278,7 @@ def two_wins_after(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@lean()
 def has_open_four(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """True when ``side`` (no win cell on the board) has a cell giving it two win cells at
     once (an open three, or a double four, ready); ``st[8][ply]`` is scratch. With the
@@ -293,7 +293,7 @@ def has_open_four(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     return i < n
 
 
-@njit(cache=True)
+@lean()
 def has_four_maker(side, ctx, st):  # type: ignore[no-untyped-def]
     """True when ``side`` can make a four somewhere."""
     fours = 0
@@ -302,7 +302,7 @@ def has_four_maker(side, ctx, st):  # type: ignore[no-untyped-def]
     return fours != 0
 
 
-@njit(cache=True)
+@lean()
 def threat_stands(side, threats, count, ctx, st):  # type: ignore[no-untyped-def]
     """True when one of the ``count`` cells of ``threats`` still gives ``side`` two win cells."""
     for i in range(count):
@@ -312,7 +312,7 @@ def threat_stands(side, threats, count, ctx, st):  # type: ignore[no-untyped-def
     return False
 
 
-@njit(cache=True)
+@lean()
 def replies(side, threats, count, out, ply, ctx, st):  # type: ignore[no-untyped-def]
     """The defender's moves that could answer a three: its own four-makers and the empty
     cells on the lines through the threat's cells within ``k`` of them; into ``out``. Every
@@ -335,7 +335,7 @@ def replies(side, threats, count, out, ply, ctx, st):  # type: ignore[no-untyped
     return n
 
 
-@njit(cache=True)
+@lean()
 def near_cells(ply, ctx, st):  # type: ignore[no-untyped-def]
     """The empty cells near stones into ``st[8][ply]``; their number."""
     moves, board, nearby = st[8][ply], st[4], st[5]
@@ -372,7 +372,7 @@ def threat_kind(side, cell, codes):  # type: ignore[no-untyped-def]
     return threes, strong, four
 
 
-@njit(cache=True)
+@lean()
 def threat_makers(side, mode, ply, ctx, st):  # type: ignore[no-untyped-def]
     """The attacker's moves of :data:`VCT_THREATS` or :data:`VCT_ANY_THREE` into
     ``st[8][ply]``, the fours first, then by pattern value (best first); their number.
@@ -395,7 +395,7 @@ def threat_makers(side, mode, ply, ctx, st):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@lean()
 def attacker_moves(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     """The attacker's moves of a VCT node into ``st[8][ply]`` by ``P_VCT_MOVES`` (every
     cell near a stone when the pattern tables are off); their number."""
@@ -426,7 +426,7 @@ LEAST_TABLE_BITS = 6
 """The smallest table kept (slots' log2) when the allowance is small."""
 
 
-@njit(cache=True)
+@allocating()
 def new_vct_table(ctx, stats):  # type: ignore[no-untyped-def]
     """The VCT table of one search: ``P_VCT_TABLE`` gives its slots' log2 (0: none, no
     slot), fewer for a small node allowance (``stats[5]``; the inner nodes' looks are
@@ -446,7 +446,7 @@ def vct_key(side, st):  # type: ignore[no-untyped-def]
     return st[6][0] ^ (SIDE_KEY if side else np.uint64(0))
 
 
-@njit(cache=True)
+@lean()
 def probe_vct(side, depth, ply, st, table):  # type: ignore[no-untyped-def]
     """A stored answer for ``side`` attacking with ``depth`` threats: ``(True, plies)`` for a
     proof within ``depth`` (its first move put in ``st[10][ply]``) or a failure at ``depth``
@@ -469,7 +469,7 @@ def probe_vct(side, depth, ply, st, table):  # type: ignore[no-untyped-def]
     return False, 0
 
 
-@njit(cache=True)
+@lean()
 def store_vct(side, depth, plies, move, st, table):  # type: ignore[no-untyped-def]
     """Keep ``side``'s result with ``depth`` threats (``plies`` 0: none; the caller keeps
     no failure that its allowance or clock cut), replacing a shallower entry or the same
@@ -502,7 +502,7 @@ VCT_NODE_SIGNATURE = types.int64(
 )
 
 
-@njit(cache=True)
+@allocating()
 def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """Plies of a forced win of ``side`` (to move, no win cell of its own; with
     ``P_VCT_MOVES`` on, the opponent may have one, which is then blocked) by threats, at most
@@ -524,7 +524,7 @@ def vct(side, depth, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     return vct_node(side, depth, ply, ATTACKER, NO_PAST, ctx, st, stats, new_vct_table(ctx, stats))
 
 
-@njit(cache=True)
+@allocating()
 def vct_deepening(side, threats, ply, ctx, st, stats):  # type: ignore[no-untyped-def]
     """The plies of ``side``'s shortest win by threats found on the current allowance (one
     threat deeper at a time, at most ``threats``; one table for every pass: the deeper pass
@@ -539,7 +539,7 @@ def vct_deepening(side, threats, ply, ctx, st, stats):  # type: ignore[no-untype
     return found
 
 
-@njit(VCT_NODE_SIGNATURE, cache=True)
+@lean(VCT_NODE_SIGNATURE)
 def vct_node(side, depth, ply, three, past, ctx, st, stats, table):  # type: ignore[no-untyped-def]
     """:func:`vct`'s node, in two roles (numba compiles one self-recursive function, not two
     calling each other). ``three < 0``: ``side`` to move at ``ply``, its plies returned (0:
