@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from gomoku_blunders import MATE, judge, parse_game, start_judge
@@ -87,11 +86,7 @@ def run_vct(
     for x, y in stones:
         position = g.play(position, (y, x))
     kernel = BigMNKKernel(g, KernelOptions())
-    ctx: Any = big_kernel.static_context(g.spec)
-    params = ctx[10].copy()
-    for index, value in settings:
-        params[index] = value
-    ctx = (*ctx[:10], params, *ctx[11:])
+    ctx = big_kernel.with_params(big_kernel.static_context(g.spec), dict(settings))
     st = kernel.state(position, ctx)
     stats = np.zeros(layout.STATS_SIZE, dtype=np.int64)
     stats[layout.S_BUDGET], stats[layout.S_DEADLINE] = 1 << 40, NO_DEADLINE

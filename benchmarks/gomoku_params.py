@@ -86,10 +86,7 @@ def with_params(settings: list[tuple[int, int]], values_set: str | None = None) 
         ctx = plain(self, symmetry)
         if chosen is not None and self.patterns != PATTERNS_OFF:
             ctx = big_kernel.with_patterns(ctx, self.game.spec, self.patterns, chosen)
-        params = ctx[10].copy()
-        for index, value in values.items():
-            params[index] = value
-        return (*ctx[:10], params, *ctx[11:])
+        return big_kernel.with_params(ctx, values)
 
     big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
 

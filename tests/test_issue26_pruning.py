@@ -56,21 +56,13 @@ MOVES = [(7, 7), (7, 8), (8, 6), (6, 9), (9, 8), (5, 6)]
 pruning fires within five plies."""
 
 
-def with_pruning(ctx: tuple[Any, ...], settings: dict[int, int]) -> tuple[Any, ...]:
-    """``ctx`` with the parameters of ``settings`` set (a copy: the shared one is not written)."""
-    params = ctx[10].copy()
-    for index, value in settings.items():
-        params[index] = value
-    return (*ctx[:10], params, *ctx[11:])
-
-
 @pytest.fixture(autouse=True)
 def pruning_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every context the big-board kernel builds has every pruning on."""
     plain = BigMNKKernel.context
 
     def context(self: BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
-        return with_pruning(plain(self, symmetry), PRUNING)
+        return big_kernel.with_params(plain(self, symmetry), PRUNING)
 
     monkeypatch.setattr(BigMNKKernel, "context", context)
     yield
@@ -86,7 +78,7 @@ def searched(
     for move in moves:
         position = g.play(position, move)
     kernel = BigMNKKernel(g, KernelOptions())
-    ctx = with_pruning(big_kernel.static_context(g.spec), settings)
+    ctx = big_kernel.with_params(big_kernel.static_context(g.spec), settings)
     st = kernel.state(position, ctx)
     stats = np.zeros(layout.STATS_SIZE, dtype=np.int64)
     stats[layout.S_BUDGET], stats[layout.S_DEADLINE] = 1 << 40, NO_DEADLINE

@@ -7,20 +7,13 @@ here by an independent oracle."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from gomoku_support import Cell, compiled_vct
 from reference.vcf_reference import Board
 
-from perfectplay.games.common.compiled_bits import NO_DEADLINE
-from perfectplay.games.kernel import KernelOptions
-from perfectplay.games.mnk import big_kernel, threat_compiled
 from perfectplay.games.mnk import context_layout as layout
-from perfectplay.games.mnk.big_kernel import BigMNKKernel
 from perfectplay.games.mnk.notation import parse_mnk_move
 from perfectplay.games.mnk.rules import game
 
-Cell = tuple[int, int]
 ATTACKER = "f8 g8 h6 h7"
 """x: a double three at h8 (across and down), no four anywhere."""
 DEFENDER = "a1 b1 c1 o15"
@@ -37,20 +30,9 @@ def vct_of(
 ) -> tuple[int, Cell]:
     """``(plies, first move)`` of x's win by threats (x to move), by the compiled VCT that
     looks past the defender's fours (``past_fours``; 0: they hold)."""
-    g = game(15, 15, 5)
-    position = g.from_bits(sum(1 << g.index(c) for c in xs), sum(1 << g.index(c) for c in os_))
-    kernel = BigMNKKernel(g, KernelOptions())
-    ctx: Any = big_kernel.static_context(g.spec)
-    params = ctx[10].copy()
-    params[layout.P_VCT_PAST_FOURS] = past_fours
-    ctx = (*ctx[:10], params, *ctx[11:])
-    st = kernel.state(position, ctx)
-    stats = np.zeros(layout.STATS_SIZE, dtype=np.int64)
-    stats[layout.S_BUDGET], stats[layout.S_DEADLINE] = 1 << 40, NO_DEADLINE
-    stats[layout.S_VCF_LEFT] = 200_000
-    plies = threat_compiled.vct(kernel.side(position), threats, 0, ctx, st, stats)
-    first = int(st[10][0])
-    return int(plies), (first // 15, first % 15)
+    settings = {layout.P_VCT_PAST_FOURS: past_fours}
+    plies, first, _ = compiled_vct(15, 5, (xs, os_), settings, threats, 200_000, False)
+    return plies, first
 
 
 def test_a_win_by_threes_past_the_defenders_four_is_found() -> None:

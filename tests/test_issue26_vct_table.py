@@ -10,20 +10,14 @@ next move taken from a fresh search, the leaves settled by the reference's win c
 from __future__ import annotations
 
 import random
-from typing import Any
 
-import numpy as np
 import pytest
+from gomoku_support import Cell, compiled_vct
 from reference.vcf_reference import Board
 
-from perfectplay.games.common.compiled_bits import NO_DEADLINE
-from perfectplay.games.kernel import KernelOptions
-from perfectplay.games.mnk import big_kernel, threat_compiled
 from perfectplay.games.mnk import context_layout as layout
-from perfectplay.games.mnk.big_kernel import BigMNKKernel
-from perfectplay.games.mnk.rules import game
+from perfectplay.games.mnk import threat_compiled
 
-Cell = tuple[int, int]
 SIZE, K = 9, 5
 THREATS = 2
 """Threats deep: a three, then a three or a four, then a VCF (the oracle stays quick)."""
@@ -41,24 +35,10 @@ def vct_of(
 ) -> tuple[int, Cell]:
     """``(plies, first move)`` of the side to move's win by threats (x when the counts are
     equal), by the compiled deepening VCT with these parameters."""
-    g = game(SIZE, SIZE, K)
-    position = g.from_bits(sum(1 << g.index(c) for c in xs), sum(1 << g.index(c) for c in os_))
-    kernel = BigMNKKernel(g, KernelOptions())
-    ctx: Any = big_kernel.static_context(g.spec)
-    params = ctx[10].copy()
-    params[layout.P_VCT_PAST_FOURS] = past_fours
-    for index, value in settings.items():
-        params[index] = value
-    ctx = (*ctx[:10], params, *ctx[11:])
-    st = kernel.state(position, ctx)
-    stats = np.zeros(layout.STATS_SIZE, dtype=np.int64)
-    stats[layout.S_BUDGET], stats[layout.S_DEADLINE] = 1 << 40, NO_DEADLINE
-    stats[layout.S_VCF_LEFT] = NODES
-    side = kernel.side(position)
-    plies = threat_compiled.vct_deepening(side, THREATS, 0, ctx, st, stats)
-    assert stats[layout.S_VCF_LEFT] > 0  # never cut
-    first = int(st[10][0])
-    return int(plies), (first // SIZE, first % SIZE)
+    settings = {layout.P_VCT_PAST_FOURS: past_fours, **settings}
+    plies, first, left = compiled_vct(SIZE, K, (xs, os_), settings, THREATS, NODES, True)
+    assert left > 0  # never cut
+    return plies, first
 
 
 def random_positions(count: int, seed: int) -> list[tuple[frozenset[Cell], frozenset[Cell]]]:

@@ -18,7 +18,7 @@ from perfectplay.contract import result_json
 from perfectplay.errors import ParameterError
 from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk.big_compiled import EXACT_PROOF_PLIES
-from perfectplay.games.mnk.big_kernel import INNER_VCT_DEPTH, BigMNKKernel
+from perfectplay.games.mnk.big_kernel import INNER_VCT_DEPTH, BigMNKKernel, with_params
 from perfectplay.games.mnk.context_layout import P_WIDTH
 from perfectplay.games.mnk.kernel import MNKKernel
 from perfectplay.games.mnk.lines import evaluation_weights
@@ -291,10 +291,7 @@ def narrow_beam(monkeypatch: pytest.MonkeyPatch) -> None:
     wide = BigMNKKernel.context
 
     def narrow(self: BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
-        ctx = wide(self, symmetry)
-        params = ctx[10].copy()
-        params[P_WIDTH] = 1
-        return (*ctx[:10], params, *ctx[11:])
+        return with_params(wide(self, symmetry), {P_WIDTH: 1})
 
     monkeypatch.setattr(BigMNKKernel, "context", narrow)
 

@@ -13,7 +13,13 @@ import numpy as np
 import pytest
 
 from perfectplay.games.kernel import KernelOptions
-from perfectplay.games.mnk.big_kernel import P_PATTERNS, BigMNKKernel, new_state, with_patterns
+from perfectplay.games.mnk.big_kernel import (
+    P_PATTERNS,
+    BigMNKKernel,
+    new_state,
+    with_params,
+    with_patterns,
+)
 from perfectplay.games.mnk.lines import DIRECTIONS
 from perfectplay.games.mnk.patterns import (
     B1,
@@ -144,9 +150,7 @@ def test_incremental_codes_equal_the_codes_from_scratch(size: int, exact: bool) 
     g = game(size, size, 5, exactly=exact)
     kernel = BigMNKKernel(g, KernelOptions())
     ctx = with_patterns(kernel.context(True), g.spec)
-    params = ctx[10].copy()
-    params[P_PATTERNS] = PATTERNS_OFF
-    windows = (*ctx[:10], params, *ctx[11:])
+    windows = with_params(ctx, {P_PATTERNS: PATTERNS_OFF})
     st = new_state(g.spec, g.initial(), ctx, board_compiled.load)
     rng = random.Random(size)
     stack: list[tuple[int, int]] = []

@@ -17,6 +17,7 @@ proofs, so a decisive value reported is always a proved one, its distance an upp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -225,11 +226,11 @@ class BigMNKKernel(KernelBase["MNKPosition", "Cell"]):
         ctx = static_context(self.game.spec)
         if self.values is not None:
             ctx = with_patterns(ctx, self.game.spec, self.patterns, self.values)
-        params = ctx[10].copy()
+        settings = {P_PATTERNS: self.patterns}
         if not symmetry:
-            params[slots.P_NSYM] = 1
-        params[P_PATTERNS] = self.patterns
-        return (*ctx[:8], self.weights, ctx[9], params, *ctx[11:])
+            settings[slots.P_NSYM] = 1
+        ctx = with_params(ctx, settings)
+        return (*ctx[:8], self.weights, *ctx[9:])
 
     def table_entries_hint(self) -> int:
         """``2**table_bits`` slots, by default 2**20 (24 MiB)."""
@@ -431,16 +432,19 @@ def with_patterns(
     """``ctx`` (a context of ``spec``'s board, ``k`` = 5) with the pattern tables in ``mode``
     (``PATTERNS_ORDER`` or ``PATTERNS_EVAL``) and ``values`` (a runtime choice: no
     recompile). A state for it must be loaded with it."""
+    settings = {P_PATTERNS: mode, P_ATTACK: values.attack, P_DEFEND: values.defend}
+    ctx = with_params(ctx, settings)
+    return (*ctx[:11], pattern_table(spec.k, spec.exactly), value_table(values))
+
+
+def with_params(ctx: tuple[Any, ...], settings: Mapping[int, int]) -> tuple[Any, ...]:
+    """``ctx`` with its runtime parameters ``settings`` (index of :mod:`.context_layout`:
+    value) set, in a copy of its parameters (``ctx`` itself, maybe shared, is not written):
+    a runtime choice, no recompile. A state for it must be loaded with it."""
     params = ctx[10].copy()
-    params[P_PATTERNS] = mode
-    params[P_ATTACK] = values.attack
-    params[P_DEFEND] = values.defend
-    return (
-        *ctx[:10],
-        params,
-        pattern_table(spec.k, spec.exactly),
-        value_table(values),
-    )
+    for index, value in settings.items():
+        params[index] = value
+    return (*ctx[:10], params, *ctx[11:])
 
 
 def pattern_mode(k: int, explicit_weights: bool) -> int:

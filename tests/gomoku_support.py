@@ -1,0 +1,46 @@
+"""What the Gomoku threat tests share: the compiled win by threats (VCT) run on a board given
+by its stones, with runtime parameters of its context."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from perfectplay.games.common.compiled_bits import NO_DEADLINE
+from perfectplay.games.kernel import KernelOptions
+from perfectplay.games.mnk import big_kernel, threat_compiled
+from perfectplay.games.mnk import context_layout as layout
+from perfectplay.games.mnk.big_kernel import BigMNKKernel
+from perfectplay.games.mnk.rules import game
+
+Cell = tuple[int, int]
+
+
+def compiled_vct(
+    size: int,
+    k: int,
+    stones: tuple[frozenset[Cell], frozenset[Cell]],
+    settings: Mapping[int, int],
+    threats: int,
+    nodes: int,
+    deepening: bool,
+) -> tuple[int, Cell, int]:
+    """``(plies, first move, nodes left)`` of the side to move's win by threats on a
+    ``size`` x ``size`` board, ``k`` in a row, ``stones`` x's and o's (x moves when the
+    counts are equal; 0-based cells), at most ``threats`` threats deep, on ``nodes`` nodes
+    and no clock: :func:`threat_compiled.vct_deepening` (one threat deeper at a time) or
+    :func:`threat_compiled.vct` at that depth alone. 0 plies: none found."""
+    g = game(size, size, k)
+    xs, os_ = stones
+    position = g.from_bits(sum(1 << g.index(c) for c in xs), sum(1 << g.index(c) for c in os_))
+    kernel = BigMNKKernel(g, KernelOptions())
+    ctx = big_kernel.with_params(big_kernel.static_context(g.spec), settings)
+    st = kernel.state(position, ctx)
+    stats = np.zeros(layout.STATS_SIZE, dtype=np.int64)
+    stats[layout.S_BUDGET], stats[layout.S_DEADLINE] = 1 << 40, NO_DEADLINE
+    stats[layout.S_VCF_LEFT] = nodes
+    search = threat_compiled.vct_deepening if deepening else threat_compiled.vct
+    plies = search(kernel.side(position), threats, 0, ctx, st, stats)
+    first = int(st[10][0])
+    return int(plies), (first // size, first % size), int(stats[layout.S_VCF_LEFT])
