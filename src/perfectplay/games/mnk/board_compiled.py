@@ -262,8 +262,7 @@ def refresh_line(  # type: ignore[no-untyped-def]
     stones changed; the maps of side ``skip`` (-1: none) are kept when both are empty (a stone
     of the other side's came: it only takes cells from ``skip``'s windows, so they stay
     empty; issue 26). The state's arrays come one by one (``lines``, ``wins``, ``fours``,
-    ``counts``, ``values`` = ``st[0, 1, 2, 3, 7]``): taken from the tuple once per stone, not
-    once per use, they cost no reference counting in the loop (issue 26)."""
+    ``counts``, ``values`` = ``st[0, 1, 2, 3, 7]``), taken from the tuple once per stone."""
     a, b = lines[0, line], lines[1, line]
     empty = ((1 << length) - 1) & ~(a | b)
     for side in range(2):
@@ -395,8 +394,7 @@ def pattern_code(side, line, q, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def line_code(side, line, q, r, lines, line_len, table):  # type: ignore[no-untyped-def]
     """:func:`pattern_code` from the arrays themselves (``st[0]``, ``ctx[3]``, ``ctx[11]``),
-    inlined: :func:`refresh_patterns` asks it for some 70 cells a stone, and each read of an
-    array from the tuples, or call passing them, costs reference counting (issue 26)."""
+    inlined: :func:`refresh_patterns` asks it for some 70 cells a stone."""
     valid = (1 << line_len[line]) - 1
     mine, theirs = lines[side, line], lines[1 - side, line] | ~valid
     full = (1 << (2 * r + 1)) - 1
@@ -601,8 +599,7 @@ def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
 @lean()
 def gains(side, moves, scores, n, ctx, st):  # type: ignore[no-untyped-def]
     """``scores[i]``: the :func:`gain` of ``moves[i]`` for ``side``, for the first ``n``. The
-    arrays are taken from the tuples once for all the moves (issue 26: each read of one, or
-    a call passing the tuples, costs reference counting, once a cell before)."""
+    arrays are taken from the tuples once for all the moves."""
     params, weights, cell_line, cell_bit, line_len = ctx[10], ctx[8], ctx[0], ctx[1], ctx[3]
     lines, values = st[0], st[12]
     for i in range(n):

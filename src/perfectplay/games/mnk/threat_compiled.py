@@ -30,9 +30,11 @@ Most of a search's nodes are VCF nodes (issue 26: about 90 % at depth 7 on 15x15
 node is kept cheap: its stones are made with :func:`~.board_compiled.make_threats` (the lines
 and threat maps only; undone by :func:`~.board_compiled.restore_threats` from the maps read
 before it), its last four is tried without a make
-(:func:`~.board_compiled.wins_after`), and its helpers are inlined (``inline="always"``): a
-call passing the context and state tuples costs about 200 ns of reference counting, more
-than most of their bodies.
+(:func:`~.board_compiled.wins_after`), and its helpers are inlined (``inline="always"``): the
+call costs more than most of their bodies. Every other function is compiled without numba's
+reference counts (:func:`~perfectplay.games.common.compiled_bits.lean`): with them, a call
+passing the context and state tuples cost about 200 ns, and the VCF node ran 6-7 times
+slower (issue 26).
 """
 
 from __future__ import annotations
@@ -109,8 +111,7 @@ def four_cells(side, ply, ctx, st):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def add_four_cells(side, out, n, ctx, st):  # type: ignore[no-untyped-def]
     """Every cell where ``side`` makes a four appended to the first ``n`` of ``out`` unless
-    there already: the new count. The arrays are taken from the tuples once, not per line:
-    each such read costs a reference count up and down (issue 26)."""
+    there already: the new count."""
     fours, line_cells = st[2], ctx[2]
     for line in range(ctx[10][P_LINES]):
         w = fours[side, line]
