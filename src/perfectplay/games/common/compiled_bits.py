@@ -79,7 +79,7 @@ NRT_OPTION = "_nrt"
 reference counts of a compiled function off; :func:`lean` and :func:`allocating` set it."""
 
 
-def lean(*signature: Any, inline: str = "never") -> Callable[[Any], Any]:
+def lean(*signature: Any, inline: str = "never", **options: Any) -> Callable[[Any], Any]:
     """numba's ``njit``, cached, without the runtime's reference counts (numba's ``_nrt``
     option off), for kernel code that creates no array. numba counts a reference for every
     array handed to a call that it does not inline, in and out (a context or state tuple
@@ -89,8 +89,9 @@ def lean(*signature: Any, inline: str = "never") -> Callable[[Any], Any]:
     Contract: the function, and whatever it calls that is not itself :func:`allocating`,
     creates no array (numba refuses to compile one that does: it cannot go wrong silently);
     the arrays it is handed live as long as the call (a kernel's arguments, held by its
-    caller, do)."""
-    options: dict[str, Any] = {"cache": True, "inline": inline, NRT_OPTION: False}
+    caller, do). Other ``options`` go to ``njit`` as they are (``error_model``,
+    ``nogil``)."""
+    options.update({"cache": True, "inline": inline, NRT_OPTION: False})
     return njit(*signature, **options)  # type: ignore[no-any-return]
 
 
@@ -100,23 +101,6 @@ def allocating(*signature: Any) -> Callable[[Any], Any]:
     callee names its own): for the few kernel functions that create an array."""
     options: dict[str, Any] = {"cache": True, NRT_OPTION: True}
     return njit(*signature, **options)  # type: ignore[no-any-return]
-
-
-@intrinsic
-def borrowed(typingctx, array):  # type: ignore[no-untyped-def]
-    """The same array without its reference count (a null ``meminfo``), for a kernel's hot
-    loop: numba counts a reference each time an array is handed to an inlined helper, an
-    atomic increment and decrement a node, about a tenth of the search's time; counting
-    nothing for a null ``meminfo`` costs a test. Contract: the caller keeps ``array``
-    alive for as long as the view is used (a kernel's argument is, for the whole call)."""
-    signature = array(array)
-
-    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
-        view = context.make_array(sig.args[0])(context, builder, args[0])
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        return view._getvalue()
-
-    return signature, codegen
 
 
 def direct_entry(kernel: Any) -> Callable[..., Any]:
@@ -154,7 +138,7 @@ def cycle_counter(typingctx):  # type: ignore[no-untyped-def]
     return signature, codegen
 
 
-@njit(cache=True)
+@lean()
 def cycle_count() -> int:
     """:func:`cycle_counter` read from Python (0 where the processor has none)."""
     return cycle_counter()  # type: ignore[call-arg]
@@ -195,7 +179,7 @@ def winning_cells_4(p, h):  # type: ignore[no-untyped-def]
     return r
 
 
-@njit(cache=True)
+@lean()
 def now() -> float:
     """``time.perf_counter()`` from compiled code, or a negative number once Ctrl-C asked
     the search to stop (:mod:`perfectplay.games.interrupt`). A short trip to the

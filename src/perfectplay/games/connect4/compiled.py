@@ -88,8 +88,8 @@ from perfectplay.games.common.compiled_bits import (
     U0,
     U1,
     U64_ARRAY,
-    borrowed,
     cycle_counter,
+    lean,
     now,
     past_deadline,
     popcount,
@@ -198,7 +198,7 @@ def lines_start(width: int, cells: int) -> int:
     return ORDER + 2 * width + (cells + 1) * 2 * width + 3 * MAX_FRAMES
 
 
-@njit(cache=True)
+@lean()
 def mirror(bits, work):  # type: ignore[no-untyped-def]
     """A bitboard (or key) reflected left to right: columns are independent blocks."""
     width = np.int64(work[WIDTH])
@@ -231,7 +231,7 @@ def lower_bound(values, low, high, wanted, shift):  # type: ignore[no-untyped-de
     return low
 
 
-@njit(cache=True)
+@lean()
 def book_score(key, work):  # type: ignore[no-untyped-def]
     """The book's score of a position key (mirror images share an entry), or ``NO_BOOK``."""
     count = np.int64(work[BOOK_COUNT])
@@ -245,7 +245,7 @@ def book_score(key, work):  # type: ignore[no-untyped-def]
     return NO_BOOK
 
 
-@njit(cache=True)
+@lean()
 def position_code(current, mask, moves_played, mirrored, work):  # type: ignore[no-untyped-def]
     """The deep book's offset-binary code of a position (read from the rightmost column
     first when ``mirrored``); the Python oracle and the layout are in
@@ -265,7 +265,7 @@ def position_code(current, mask, moves_played, mirrored, work):  # type: ignore[
     return ((code << U1) ^ np.uint64(DEEP_SIGN)) & np.uint64(0xFFFF_FFFF)
 
 
-@njit(cache=True)
+@lean()
 def deep_score(current, mask, moves_played, work, deep):  # type: ignore[no-untyped-def]
     """The deep book's score of a position, tried as it is and mirrored, or ``NO_BOOK``."""
     for mirrored in (False, True):
@@ -276,7 +276,7 @@ def deep_score(current, mask, moves_played, work, deep):  # type: ignore[no-unty
     return NO_BOOK
 
 
-@njit(cache=True)
+@lean()
 def _winning_cells_k(p, height, k):  # type: ignore[no-untyped-def]
     result = U0
     for step in (1, height + 1, height, height + 2):
@@ -321,7 +321,7 @@ def non_losing_moves(current, mask, work):  # type: ignore[no-untyped-def]
     return moves & ~(opponent_wins >> U1)
 
 
-@njit(cache=True)
+@lean()
 def can_win_next(current, mask, work):  # type: ignore[no-untyped-def]
     """True when the side to move wins with its next stone."""
     return (winning_cells(current, mask, work) & possible(mask, work)) != U0
@@ -461,7 +461,7 @@ def child_refutation(current, mask, played, beta, base, count, work, table, slot
     a child whose slot holds an upper bound low enough, or ``NO_BOOK``. The children's moves
     are ``work[base:base + count]``; their slots were prefetched. ``slots`` is the search's
     ``(shift, index_bits, epoch_mask, epoch)``. Contract: ``played`` is odd (children with an
-    even number of stones have slots) and the arrays are borrowed."""
+    even number of stones have slots)."""
     shift, index_bits, epoch_mask, epoch = slots
     for i in range(count):
         key = (current ^ mask) + (mask | work[base + i])
@@ -506,7 +506,7 @@ def next_sibling(following, count, deferred, parent, parent_mask, base, work, ma
     return following, deferred
 
 
-@njit(NEGAMAX_SIGNATURE, cache=True, error_model="numpy", nogil=True)
+@lean(NEGAMAX_SIGNATURE, error_model="numpy", nogil=True)
 def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
     """Exact score within ``(alpha, beta)`` of a position whose side to move cannot win with
     its next stone (fail-soft: outside the window the value is a bound).
@@ -520,8 +520,6 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep, 
     each gives its own ``work`` and ``stats``, ``stats[SHARED]`` set, and all the same
     ``marks``; a thread that sets another's budget to 0 stops it at its next node.
     """
-    work, table = borrowed(work), borrowed(table)  # type: ignore[call-arg]
-    stats, deep, marks = borrowed(stats), borrowed(deep), borrowed(marks)
     cells = np.int64(work[CELLS])
     top = np.int64(work[TOP])
     width = np.int64(work[WIDTH])
@@ -599,7 +597,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep, 
                         result = b
                         continue
             key = U0
-            slot = -1  # no slot: the position is not looked up or stored
+            slot = np.int64(-1)  # no slot: the position is not looked up or stored
             if played & 1 == 0 and played < cells - UNSTORED_PLIES:
                 key = cur + msk
                 if played < MIRROR_PLIES:  # a position and its mirror image share one slot
@@ -627,7 +625,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep, 
             if played & 1 and played < cells - UNSTORED_PLIES - 1:
                 for i in range(f_count[depth]):  # the children's slots load while we go on
                     child = (cur ^ msk) + (msk | work[base + i])
-                    prefetch(table, np.int64((child * HASH_A) >> shift))
+                    prefetch(table, np.int64((child * HASH_A) >> shift))  # type: ignore[call-arg]
                 if played < cells - ETC_EMPTY:
                     refuted = child_refutation(
                         cur, msk, played, b, base, f_count[depth], work, table, slots
@@ -680,7 +678,7 @@ def negamax(current, mask, moves_played, alpha, beta, work, table, stats, deep, 
         result = a
 
 
-@njit(cache=True)
+@lean()
 def next_probe(low, high):  # type: ignore[no-untyped-def]
     """The score to test next while the exact score lies in ``[low, high]``: the middle,
     pulled towards 0 where most scores are, so that early probes settle win, draw or loss."""
@@ -692,7 +690,7 @@ def next_probe(low, high):  # type: ignore[no-untyped-def]
     return med
 
 
-@njit(cache=True)
+@lean()
 def solve(current, mask, moves_played, weak, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
     """Exact score of a running position (weak: only its sign, as -1, 0 or 1).
 
@@ -703,7 +701,7 @@ def solve(current, mask, moves_played, weak, work, table, stats, deep, marks):  
     return solve_root(current, mask, moves_played, weak, work, table, stats, deep, marks)[0]
 
 
-@njit(cache=True)
+@lean()
 def solve_root(current, mask, moves_played, weak, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
     """:func:`solve`, and what its probes showed of the root's moves: ``(score, best,
     refuted)``, ``best`` the bit of a move that achieves the (strong) score and ``refuted``
@@ -745,7 +743,7 @@ def solve_root(current, mask, moves_played, weak, work, table, stats, deep, mark
     return low, best, refuted
 
 
-@njit(SOLVE_CALL_SIGNATURE, cache=True)
+@lean(SOLVE_CALL_SIGNATURE)
 def solve_call(first, second, weak, budget, deadline, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
     """:func:`solve` of the running position of the ``first`` and ``second`` players' stones,
     the search counters set first (no nodes yet, the node ``budget``, the ``deadline`` in
@@ -767,7 +765,7 @@ def solve_call(first, second, weak, budget, deadline, work, table, stats, deep, 
     return score
 
 
-@njit(cache=True)
+@lean()
 def solve_many(boards, weak, work, table, stats, deep, marks, answers):  # type: ignore[no-untyped-def]
     """:func:`solve` of many positions in one call, the table emptied (a new epoch) before
     where asked: ``boards`` holds ``current, mask, moves played, clear`` per position
@@ -791,7 +789,7 @@ def solve_many(boards, weak, work, table, stats, deep, marks, answers):  # type:
     return boards.shape[0]
 
 
-@njit(cache=True)
+@lean()
 def best_move(current, mask, moves_played, score, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
     """The first column in centre-first order whose move achieves ``score``, the exact score
     of the running position, or -1 when the node budget or the deadline runs out first (or
@@ -806,7 +804,7 @@ def best_move(current, mask, moves_played, score, work, table, stats, deep, mark
     )
 
 
-@njit(cache=True)
+@lean()
 def best_move_known(current, mask, played, score, best, refuted, work, table, stats, deep, marks):  # type: ignore[no-untyped-def]
     """:func:`best_move` told by :func:`solve_root` the bit of a move known to achieve
     ``score`` (``best``, 0: none) and the bits of moves known not to (``refuted``): the same
@@ -843,7 +841,7 @@ def best_move_known(current, mask, played, score, best, refuted, work, table, st
     return -1
 
 
-@njit(LINE_SIGNATURE, cache=True)
+@lean(LINE_SIGNATURE)
 def line_from(current, mask, moves_played, score, column, work, table, stats, deep, marks, out):  # type: ignore[no-untyped-def]
     """Write a principal variation of a running position of exact ``score`` into ``out``,
     starting with ``column`` (an optimal move): after each move the first optimal column in
@@ -879,7 +877,7 @@ def search_value(score, moves_played, top):  # type: ignore[no-untyped-def]
     return WIN - plies if win else -(WIN - plies)
 
 
-@njit(SOLVE_BEST_SIGNATURE, cache=True)
+@lean(SOLVE_BEST_SIGNATURE)
 def solve_best_call(first, second, budget, deadline, work, table, stats, deep, marks, out):  # type: ignore[no-untyped-def]
     """:func:`solve_call`'s exact solve, then the best move (:func:`best_move`) within the
     same node budget and ``deadline``, in one call: ``out[0]`` gets the column (-1 when the
@@ -905,7 +903,7 @@ def solve_best_call(first, second, budget, deadline, work, table, stats, deep, m
     return score
 
 
-@njit(cache=True)
+@lean()
 def best_many(boards, line, floor, factor, work, table, stats, deep, marks, answers, lines):  # type: ignore[no-untyped-def]
     """The exact score, best move and (``line`` set) principal variation of many running
     positions in one call: ``boards`` holds ``current, mask, moves played, clear`` per
@@ -949,7 +947,7 @@ def best_many(boards, line, floor, factor, work, table, stats, deep, marks, answ
     return boards.shape[0]
 
 
-@njit(cache=True)
+@lean()
 def evaluate(current, mask, work):  # type: ignore[no-untyped-def]
     """Heuristic value for the side to move: each side's winning cells (threats) and stones
     in the central columns."""
@@ -964,7 +962,7 @@ def evaluate(current, mask, work):  # type: ignore[no-untyped-def]
     return score
 
 
-@njit(DEPTH_SIGNATURE, cache=True, error_model="numpy")
+@lean(DEPTH_SIGNATURE, error_model="numpy")
 def negamax_depth(current, mask, moves_played, ply, depth, alpha, beta, work, stats):  # type: ignore[no-untyped-def]
     """Depth-limited negamax on the ``WIN - plies`` scale (root-relative ``ply``), heuristic at
     the horizon; same contract as :func:`negamax`. Counts horizon leaves in ``stats[2]``."""

@@ -51,6 +51,7 @@ from perfectplay.games.common.compiled_bits import (
     U0,
     U1,
     U64_ARRAY,
+    lean,
     past_deadline,
     popcount,
     shift,
@@ -111,7 +112,7 @@ EXACT_VALUES_SIGNATURE = types.int64(
 )
 
 
-@njit(cache=True)
+@lean()
 def wins_with(stones, cell, ctx):  # type: ignore[no-untyped-def]
     """True when ``stones`` (including ``cell``) fill a window through ``cell``."""
     cell_windows = ctx[0]
@@ -122,7 +123,7 @@ def wins_with(stones, cell, ctx):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@lean()
 def permute(bits, sym, ctx):  # type: ignore[no-untyped-def]
     """``bits`` under symmetry ``sym``, one table look-up per byte."""
     tables = ctx[3]
@@ -135,7 +136,7 @@ def permute(bits, sym, ctx):  # type: ignore[no-untyped-def]
     return out
 
 
-@njit(cache=True)
+@lean()
 def canonical(cur, opp, ctx):  # type: ignore[no-untyped-def]
     """``(a, b, sym)``: the smallest transformed ``(cur, opp)`` and the symmetry giving it."""
     best_a, best_b, best_sym = cur, opp, 0
@@ -149,14 +150,14 @@ def canonical(cur, opp, ctx):  # type: ignore[no-untyped-def]
     return best_a, best_b, best_sym
 
 
-@njit(cache=True)
+@lean()
 def slot_of(a, b, size):  # type: ignore[no-untyped-def]
     """Table slot of a canonical key."""
     h = a * HASH_A ^ (b * HASH_B) ^ (a >> np.uint64(29))
     return np.int64(h % np.uint64(size))
 
 
-@njit(cache=True)
+@lean()
 def evaluate(cur, opp, ctx):  # type: ignore[no-untyped-def]
     """Open windows weighted by their stones: side to move minus opponent."""
     all_windows, weights = ctx[6], ctx[7]
@@ -178,7 +179,7 @@ def toward(x, n, d, ctx):  # type: ignore[no-untyped-def]
     return shift(x, -n * ctx[9][d]) & ctx[11][n * ctx[10][d] + k1]
 
 
-@njit(cache=True)
+@lean()
 def threat_map(stones, empty, gaps, ctx):  # type: ignore[no-untyped-def]
     """Cells of ``empty`` where a stone completes a window of ``k`` (``gaps`` 0), or makes a
     four, leaving a window one stone short with its last cell empty (``gaps`` 1)."""
@@ -199,7 +200,7 @@ def threat_map(stones, empty, gaps, ctx):  # type: ignore[no-untyped-def]
     return result
 
 
-@njit(cache=True)
+@lean()
 def can_win(free, ctx):  # type: ignore[no-untyped-def]
     """True when some window of ``k`` cells lies entirely in ``free`` (cells without the
     opponent's stones)."""
@@ -215,7 +216,7 @@ def can_win(free, ctx):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@lean()
 def live_cells(free, ctx):  # type: ignore[no-untyped-def]
     """Cells lying in some window of ``k`` cells entirely in ``free``."""
     k = ctx[11].shape[0] // 2 + 1
@@ -229,7 +230,7 @@ def live_cells(free, ctx):  # type: ignore[no-untyped-def]
     return result
 
 
-@njit(cache=True)
+@lean()
 def move_ranks(cur, opp, empty, full, ctx):  # type: ignore[no-untyped-def]
     """The four groups of the move order, best first: cells making a four, cells in a window
     either side can still fill, cells only one side can use, dead cells (every window through
@@ -242,7 +243,7 @@ def move_ranks(cur, opp, empty, full, ctx):  # type: ignore[no-untyped-def]
     return fours, both, one, empty & ~(fours | both | one)
 
 
-@njit(NEGAMAX_SIGNATURE, cache=True)
+@lean(NEGAMAX_SIGNATURE)
 def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[no-untyped-def]
     """Value of a running position for the side to move (``cur``), searched ``depth`` plies.
 
@@ -351,7 +352,7 @@ def negamax(cur, opp, ply, depth, alpha, beta, ctx, tt, stats):  # type: ignore[
     return best
 
 
-@njit(cache=True)
+@lean()
 def search_root(cur, opp, depth, first, ctx, tt, stats):  # type: ignore[no-untyped-def]
     """``(best_cell, value)`` of a running position; ties go to the first cell in order.
 
@@ -391,7 +392,7 @@ def search_root(cur, opp, depth, first, ctx, tt, stats):  # type: ignore[no-unty
     return best_cell, alpha
 
 
-@njit(cache=True)
+@lean()
 def table_move(cur, opp, ctx, tt):  # type: ignore[no-untyped-def]
     """The table's best cell for a position, or -1."""
     key_a, key_b, sym = canonical(cur, opp, ctx)
@@ -405,7 +406,7 @@ FREE = -INF - 1
 """Value marking a free slot of the exact-value map."""
 
 
-@njit(cache=True)
+@lean()
 def map_slot(a, b, keys_a, keys_b, values):  # type: ignore[no-untyped-def]
     """The slot holding key ``(a, b)``, or the free slot where it would go."""
     size = keys_a.shape[0]
@@ -415,7 +416,7 @@ def map_slot(a, b, keys_a, keys_b, values):  # type: ignore[no-untyped-def]
     return slot
 
 
-@njit(cache=True)
+@lean()
 def map_store(a, b, value, keys_a, keys_b, values, count):  # type: ignore[no-untyped-def]
     slot = map_slot(a, b, keys_a, keys_b, values)
     if values[slot] == FREE:
@@ -425,7 +426,7 @@ def map_store(a, b, value, keys_a, keys_b, values, count):  # type: ignore[no-un
     values[slot] = value
 
 
-@njit(EXACT_VALUES_SIGNATURE, cache=True)
+@lean(EXACT_VALUES_SIGNATURE)
 def exact_values(cur, opp, ctx, keys_a, keys_b, values, count):  # type: ignore[no-untyped-def]
     """Exact value of ``(cur, opp)`` and of every position reachable from it, memoised.
 

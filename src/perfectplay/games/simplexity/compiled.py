@@ -58,6 +58,7 @@ from perfectplay.games.common.compiled_bits import (
     U0,
     U1,
     U64_ARRAY,
+    lean,
     now,
     popcount,
     winning_cells_4,
@@ -120,7 +121,7 @@ def threats(p, masks):  # type: ignore[no-untyped-def]
     return winning_cells_4(p, masks[HEIGHT]) & masks[BOARD]
 
 
-@njit(cache=True)
+@lean()
 def evaluate(red, blue, circ, plies, geo, windows, rays):  # type: ignore[no-untyped-def]
     """The heuristic for the side to move (see :mod:`perfectplay.games.simplexity.heuristics`)."""
     mask = red | blue
@@ -146,7 +147,7 @@ def evaluate(red, blue, circ, plies, geo, windows, rays):  # type: ignore[no-unt
     return max(-EVAL_BOUND, min(EVAL_BOUND, total))
 
 
-@njit(cache=True)
+@lean()
 def _neighbors(color, circ, crosses, rays):  # type: ignore[no-untyped-def]
     """The neighbour heuristic's total over the pieces of ``color``."""
     total = 0
@@ -160,7 +161,7 @@ def _neighbors(color, circ, crosses, rays):  # type: ignore[no-untyped-def]
     return total
 
 
-@njit(cache=True)
+@lean()
 def mirror(bits, geo, masks):  # type: ignore[no-untyped-def]
     """``bits`` (sentinel row included) reflected left to right."""
     stride = np.uint64(geo[ROWS] + 1)
@@ -186,7 +187,7 @@ def table_key(red, blue, circ, geo, masks):  # type: ignore[no-untyped-def]
     return key_a, key_b, 0
 
 
-@njit(cache=True)
+@lean()
 def stored_move(red, blue, circ, tt, geo, masks):  # type: ignore[no-untyped-def]
     """The table's move for the position (in its own frame), or -1. Entries may have been
     stored under the position's key or its mirror image's (searches with symmetry keep the
@@ -253,7 +254,7 @@ def slot_of(key_a, key_b, size):  # type: ignore[no-untyped-def]
     return np.int64(h & np.uint64(size - 1))
 
 
-@njit(cache=True)
+@lean()
 def _out_of_time(stats, clock):  # type: ignore[no-untyped-def]
     """Checked at the first node and every 1024 after it: the node budget, then the clock
     (read even without a deadline: a negative reading means Ctrl-C was pressed)."""
@@ -266,7 +267,7 @@ def _out_of_time(stats, clock):  # type: ignore[no-untyped-def]
     return stats[ABORTED] != 0
 
 
-@njit(cache=True)
+@lean()
 def _pick_win(playable, wins, wc_own, wc_me, q_own, side, geo, masks):  # type: ignore[no-untyped-def]
     """A move code that wins at once (own shape when it can, else the other shape)."""
     for c in range(geo[COLS]):
@@ -278,7 +279,7 @@ def _pick_win(playable, wins, wc_own, wc_me, q_own, side, geo, masks):  # type: 
     return -1
 
 
-@njit(cache=True)
+@lean()
 def _any_move(playable, q_own, side, geo, masks):  # type: ignore[no-untyped-def]
     """Some legal move (for a lost root position)."""
     for i in range(geo[COLS]):
@@ -288,7 +289,7 @@ def _any_move(playable, q_own, side, geo, masks):  # type: ignore[no-untyped-def
     return -1
 
 
-@njit(cache=True)
+@lean()
 def _generate(red, blue, circ, side, danger, forced, table_move, ply, depth, ctx):  # type: ignore[no-untyped-def]
     """Fill ``scratch[ply, :count]`` with the moves worth searching, best first (their
     ordering scores in ``scratch[ply, MAX_MOVES:]``); return their count and a
@@ -369,7 +370,7 @@ def _threat_scores(cell, me, own_board, oth_board, wc_oth, empty, masks):  # typ
     return own, popcount(color & free) - 2 * popcount(gift)
 
 
-@njit(NEGAMAX_SIGNATURE, cache=True)
+@lean(NEGAMAX_SIGNATURE)
 def negamax(red, blue, circ, plies, ply, depth, alpha, beta, ctx):  # type: ignore[no-untyped-def]
     """Value of the position for the side to move, ``depth`` plies deep, within
     ``(alpha, beta)`` (fail-soft). At ``ply == 0`` the best move goes to ``stats[ROOT_MOVE]``.
