@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import test_issue26_pruning as pruning_tests
 from games import test_mnk_big
-from test_issue26_pruning import searched, with_pruning
+from test_issue26_pruning import searched
 
 from perfectplay.games.mnk import big_kernel
 from perfectplay.games.mnk import context_layout as layout
@@ -36,7 +36,7 @@ def extensions_on(monkeypatch: pytest.MonkeyPatch) -> None:
     plain = BigMNKKernel.context
 
     def context(self: BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
-        return with_pruning(plain(self, symmetry), EXTENSIONS)
+        return big_kernel.with_params(plain(self, symmetry), EXTENSIONS)
 
     monkeypatch.setattr(BigMNKKernel, "context", context)
 

@@ -13,7 +13,7 @@ import pytest
 import test_issue26_pruning as pruning_tests
 from games import test_mnk_big
 from games.test_mnk_big import running_positions
-from test_issue26_pruning import MOVES, PRUNING, with_pruning
+from test_issue26_pruning import MOVES, PRUNING
 
 from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk import big_kernel
@@ -46,7 +46,7 @@ def switches_on(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def setting(plain: Any, settings: dict[int, int]) -> Any:
     """A ``BigMNKKernel.context`` that is ``plain``'s with ``settings`` over it."""
-    return lambda self, symmetry: with_pruning(plain(self, symmetry), settings)
+    return lambda self, symmetry: big_kernel.with_params(plain(self, symmetry), settings)
 
 
 def deepening(
