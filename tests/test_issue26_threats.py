@@ -119,17 +119,3 @@ def game_spec() -> Any:
 def loaded(text: str) -> tuple[Any, Any]:
     """The 15x15 five-in-a-row game and the position of the picture ``text``."""
     return api.load("tictactoe", text, k=5)
-
-
-def test_each_root_move_gets_an_equal_part_of_the_checks_time() -> None:
-    """``move_until``: no check stays none, the last move gets all that is left, and of
-    ``left`` moves the next gets a ``left``-th of the time from now to the end (a failed look
-    spends all it is given: the first moves must not spend the later ones' time)."""
-    assert big_compiled.move_until(0, 5) == 0
-    far = NO_DEADLINE - 1
-    assert big_compiled.move_until(far, 1) == far
-    second = 1_000_000_000
-    start = time.perf_counter_ns()
-    until = big_compiled.move_until(start + 4 * second, 4)
-    end = time.perf_counter_ns()
-    assert start + second <= until <= end + second

@@ -903,8 +903,7 @@ def root_moves(n, side, depth, alpha, beta, refute, until, tried, ctx, st, tt, s
         cell = st[8][0, i]
         tried[cell] = True
         scout = pvs and i > 0
-        share = move_until(until, n - i)
-        value = root_move(cell, side, depth, alpha, beta, scout, refute, share, ctx, st, tt, stats)
+        value = root_move(cell, side, depth, alpha, beta, scout, refute, until, ctx, st, tt, stats)
         if stats[3]:
             break
         if value > alpha:
@@ -912,21 +911,6 @@ def root_moves(n, side, depth, alpha, beta, refute, until, tried, ctx, st, tt, s
             if alpha >= beta:
                 break
     return best_cell, alpha
-
-
-@lean()
-def move_until(until, left):  # type: ignore[no-untyped-def]
-    """The clock time until which the next of ``left`` root moves is checked against the
-    opponent's win by threats: an equal part of the time from now to ``until`` (0: no check,
-    kept). A failed look spends all its time while a refutation is often quick, so the first
-    moves must not spend the later ones' time (a refuted move far down the list went
-    unchecked, issue 26); what a quick look leaves goes to the moves after it."""
-    if until == 0 or left <= 1:
-        return until
-    t = now() * 1e9
-    if t < 0:  # Ctrl-C: the search's own check stops it
-        return until
-    return np.int64(t + (until - t) / left)
 
 
 @lean()
