@@ -458,7 +458,7 @@ def cycles_per_second() -> float:
     cycle_count()  # load the compiled code before the clock starts
     cycles, seconds = cycle_count(), time.perf_counter()
     time.sleep(0.2)
-    return (cycle_count() - cycles) / (time.perf_counter() - seconds)
+    return float((cycle_count() - cycles) / (time.perf_counter() - seconds))
 
 
 def sign(value: int) -> int:
