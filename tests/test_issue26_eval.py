@@ -26,6 +26,7 @@ from perfectplay.games.mnk.pattern_values import (
     DEFAULT_VALUES,
     NAMED_VALUES,
     PAIRS,
+    PLAYED_VALUES,
     VALUE_COUNT,
     ClassValues,
     PatternValues,
@@ -115,7 +116,7 @@ def test_either_kind_of_set_reaches_the_context() -> None:
     assert patterned[10][P_ATTACK] == 9 and patterned[10][P_DEFEND] == 7
     assert np.array_equal(patterned[12], class_table(values))
     assert np.array_equal(value_table(DEFAULT_VALUES), cell_values(DEFAULT_VALUES))
-    assert np.array_equal(ctx[12], value_table(DEFAULT_VALUES))  # the default, unwritten
+    assert np.array_equal(ctx[12], value_table(PLAYED_VALUES))  # the default, unwritten
 
 
 def test_the_kernel_takes_a_class_set_as_its_evaluation() -> None:
@@ -138,6 +139,7 @@ def test_every_named_set_is_a_valid_set() -> None:
         else:
             assert class_values_from(values.numbers()) == values
     assert NAMED_VALUES["fitted"] == DEFAULT_VALUES
+    assert NAMED_VALUES["classes"] == PLAYED_VALUES
 
 
 def test_lifted_combinations_are_worth_the_plain_sets_and_nothing_else_moves() -> None:

@@ -53,7 +53,8 @@ PRUNING = {
 through."""
 MOVES = [(7, 7), (7, 8), (8, 6), (6, 9), (9, 8), (5, 6)]
 """An opening of six stones, x first (0-based row, column): no proof at the root, every
-pruning fires within five plies."""
+pruning fires within six plies (a null move cuts from
+six on with the class values the engine plays)."""
 
 
 @pytest.fixture(autouse=True)
@@ -89,7 +90,7 @@ def searched(
 
 def test_each_pruning_fires_and_counts_and_none_does_when_off() -> None:
     off = {index: 0 for index in PRUNING}
-    _, _, quiet = searched(off, 5)
+    _, _, quiet = searched(off, 6)
     counters = (
         layout.COUNT_NULL_TRIED,
         layout.COUNT_NULL_CUT,
@@ -98,7 +99,7 @@ def test_each_pruning_fires_and_counts_and_none_does_when_off() -> None:
     )
     assert not quiet[list(counters)].any()
     assert not quiet[layout.HISTORY_AT :].any()
-    _, _, stats = searched(PRUNING, 5)
+    _, _, stats = searched(PRUNING, 6)
     assert all(stats[counter] > 0 for counter in counters), stats[: layout.HISTORY_AT]
     assert stats[layout.HISTORY_AT : layout.KILLERS_AT].any()
     assert stats[layout.KILLERS_AT :].any()

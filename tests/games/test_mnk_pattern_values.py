@@ -20,12 +20,14 @@ from perfectplay.games.mnk.big_kernel import (
     with_patterns,
 )
 from perfectplay.games.mnk.context_layout import P_ATTACK, P_DEFEND, P_PATTERNS
+from perfectplay.games.mnk.pattern_classes import value_table
 from perfectplay.games.mnk.pattern_values import (
     CODES,
     DEFAULT_VALUES,
     FITTED_SCORES,
-    FITTED_VALUES,
     HAND_SET_VALUES,
+    PLAYED_VALUES,
+    RAPFI_CLASS_VALUES,
     VALUE_COUNT,
     values_from,
 )
@@ -69,7 +71,7 @@ def test_with_patterns_puts_the_values_in_the_context() -> None:
         patterned = with_patterns(ctx, spec, values=values)
         assert patterned[10][P_ATTACK] == values.attack
         assert np.array_equal(patterned[12], cell_values(values))
-    assert ctx[10][P_ATTACK] == DEFAULT_VALUES.attack  # the shared context is not written
+    assert ctx[10][P_ATTACK] == PLAYED_VALUES.attack  # the shared context is not written
 
 
 def test_a_five_outvalues_every_other_cell() -> None:
@@ -81,12 +83,14 @@ def test_a_five_outvalues_every_other_cell() -> None:
     assert DEFAULT_VALUES.five > best_other
 
 
-def test_gomoku_evaluates_by_the_tables_with_the_fitted_values() -> None:
+def test_gomoku_evaluates_by_the_tables_with_the_played_values() -> None:
+    """The engine plays the class set fitted to Rapfi (issue 26), on every board and rule."""
+    assert PLAYED_VALUES == RAPFI_CLASS_VALUES
     for spec in (game(15, 15, 5).spec, game(15, 15, 5, exactly=True).spec, game(20, 20, 5).spec):
         ctx = static_context(spec)
         assert ctx[10][P_PATTERNS] == PATTERNS_EVAL
-        assert ctx[10][P_ATTACK] == FITTED_VALUES.attack
-        assert np.array_equal(ctx[12], cell_values(FITTED_VALUES))
+        assert ctx[10][P_ATTACK] == RAPFI_CLASS_VALUES.attack
+        assert np.array_equal(ctx[12], value_table(RAPFI_CLASS_VALUES))
     assert static_context(game(15, 15, 6).spec)[10][P_PATTERNS] == PATTERNS_OFF  # no tables
 
 
@@ -100,7 +104,7 @@ def test_a_set_of_values_is_its_numbers() -> None:
         numbers = values.numbers()
         assert len(numbers) == VALUE_COUNT != 5 + 2  # never the window weights' length
         assert values_from(numbers) == values
-    assert static_context(game(15, 15, 5).spec)[10][P_DEFEND] == DEFAULT_VALUES.defend
+    assert static_context(game(15, 15, 5).spec)[10][P_DEFEND] == PLAYED_VALUES.defend
 
 
 @pytest.mark.parametrize(
@@ -144,7 +148,7 @@ def test_pattern_values_travel_with_the_call() -> None:
     position = g.play(g.play(g.play(g.initial(), (7, 7)), (7, 8)), (8, 8))
     default = solve(g, position, limit(depth=1)).score.value
     hand = KernelOptions(evaluation=HAND_SET_VALUES.numbers())
-    same = KernelOptions(evaluation=DEFAULT_VALUES.numbers())
+    same = KernelOptions(evaluation=PLAYED_VALUES.numbers())
     assert solve(g, position, limit(depth=1), options=hand).score.value != default
     assert solve(g, position, limit(depth=1), options=same).score.value == default
     assert solve(g, position, limit(depth=1)).score.value == default

@@ -21,6 +21,7 @@ from perfectplay.games.mnk.big_kernel import (
     with_patterns,
 )
 from perfectplay.games.mnk.lines import DIRECTIONS
+from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES
 from perfectplay.games.mnk.patterns import (
     B1,
     B2,
@@ -149,7 +150,8 @@ def test_incremental_codes_equal_the_codes_from_scratch(size: int, exact: bool) 
 
     g = game(size, size, 5, exactly=exact)
     kernel = BigMNKKernel(g, KernelOptions())
-    ctx = with_patterns(kernel.context(True), g.spec)
+    # The plain default set: the values below are its combined_value's.
+    ctx = with_patterns(kernel.context(True), g.spec, values=DEFAULT_VALUES)
     windows = with_params(ctx, {P_PATTERNS: PATTERNS_OFF})
     st = new_state(g.spec, g.initial(), ctx, board_compiled.load)
     rng = random.Random(size)

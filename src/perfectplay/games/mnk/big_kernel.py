@@ -63,7 +63,7 @@ from perfectplay.games.mnk.lines import (
 from perfectplay.games.mnk.pattern_classes import value_table
 from perfectplay.games.mnk.pattern_values import (
     CLASS_VALUE_COUNT,
-    DEFAULT_VALUES,
+    PLAYED_VALUES,
     VALUE_COUNT,
     Values,
     any_values_from,
@@ -133,7 +133,7 @@ MAX_WEIGHT = 1 << 24
 64 bits (the evaluation is clamped to the heuristic range afterwards)."""
 DEFAULT_PATTERN_MODE = PATTERNS_EVAL
 """The pattern mode the kernel plays with (``k`` = 5; other ``k`` have no tables): the tables
-evaluate (with :data:`~.pattern_values.DEFAULT_VALUES`, fitted to game results) and order the
+evaluate (with :data:`~.pattern_values.PLAYED_VALUES`, fitted to Rapfi's values) and order the
 moves with the window scan. Chosen by matches against Rapfi in issue 26 (BENCHMARKS.md,
 "Gomoku: the evaluation's values tuned": with the fitted values the tables beat main's
 window evaluation at 3,000 and 6,000 Rapfi nodes; with the hand-set values they had lost);
@@ -377,8 +377,8 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[P_PATTERNS] = pattern_mode(spec.k, False)
     params[slots.P_RADIUS] = radius(spec.k, spec.exactly)
     params[slots.P_ORDER] = PATTERN_ORDER
-    params[P_ATTACK] = DEFAULT_VALUES.attack
-    params[P_DEFEND] = DEFAULT_VALUES.defend
+    params[P_ATTACK] = PLAYED_VALUES.attack
+    params[P_DEFEND] = PLAYED_VALUES.defend
     params[slots.P_ROOT_VCT_SHARE] = ROOT_VCT_SHARE
     params[slots.P_ROOT_VCT_NODES] = ROOT_VCT_NODES
     params[slots.P_THREAT_SHARE] = THREAT_SHARE
@@ -419,7 +419,7 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
         centre_order(spec.rows, spec.cols),
         params,
         pattern_table(spec.k, spec.exactly) if tables else np.zeros(1, dtype=np.int8),
-        value_table(DEFAULT_VALUES) if tables else np.zeros(1, dtype=np.int64),
+        value_table(PLAYED_VALUES) if tables else np.zeros(1, dtype=np.int64),
     )
 
 
@@ -427,7 +427,7 @@ def with_patterns(
     ctx: tuple[Any, ...],
     spec: MNKSpec,
     mode: int = PATTERNS_EVAL,
-    values: Values = DEFAULT_VALUES,
+    values: Values = PLAYED_VALUES,
 ) -> tuple[Any, ...]:
     """``ctx`` (a context of ``spec``'s board, ``k`` = 5) with the pattern tables in ``mode``
     (``PATTERNS_ORDER`` or ``PATTERNS_EVAL``) and ``values`` (a runtime choice: no

@@ -195,8 +195,9 @@ def any_values_from(numbers: tuple[int, ...]) -> Values:
 
 
 DEFAULT_VALUES = FITTED_VALUES
-"""The values the engine plays with: the fitted ones (with them the tables beat the window
-evaluation against Rapfi, where the hand-set ones had lost to it; BENCHMARKS.md)."""
+"""The default set of the plain kind (a value per code, :class:`PatternValues`): the fitted
+one (with it the tables beat the window evaluation against Rapfi, where the hand-set values
+had lost; BENCHMARKS.md). The engine plays :data:`PLAYED_VALUES`."""
 RAPFI_CLASS_PAIRS = (
     *(0, 8, 6, 9, 16, 3, 8, 0, 5, 1, 9, 4, 6, 15, 21),  # NONE+NONE .. F2+F2
     *(5, 3, 20, 16, 32, 27, 4, 2, 49, 50, 74, 87, 90),  # B3+NONE .. F3+F3
@@ -209,9 +210,14 @@ RAPFI_CLASS_VALUES = ClassValues(
 """A class set fitted to Rapfi's values (``benchmarks/fit_gomoku_eval.py --labels
 benchmarks/data/gomoku_rapfi_labels.txt.gz``: 71,331 quiet positions of 3,408 games, each
 valued by Rapfi at 3,000 nodes, as win probabilities; BENCHMARKS.md, "Gomoku: a class
-evaluation fitted to Rapfi's values"), in the fitted values' units. Off by default (see
-there: against Rapfi at 12,000 nodes it scored 44.8 % over 192 games paired with the
-default's 48.7 %, though it fits Rapfi's values better); ``--values classes`` plays it."""
+evaluation fitted to Rapfi's values"), in the fitted values' units: :data:`PLAYED_VALUES`."""
+PLAYED_VALUES: Values = RAPFI_CLASS_VALUES
+"""The values the engine plays with (``big_kernel.static_context``): the class set fitted to
+Rapfi. At the old speed and 12,000 Rapfi nodes it had not paid (44.8 % over 192 games paired
+with the fitted set's 48.7 %); on the 1.9x faster engine, at 25,000 nodes, it scored 48.8 %
+against the fitted set's 25.8 % over 120 paired games, 36 pairs better and 8 worse
+(BENCHMARKS.md, "Gomoku: what the 1.9x faster engine buys"). ``--values fitted`` plays the
+old set."""
 
 
 def with_combinations(values: ClassValues, plain: PatternValues) -> ClassValues:
