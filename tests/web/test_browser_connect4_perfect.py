@@ -29,7 +29,8 @@ def value_order(outcome: str, text: str) -> tuple[int, int]:
 
 def overlay_values(page: Page) -> dict[int, tuple[str, str]]:
     """Column -> (outcome, text) of every chip on the column heads, once every legal
-    column has its chip (the analysis has arrived)."""
+    column has its chip (the analysis has arrived). Each chip must be exact (its
+    ``data-kind``): a weak chip has no distance, and the slowest loss would be misread."""
     legal = page.locator("#board .col-head[data-legal]").count()
     expect(page.locator("#board .col-head .val")).to_have_count(legal, timeout=PATIENT_TIMEOUT_MS)
     values = {}
@@ -37,6 +38,8 @@ def overlay_values(page: Page) -> dict[int, tuple[str, str]]:
         chip = head.locator(".val")
         column = int(head.get_attribute("data-column") or 0)
         values[column] = (chip.get_attribute("data-outcome") or "", chip.inner_text())
+        kind = chip.get_attribute("data-kind")
+        assert kind == "exact", (column, kind, values[column])
     return values
 
 
