@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from perfectplay import api
+from perfectplay import api, contract
 from perfectplay.search.alphabeta import alphabeta
 
 CONNECT4 = {"274552224131661": 0, "5455174361263362": -1, "2531276566711153": 2}
@@ -82,21 +82,10 @@ def test_lean_searches_compiled_afresh_agree_with_the_cached_code(tmp_path: Path
 
 def test_lean_connect4_scores_are_pons() -> None:
     for moves, score in CONNECT4.items():
-        result = api.solve(*api.load("connect4", moves), line=False)
-        assert result.score.value == api.solve(*api.load("connect4", moves)).score.value
-        assert connect4_score(int(result.score.value), moves) == score
-
-
-def connect4_score(value: int, moves: str) -> int:
-    """Pons' score (the winner's stones left, signed) of the search layer's ``value``."""
-    from perfectplay.values import WIN
-
-    if value == 0:
-        return 0
-    plies = WIN - abs(value)  # the win or loss ends this many plies from now
-    stones = (len(moves) + plies + 1) // 2  # the winner's stones then
-    left = 21 - stones + 1
-    return left if value > 0 else -left
+        game, position = api.load("connect4", moves)
+        result = api.solve(game, position, line=False)
+        assert result.score.value == api.solve(game, position).score.value
+        assert contract.score_json(game, position, result.score)["score"] == score
 
 
 def test_lean_mnk_values_are_the_python_search() -> None:
