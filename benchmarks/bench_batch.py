@@ -35,9 +35,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from common import machine
+from common import PONS_SETS, machine
 
-SETS = Path(__file__).resolve().parent.parent.parent / "shared" / "connect4"
 SUMMARY = re.compile(
     r"(\d+) positions? in ([0-9.]+) s \(.*ready after ([0-9.]+) s, answering ([0-9.]+) s\)"
 )
@@ -202,7 +201,7 @@ def measure(args: argparse.Namespace, folder: Path) -> Runs:
     for executor in args.executors.split(","):  # one at a time: Ray's daemons settle between
         with ray_head(executor == "ray-head"):
             for name in args.sets.split(","):
-                lines = (SETS / name).read_text().splitlines()[: args.positions]
+                lines = (PONS_SETS / name).read_text().splitlines()[: args.positions]
                 source = folder / f"{name}.txt"
                 source.write_text("\n".join(lines) + "\n")
                 expected = [int(line.split()[1]) for line in lines]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from common import fmt, machine
+from common import PONS_SETS, fmt, machine
 
 from perfectplay.games.connect4 import compiled as kernel
 from perfectplay.games.connect4.kernel import DEFAULT_TABLE_BITS
@@ -106,9 +106,7 @@ def main() -> None:
     parser.add_argument(
         "--threads", type=int, default=1, help="threads sharing the table (the empty board)"
     )
-    parser.add_argument(
-        "--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "connect4"
-    )
+    parser.add_argument("--data", type=Path, default=PONS_SETS)
     args = parser.parse_args()
 
     g = connect4()

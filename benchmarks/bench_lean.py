@@ -33,6 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from common import PONS_SETS
+
 CONNECT4_SETS = (("Test_L2_R2", 100), ("Test_L1_R2", 40))
 """Pons' set files and how many of their first positions each round solves."""
 SIMPLEXITY_POSITIONS = (
@@ -45,7 +47,6 @@ SIMPLEXITY_DEPTH = 11
 MNK_BOARDS = ("4x4", "5x4", "4x5")
 """Empty boards (width x height) the m,n,k engine solves, k=4."""
 GAMES = ("connect4", "simplexity", "mnk")
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "connect4"
 
 Case = tuple[str, Any, Any, Any]
 """``(name, game, position, call)``: ``call(game, position)`` runs one search."""
@@ -149,7 +150,7 @@ def main() -> None:
     parser.add_argument("--worker", action="store_true", help="one run in this process")
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--data", type=Path, default=PONS_SETS)
     parser.add_argument(
         "--caches", nargs=2, metavar="DIR", help="NUMBA_CACHE_DIR of A and of B (warm ones)"
     )
@@ -157,6 +158,10 @@ def main() -> None:
     if args.worker:
         worker(args.games, args.data)
         return
+    if len(args.trees) != 2:
+        parser.error(f"give two src folders (A, then B), not {len(args.trees)}")
+    if not args.data.is_dir():
+        parser.error(f"--data {args.data}: no such folder (Pons' sets)")
     a, b = args.trees
     caches = dict(zip((a, b), args.caches or (None, None), strict=True))
     runs: dict[str, list[dict[str, list[list[Any]]]]] = {a: [], b: []}

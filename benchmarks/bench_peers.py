@@ -37,7 +37,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from common import fmt, machine
+from common import PONS_SETS, fmt, machine
 
 from perfectplay import api
 from perfectplay.contract import score_json
@@ -58,7 +58,6 @@ SETS = {
     "begin-medium": "Test_L1_R2",
     "begin-hard": "Test_L1_R3",
 }
-DATA = Path(__file__).resolve().parents[2] / "shared" / "connect4"
 
 
 def connect4() -> tuple[Connect4Game, Connect4Kernel]:
@@ -176,7 +175,7 @@ def one_based(moves: str) -> str:
 
 def load_set(name: str, limit: int | None) -> list[tuple[str, int]]:
     """``(0-based moves, score)`` of a benchmark set."""
-    lines = (DATA / SETS[name]).read_text().split("\n")
+    lines = (PONS_SETS / SETS[name]).read_text().split("\n")
     pairs = [line.split() for line in lines if line.strip()][:limit]
     return [("".join(str(int(c) - 1) for c in moves), int(score)) for moves, score in pairs]
 

@@ -1,11 +1,16 @@
-"""What the benchmark scripts share: the machine line and the time format."""
+"""What the benchmark scripts share: the machine line, the time format and where Pons'
+benchmark sets are."""
 
 from __future__ import annotations
 
 import os
 import platform
+from pathlib import Path
 
 import numba
+
+PONS_SETS = Path(__file__).resolve().parents[2] / "shared" / "connect4"
+"""The folder of Pons' Connect Four benchmark sets (``Test_L3_R1`` ...), beside the checkout."""
 
 
 def machine() -> str:
