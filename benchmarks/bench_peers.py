@@ -29,6 +29,7 @@ against BitBully's ``mtdf`` (strong) or ``negamax`` on the window
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import statistics
 import time
@@ -519,6 +520,8 @@ def main() -> None:
         "--repeat", type=int, default=1, help="rounds per position, the shortest kept (api)"
     )
     args = parser.parse_args()
+    if args.job != "verify" and importlib.util.find_spec("bitbully") is None:
+        parser.error(f"{args.job}: needs BitBully, not installed here (pip install bitbully)")
     if args.job == "opening":
         compare_analysis(args.count, 0, 12, args.seed, args.engine)
     elif args.job == "middle":
