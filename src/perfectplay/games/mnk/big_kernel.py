@@ -443,8 +443,8 @@ def with_patterns(
     is not a set of values (:data:`~.pattern_values.Values`). By default one set does both:
     against Rapfi at 25,000 nodes neither plain set ordering beside the class set evaluating
     paid beyond the noise (BENCHMARKS.md, "Gomoku: a cell table for the move order apart from
-    the evaluation's": fitted 32.8 % against 33.9 % over 96 paired games, hand-set 43.8 %
-    against 39.6 % over 144, 26 games better and 19 worse)."""
+    the evaluation's": fitted 32.8 % against 33.9 % over 96 paired games, hand-set 42.7 %
+    against 37.5 % over 192, 35 games better and 24 worse)."""
     order = values if order is None else order
     for role, chosen in (("evaluation", values), ("order", order)):
         if not isinstance(chosen, PatternValues | ClassValues):
