@@ -8,6 +8,7 @@ referee of our own, one game at a time, on 15x15 under the same rule for both.
     python benchmarks/bench_gomoku_peers.py --engine self --ms 500 --opponent-ms 500 \\
         --param FUTILITY_DEPTH=0 --opponent-param FUTILITY_DEPTH=4   # two settings, one checkout
     python benchmarks/bench_gomoku_peers.py --engine ENGINE --nodes 12000 --values classes
+    python benchmarks/bench_gomoku_peers.py --engine ENGINE --nodes 25000 --order-values fitted
 
 Every opening of ``--openings`` (default ``benchmarks/data/gomoku_openings.txt``: 12 openings
 of three stones) is played twice, perfectplay with each colour; the engines get the opening
@@ -26,7 +27,8 @@ are appended to ``--records`` (one line each: opening, moves as ``x,y``, result;
 settings played, ``--values`` and ``--param``, in its label; ``--name RUN`` first).
 ``--values NAME`` (and ``--opponent-values NAME`` with ``--engine self``) plays perfectplay
 with a named set of pattern values (``pattern_values.NAMED_VALUES``), named in the records'
-label.
+label; ``--order-values NAME`` (``--opponent-order-values``) a named set ordering the moves
+while the evaluation keeps ``--values``' set (or the default), "order NAME" in the label.
 
 Building Rapfi's classical engine (GPL-3.0: built for this benchmark only, never committed
 nor imported; github.com/dhbloo/rapfi), on Linux with CMake and a C++20 compiler::
@@ -57,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from gomoku_params import add_settings, brain_command, setting_text
+from gomoku_params import add_order_values, add_settings, brain_command, setting_text
 
 from perfectplay import api
 
@@ -304,13 +306,16 @@ def load() -> str:
 
 
 def opponent_command(
-    engine: str, settings: list[tuple[int, int]], values_set: str | None = None
+    engine: str,
+    settings: list[tuple[int, int]],
+    values_set: str | None = None,
+    order_set: str | None = None,
 ) -> list[str]:
     """The opponent's command: ``self`` is perfectplay's own brain (with ``settings`` and
-    the named ``values_set``)."""
+    the named ``values_set`` and ``order_set``)."""
     if engine != "self":
         return [engine]
-    return [*brain_command(settings, values_set), "gomocup", "tictactoe"]
+    return [*brain_command(settings, values_set, order_set), "gomocup", "tictactoe"]
 
 
 def match(args: argparse.Namespace, nodes: int | None) -> Tally:
@@ -318,12 +323,15 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
     openings = read_openings(Path(args.openings))
     budget = args.perfectplay_nodes
     own_infos = () if budget is None else (f"INFO max_node {budget}",)
-    command = [*brain_command(args.param, args.values), "gomocup", "tictactoe"]
+    command = [*brain_command(args.param, args.values, args.order_values), "gomocup", "tictactoe"]
     ours = Side(Brain(command, "perfectplay"), args.ms, own_infos)
     ready = ours.brain.wait_for(READY, LOAD_SECONDS)
     print(f"perfectplay's engine {'loaded' if ready else 'NOT loaded'} before the first game")
     opponent = Brain(
-        opponent_command(args.engine, args.opponent_param, args.opponent_values), "opponent"
+        opponent_command(
+            args.engine, args.opponent_param, args.opponent_values, args.opponent_order_values
+        ),
+        "opponent",
     )
     if nodes is None:
         theirs = Side(opponent, args.opponent_ms, ONE_CORE)
@@ -361,14 +369,18 @@ def run_label(args: argparse.Namespace, nodes: int | None) -> str:
     the opponent's nodes or time, then the values set and the ``--param`` settings given,
     then the opponent's (``--opponent-values``, ``--opponent-param``) after "against"."""
     label = f"{nodes} nodes" if nodes is not None else f"{args.opponent_ms} ms"
-    label += settings_text(args.values, args.param)
-    theirs = settings_text(args.opponent_values, args.opponent_param)
+    label += settings_text(args.values, args.param, args.order_values)
+    theirs = settings_text(args.opponent_values, args.opponent_param, args.opponent_order_values)
     return label + (f"; against{theirs[1:]}" if theirs else "")
 
 
-def settings_text(values: str | None, params: list[tuple[int, int]]) -> str:
-    """``, values NAME, NAME=VALUE, ...`` of one side's settings ("" when none)."""
+def settings_text(
+    values: str | None, params: list[tuple[int, int]], order: str | None = None
+) -> str:
+    """``, values NAME, order NAME, NAME=VALUE, ...`` of one side's settings ("" when
+    none)."""
     text = "" if values is None else f", values {values}"
+    text += "" if order is None else f", order {order}"
     return text + "".join(f", {setting_text(index, value)}" for index, value in params)
 
 
@@ -448,10 +460,16 @@ def main(argv: list[str] | None = None) -> None:
         help="the engine is a perfectplay brain (an older commit's): wait for its engine too",
     )
     add_settings(parser, "", "perfectplay's engine")
-    add_settings(parser, "opponent-", "the opponent when it is perfectplay's brain (--engine self)")
+    add_order_values(parser, "", "perfectplay's engine")
+    opponent = "the opponent when it is perfectplay's brain (--engine self)"
+    add_settings(parser, "opponent-", opponent)
+    add_order_values(parser, "opponent-", opponent)
     args = parser.parse_args(argv)
-    if (args.opponent_param or args.opponent_values) and args.engine != "self":
-        parser.error("--opponent-param and --opponent-values need --engine self")
+    theirs = (args.opponent_param, args.opponent_values, args.opponent_order_values)
+    if any(theirs) and args.engine != "self":
+        parser.error(
+            "--opponent-param, --opponent-values and --opponent-order-values need --engine self"
+        )
     print(f"load before: {load()}", flush=True)
     if args.ladder:
         rungs: list[tuple[int, float]] = []

@@ -7,7 +7,9 @@ kernel in this process carry the values, and :func:`brain_command` is a ``perfec
 command whose brain does the same, so a match can pit two settings of one checkout against
 each other or against an outside engine without a recompile or a copy of the source. A named
 set of pattern values (``pattern_values.NAMED_VALUES``: ``--values NAME``) travels the same
-way: :func:`values_name` checks the name, the contexts carry that set's cell table.
+way: :func:`values_name` checks the name, the contexts carry that set's cell table. So does
+a named set ordering the moves apart from the evaluation's (``--order-values NAME``,
+:func:`add_order_values`; ``big_kernel.with_patterns``'s ``order``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay.games.mnk import big_kernel, context_layout
-from perfectplay.games.mnk.pattern_values import NAMED_VALUES
+from perfectplay.games.mnk.pattern_values import NAMED_VALUES, PLAYED_VALUES
 from perfectplay.games.mnk.patterns import PATTERNS_OFF
 
 HERE = Path(__file__).resolve().parent
@@ -74,31 +76,52 @@ def add_settings(parser: argparse.ArgumentParser, prefix: str, whose: str) -> No
     )
 
 
-def with_params(settings: list[tuple[int, int]], values_set: str | None = None) -> None:
+def add_order_values(parser: argparse.ArgumentParser, prefix: str, whose: str) -> None:
+    """``--{prefix}order-values NAME``: a set of ``NAMED_VALUES`` ordering ``whose`` engine's
+    moves while ``--{prefix}values`` (or the default set) evaluates."""
+    parser.add_argument(
+        f"--{prefix}order-values",
+        type=values_name,
+        metavar="NAME",
+        help=f"the pattern values ordering the moves of {whose} (NAMED_VALUES; default: "
+        "the evaluation's set)",
+    )
+
+
+def with_params(
+    settings: list[tuple[int, int]], values_set: str | None = None, order_set: str | None = None
+) -> None:
     """Every context of the big-board kernel with these ``(index, value)`` parameters set,
-    and with the pattern values named ``values_set`` (``NAMED_VALUES``) when given (Gomoku's
-    tables: their attack and defend shares come with them, then ``settings`` apply)."""
+    with the pattern values named ``values_set`` (``NAMED_VALUES``) evaluating when given
+    (Gomoku's tables: their attack share comes with them) and those named ``order_set``
+    ordering the moves (their defend share too; default: the evaluation's); then
+    ``settings`` apply."""
     plain = big_kernel.BigMNKKernel.context
     values = dict(settings)
     chosen = None if values_set is None else NAMED_VALUES[values_set]
+    order = None if order_set is None else NAMED_VALUES[order_set]
 
     def context(self: big_kernel.BigMNKKernel, symmetry: bool) -> tuple[Any, ...]:
         ctx = plain(self, symmetry)
-        if chosen is not None and self.patterns != PATTERNS_OFF:
-            ctx = big_kernel.with_patterns(ctx, self.game.spec, self.patterns, chosen)
+        if (chosen is not None or order is not None) and self.patterns != PATTERNS_OFF:
+            own = PLAYED_VALUES if self.values is None else self.values
+            evaluation = own if chosen is None else chosen
+            ctx = big_kernel.with_patterns(ctx, self.game.spec, self.patterns, evaluation, order)
         return big_kernel.with_params(ctx, values)
 
     big_kernel.BigMNKKernel.context = context  # type: ignore[method-assign]
 
 
-def brain_command(settings: list[tuple[int, int]], values_set: str | None = None) -> list[str]:
+def brain_command(
+    settings: list[tuple[int, int]], values_set: str | None = None, order_set: str | None = None
+) -> list[str]:
     """The command line of a ``perfectplay`` process (its CLI's ``main``; append the verb)
-    whose kernels carry ``settings`` and the named ``values_set``: the plain CLI when there
-    are neither."""
+    whose kernels carry ``settings`` and the named ``values_set`` and ``order_set``: the plain
+    CLI when there are none."""
     code = "from perfectplay.cli.main import main; raise SystemExit(main())"
-    if settings or values_set is not None:
+    if settings or values_set is not None or order_set is not None:
         code = (
             f"import sys; sys.path.insert(0, {str(HERE)!r}); from gomoku_params import "
-            f"with_params; with_params({settings!r}, {values_set!r}); {code}"
+            f"with_params; with_params({settings!r}, {values_set!r}, {order_set!r}); {code}"
         )
     return [sys.executable, "-c", code]

@@ -34,7 +34,11 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
                                     the order (eighths), the root's threat searches' shares,
                                     the pruning's switches
     11 patterns  int8[4**(2r)]     :func:`.patterns.pattern_table` (one zero when off)
-    12 cell_val  int64[10**4]      :func:`.patterns.cell_values` (one zero when off)
+    12 cell_val  int64[10**4]      the move order's cell table (:func:`.pattern_classes.
+                                    value_table`, one zero when off): ``st[12][0:2]``
+    13 eval_val  int64[10**4]      the evaluation's cell table, the same layout: the sums
+                                    ``counts[4:8]`` (the same array as entry 12 unless the
+                                    order's set was chosen apart, issue 26)
 
 State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
 
@@ -48,10 +52,12 @@ State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
     10 line    int64[plies]      the moves of the last proved VCF, by ply
     11 codes   int64[2, 4 cells] per side, the pattern code of each empty cell and direction
                                  (index ``4 cell + d``; stale on occupied cells)
-    12 values  int64[2, cells]   per side, each empty cell's combined pattern value times 2,
-                                 plus 1 when a stone there leaves two win cells (0 on
-                                 occupied cells); the values' sums are ``counts[4]`` (x),
-                                 ``[5]`` (o), the cells leaving two wins ``counts[6]``, ``[7]``
+    12 values  int64[4, cells]   rows 0, 1 (x, o): each empty cell's combined pattern value
+                                 by the order's table (``ctx[12]``) times 2, plus 1 when a
+                                 stone there leaves two win cells (0 on occupied cells);
+                                 rows 2, 3 the same by the evaluation's table (``ctx[13]``),
+                                 whose sums are ``counts[4]`` (x), ``[5]`` (o), the cells
+                                 leaving two wins ``counts[6]``, ``[7]``
 
 Pattern tables (issue 26, :mod:`.patterns`, for ``k`` = 5 only): with the mode on, a stone
 refreshes the codes of the empty cells within the radius along its four lines and their
@@ -98,6 +104,7 @@ CTX_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
         I1,
         I1,
         types.Array(types.int8, 1, "C"),
+        I1,
         I1,
     )
 )
@@ -410,27 +417,30 @@ def line_code(side, line, q, r, lines, line_len, table):  # type: ignore[no-unty
 
 @lean()
 def set_value(cell, ctx, st):  # type: ignore[no-untyped-def]
-    """Refresh an empty cell's combined values from its codes (0 when occupied), keeping the
-    sums in ``counts[4:6]`` and the number of cells giving two win cells in ``counts[6:8]``."""
-    cell_value(cell, st[4], st[3], st[11], st[12], ctx[12])
+    """Refresh an empty cell's combined values from its codes (0 when occupied): by the
+    order's table in ``st[12][0:2]``, by the evaluation's in ``st[12][2:4]``, keeping the
+    latter's sums in ``counts[4:6]`` and the number of cells giving two win cells in
+    ``counts[6:8]``."""
+    cell_value(cell, st[4], st[3], st[11], st[12], ctx[12], ctx[13])
 
 
 @njit(cache=True, inline="always")
-def cell_value(cell, board, counts, codes, values, combined):  # type: ignore[no-untyped-def]
+def cell_value(cell, board, counts, codes, values, ordering, scoring):  # type: ignore[no-untyped-def]
     """:func:`set_value` from the arrays themselves (``st[4]``, ``st[3]``, ``st[11]``,
-    ``st[12]``, ``ctx[12]``), inlined (see :func:`line_code`)."""
+    ``st[12]``, ``ctx[12]``, ``ctx[13]``), inlined (see :func:`line_code`). The evaluation's
+    old value is read from ``values[2 + side]``: the codes are already the new ones."""
     for side in range(2):
-        new, two = 0, 0
+        entry, scored = 0, 0
         if board[cell] == 0:
             at = 4 * cell
             key = codes[side, at] + 10 * codes[side, at + 1]
             key += 100 * codes[side, at + 2] + 1000 * codes[side, at + 3]
-            entry = combined[key]
-            new, two = entry >> 1, entry & 1
-        old = values[side, cell]
-        counts[4 + side] += new - (old >> 1)
-        counts[6 + side] += two - (old & 1)
-        values[side, cell] = 2 * new + two
+            entry, scored = ordering[key], scoring[key]
+        old = values[2 + side, cell]
+        counts[4 + side] += (scored >> 1) - (old >> 1)
+        counts[6 + side] += (scored & 1) - (old & 1)
+        values[side, cell] = entry
+        values[2 + side, cell] = scored
 
 
 @lean()
@@ -440,7 +450,7 @@ def refresh_patterns(cell, ctx, st):  # type: ignore[no-untyped-def]
     The arrays are taken from the tuples once (see :func:`line_code`)."""
     r = ctx[10][P_RADIUS]
     cell_line, cell_bit, line_cells, line_len = ctx[0], ctx[1], ctx[2], ctx[3]
-    table, combined = ctx[11], ctx[12]
+    table, ordering, scoring = ctx[11], ctx[12], ctx[13]
     lines, counts, board, codes, values = st[0], st[3], st[4], st[11], st[12]
     for d in range(4):
         line = cell_line[cell, d]
@@ -452,8 +462,8 @@ def refresh_patterns(cell, ctx, st):  # type: ignore[no-untyped-def]
             for side in range(2):
                 codes[side, 4 * other + d] = line_code(side, line, q, r, lines, line_len, table)
             if other != cell:
-                cell_value(other, board, counts, codes, values, combined)
-    cell_value(cell, board, counts, codes, values, combined)
+                cell_value(other, board, counts, codes, values, ordering, scoring)
+    cell_value(cell, board, counts, codes, values, ordering, scoring)
 
 
 @lean()
