@@ -698,7 +698,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.labels:
         data = labels_data(args.labels, args.cache)
-        report_labelled(data, args.seed, args.unproved, args.triples, args.fresh, args.attacks)
+        report_labelled(data, args)
         return
     parts = [dict(np.load(path)) for path in args.data]
     if args.games:
