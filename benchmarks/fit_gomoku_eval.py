@@ -68,6 +68,7 @@ from perfectplay.games.mnk.pattern_values import (
     TRIPLES,
     ClassValues,
     PatternValues,
+    TripleValues,
     pair_index,
     triple_index,
 )
@@ -500,6 +501,9 @@ def package_evaluations(data: dict[str, Any]) -> dict[str, np.ndarray[Any, Any]]
     if isinstance(PLAYED_VALUES, ClassValues):
         numbers = class_numbers(PLAYED_VALUES.pairs, PLAYED_VALUES.scores)
         evaluations["played class values"] = class_x(data, PLAYED_VALUES.attack) @ numbers
+    if isinstance(PLAYED_VALUES, TripleValues):
+        weights = triple_weights(PLAYED_VALUES)
+        evaluations["played triple values"] = triple_x(data, PLAYED_VALUES.attack) @ weights
     return evaluations
 
 
@@ -553,18 +557,25 @@ def print_triple_set(
     print(
         f"  TripleValues(triples={tuple(triples)}, scores={scores}, five={five}, attack={attack})"
     )
-    base_x = class_x(data, attack) @ class_numbers(pairs, scores)
-    fixed = [triples[i] - pairs[pair_index(*abc[:2])] - scores[abc[2]] for i, abc in triple_codes()]
-    z = base_x + x[:, n:] @ np.array(fixed[1:], dtype=np.float64)
+    z = x @ triple_weights(TripleValues(tuple(triples), scores, five, attack))
     for target_name, y in zip(("Rapfi", "results"), targets, strict=True):
         k = scale_fit(z[train], y[train])
         print(f"the triple set as printed, target {target_name}: {held_out(k * z, y, masks)}")
 
 
-def triple_codes() -> list[tuple[int, tuple[int, int, int]]]:
-    """``(index, (a, b, c))`` of every triple of codes below ``F5``, ``a >= b >= c``."""
-    codes = [(a, b, c) for a in range(TOPS) for b in range(a + 1) for c in range(b + 1)]
-    return [(triple_index(*abc), abc) for abc in codes]
+def triple_weights(values: TripleValues) -> np.ndarray[Any, Any]:
+    """A triple set in the layout of :func:`triple_x`'s columns: the class part's pairs 0
+    and its scores the set's (they count the third and fourth codes), then each triple
+    less its third code's score (counted by the class part already)."""
+    n = len(CLASS_FEATURES) - (pt.F5 - pt.B1)
+    weights = [0.0] * n + [float(v) for v in values.scores[pt.B1 : pt.F5]]
+    for a in range(TOPS):
+        for b in range(a + 1):
+            for c in range(b + 1):
+                index = triple_index(a, b, c)
+                if index:
+                    weights.append(values.triples[index] - values.scores[c])
+    return np.array(weights, dtype=np.float64)
 
 
 def held_out(z: np.ndarray[Any, Any], y: np.ndarray[Any, Any], masks: Any) -> str:

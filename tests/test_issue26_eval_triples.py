@@ -23,7 +23,6 @@ from perfectplay.games.mnk.pattern_classes import class_table, class_value
 from perfectplay.games.mnk.pattern_values import (
     CLASS_VALUE_COUNT,
     CODES,
-    PAIRS,
     TRIPLE_VALUE_COUNT,
     TRIPLES,
     VALUE_COUNT,
@@ -121,20 +120,14 @@ def test_a_triple_set_reaches_the_context() -> None:
 
 @pytest.mark.usefixtures("benchmarks")
 def test_the_fits_triple_features_value_a_position_as_the_table_does() -> None:
-    """``fit_gomoku_eval``'s class and triple features, weighted as the fit's printed set
-    is (the pairs and scores, then each triple's correction), give the sum of the triple
-    table's values over the empty cells."""
-    from fit_gomoku_eval import Game, class_counts, quiet_positions, triple_counts
+    """``fit_gomoku_eval``'s class and triple features times a triple set's weights
+    (``triple_weights``: how the fit prints and judges a triple set) give the sum of the
+    triple table's values over the empty cells, for each side."""
+    from fit_gomoku_eval import Game, class_counts, quiet_positions, triple_counts, triple_weights
 
     plain = some_triples()  # the features leave out NONE x3 and the NONE score: 0
     values = TripleValues((0, *plain.triples[1:]), (0, *plain.scores[1:]), plain.five, 9)
-    corrections = np.array(values.triples[1:], dtype=np.float64)
-    pairs = [0] * (PAIRS - 1)  # the class part's pairs zero: the triples carry them
-    class_weights = np.array([*pairs, *values.scores[1:F5]], dtype=np.float64)
-    third = np.zeros(TRIPLES - 1)  # a class feature counts the third's score: take it off
-    for a, b, c in itertools.product(range(CODES - 1), repeat=3):
-        if a >= b >= c and triple_index(a, b, c):
-            third[triple_index(a, b, c) - 1] = -values.scores[c]
+    weights = triple_weights(values)
     rng = random.Random(7)
     cells = [(x, y) for x in range(5, 10) for y in range(5, 10)]
     games = [Game(tuple(rng.sample(cells, 8)), "draw") for _ in range(8)]
@@ -143,9 +136,8 @@ def test_the_fits_triple_features_value_a_position_as_the_table_does() -> None:
     for st, side in itertools.product(states, (0, 1)):
         codes = st[11][side].reshape(-1, 4)[st[4] == 0]
         kept = [tuple(int(c) for c in row) for row in codes if F5 not in row]
-        value = class_counts(codes) @ class_weights
-        value += triple_counts(codes) @ (corrections + third)
-        assert value == sum(class_value(c, values) for c in kept)
+        features = np.concatenate([class_counts(codes), triple_counts(codes)])
+        assert features @ weights == sum(class_value(c, values) for c in kept)
 
 
 @pytest.mark.usefixtures("benchmarks")

@@ -328,7 +328,7 @@ RAPFI_TRIPLE_VALUES = TripleValues(
 """A triple set fitted to Rapfi's values (``benchmarks/fit_gomoku_eval.py --labels
 benchmarks/data/gomoku_rapfi_labels.txt.gz benchmarks/data/gomoku_rapfi_labels_odd.txt.gz
 benchmarks/data/gomoku_rapfi_labels_new.txt.gz --triples --fresh --attacks 9``: 181,890
-quiet positions of 8,138 games, each valued by Rapfi at 3,000 nodes; BENCHMARKS.md, "Gomoku:
+quiet positions of 8,132 games, each valued by Rapfi at 3,000 nodes; BENCHMARKS.md, "Gomoku:
 the class evaluation fitted further"): each triple its pair's value plus the third code's
 score plus a fitted correction (none for a triple seen fewer than 200 times), in the fitted
 values' units. Held-out loss against Rapfi's probabilities 0.5919, the played set's 0.5956."""
