@@ -331,7 +331,10 @@ benchmarks/data/gomoku_rapfi_labels_new.txt.gz --triples --fresh --attacks 9``: 
 quiet positions of 8,132 games, each valued by Rapfi at 3,000 nodes; BENCHMARKS.md, "Gomoku:
 the class evaluation fitted further"): each triple its pair's value plus the third code's
 score plus a fitted correction (none for a triple seen fewer than 200 times), in the fitted
-values' units. Held-out loss against Rapfi's probabilities 0.5919, the played set's 0.5956."""
+values' units. Held-out loss against Rapfi's probabilities 0.5919, the played set's 0.5956
+(a class set refitted to the same labels: 0.5952). Against Rapfi at 25,000 nodes it scored
+32.3 % beside the played set's 27.1 % over 96 paired games (14 better, 8 worse: about one
+standard error), so it is not played by default."""
 
 UNPROVED_TRIPLES = (  # a line a pair, its triples by the third code, NONE first
     *(0,),  # NONE+NONE
@@ -387,7 +390,7 @@ UNPROVED_TRIPLE_VALUES = TripleValues(
 proves won or lost (``--unproved``: 118,112 training positions): flatter (a four with an
 open three about 250 against 420); on the unproved held-out positions it predicts the
 results better (loss 0.6297 against the played set's 0.6540), on all of them a little
-worse (0.6077 against 0.6047)."""
+worse (0.6077 against 0.6047). Not measured in matches yet."""
 
 PLAYED_VALUES: Values = RAPFI_CLASS_VALUES
 """The values the engine plays with (``big_kernel.static_context``): the class set fitted to
@@ -424,4 +427,7 @@ NAMED_VALUES: dict[str, Values] = {
 }
 """The sets a benchmark names (``bench_gomoku_peers.py --values NAME``): the plain ones, the
 class set fitted to Rapfi and the same with the default's combination values (45.8 % against
-the default's 45.3 % over 96 paired games: no gain either; BENCHMARKS.md)."""
+the default's 45.3 % over 96 paired games: no gain either; BENCHMARKS.md), and the triple
+sets fitted to Rapfi with and without its proved positions (not played by default: the first
+gained within the noise of 96 paired games, the second is not matched yet; BENCHMARKS.md,
+"Gomoku: the class evaluation fitted further")."""
