@@ -390,7 +390,8 @@ UNPROVED_TRIPLE_VALUES = TripleValues(
 proves won or lost (``--unproved``: 118,112 training positions): flatter (a four with an
 open three about 250 against 420); on the unproved held-out positions it predicts the
 results better (loss 0.6297 against the played set's 0.6540), on all of them a little
-worse (0.6077 against 0.6047). Not measured in matches yet."""
+worse (0.6077 against 0.6047). Against Rapfi at 25,000 nodes: 34.4 % beside the played
+set's 47.9 % over 48 paired games (6 better, 11 worse): not played by default."""
 
 PLAYED_VALUES: Values = RAPFI_CLASS_VALUES
 """The values the engine plays with (``big_kernel.static_context``): the class set fitted to
@@ -429,5 +430,5 @@ NAMED_VALUES: dict[str, Values] = {
 class set fitted to Rapfi and the same with the default's combination values (45.8 % against
 the default's 45.3 % over 96 paired games: no gain either; BENCHMARKS.md), and the triple
 sets fitted to Rapfi with and without its proved positions (not played by default: the first
-gained within the noise of 96 paired games, the second is not matched yet; BENCHMARKS.md,
+gained within the noise of 96 paired games, the second lost 13 points over 48; BENCHMARKS.md,
 "Gomoku: the class evaluation fitted further")."""
