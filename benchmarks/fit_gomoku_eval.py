@@ -24,6 +24,20 @@ package's values (their scale alone fitted). The fitted pattern values are print
 hand-set values' units, the window weights in the default weights' units: scaled so that the
 evaluation's spread over the positions (its standard deviation) is theirs. Everything repeats
 from the seed and the games.
+
+With ``--labels FILE ...`` (``label_gomoku_rapfi.py``'s files, their games numbered alike)
+the targets are Rapfi's values of the positions as well as the results, and the structures
+fitted are the plain one, the class one (``ClassValues``) and with ``--triples`` the class
+one refined by the third code (``TripleValues``), each printed as a set of the package:
+
+    python benchmarks/fit_gomoku_eval.py --labels benchmarks/data/gomoku_rapfi_labels.txt.gz \
+        benchmarks/data/gomoku_rapfi_labels_odd.txt.gz \
+        benchmarks/data/gomoku_rapfi_labels_new.txt.gz \
+        --triples --fresh --attacks 9 [--unproved] --cache /tmp/fit_cache
+
+``--fresh`` holds out games of the files after the first only (the played set was fitted to
+the first), ``--unproved`` fits without the positions Rapfi proves won or lost, ``--attacks``
+the attack shares tried, ``--cache`` a folder keeping each file's features (minutes each).
 """
 
 from __future__ import annotations
@@ -49,9 +63,14 @@ from perfectplay.games.mnk.pattern_values import (
     DEFAULT_VALUES,
     HAND_SET_VALUES,
     PAIRS,
+    PLAYED_VALUES,
     TOPS,
+    TRIPLES,
+    ClassValues,
     PatternValues,
+    TripleValues,
     pair_index,
+    triple_index,
 )
 
 SIZE = 15
@@ -79,6 +98,14 @@ CLASS_FEATURES = (
 """Per side: the cells by class (the pair of their two strongest codes, NONE+NONE left
 out: worth 0), then the codes of the other two directions counted, B1 .. F4
 (:class:`~perfectplay.games.mnk.pattern_values.ClassValues`)."""
+TRIPLE_FEATURES = tuple(
+    f"{pt.CODE_NAMES[a]}+{pt.CODE_NAMES[b]}+{pt.CODE_NAMES[c]}"
+    for a in range(TOPS)
+    for b in range(a + 1)
+    for c in range(b + 1)
+)[1:]
+"""Per side, after :data:`CLASS_FEATURES`: the cells by their three strongest codes (NONE x3
+left out), a correction of the pair's value by the third code (``--triples``)."""
 WINDOW_FEATURES = ("w1", "w2", "w3", "w4", "w5")
 ATTACKS = tuple(range(8, 17))
 """The attack shares tried (eighths)."""
@@ -163,13 +190,14 @@ def quiet_positions(
     games: Sequence[Game | None],
 ) -> Iterator[tuple[int, int, float, Any, int]]:
     """``(game number, ply, result, state, side to move)`` of every quiet position of
-    ``games`` (see the module docstring; a ``None`` game skipped), the state the compiled
-    board's (features read from it at once)."""
+    ``games`` (see the module docstring; a ``None`` game skipped, and a game of a larger
+    board, a stone off the 15x15 one: the records do not name the board), the state the
+    compiled board's (features read from it at once)."""
     from perfectplay.games.mnk import board_compiled, threat_compiled
 
     game, start, spec, ctx = board()
     for number, record in enumerate(games):
-        if record is None:
+        if record is None or max(max(stone) for stone in record.stones) >= SIZE:
             continue
         position = start
         for ply, (x, y) in enumerate(record.stones):
@@ -205,6 +233,7 @@ def features(st: Any, side: int, windows: np.ndarray[Any, Any]) -> dict[str, Any
     return {
         "pat": np.concatenate([pattern_counts(c) for c in codes]),
         "cls": np.concatenate([class_counts(c) for c in codes]),
+        "tri": np.concatenate([triple_counts(c) for c in codes]),
         "win": np.concatenate([*win, [tempo]]),
     }
 
@@ -212,7 +241,8 @@ def features(st: Any, side: int, windows: np.ndarray[Any, Any]) -> dict[str, Any
 def positions(games: list[Game]) -> dict[str, np.ndarray[Any, Any]]:
     """The quiet positions of ``games`` with their features (see the module docstring)."""
     windows = window_index()
-    rows: dict[str, list[Any]] = {k: [] for k in ("game", "ply", "result", "pat", "cls", "win")}
+    keys = ("game", "ply", "result", "pat", "cls", "tri", "win")
+    rows: dict[str, list[Any]] = {k: [] for k in keys}
     for number, ply, result, st, side in quiet_positions(games):
         rows["game"].append(number)
         rows["ply"].append(ply)
@@ -233,6 +263,15 @@ def class_counts(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     by_pair = np.bincount(pairs, minlength=PAIRS)
     rest = np.bincount(kept[:, 2:].ravel(), minlength=CODES)
     return np.concatenate([by_pair[1:], rest[pt.B1 : pt.F5]]).astype(np.float64)
+
+
+def triple_counts(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """One side's triple features (:data:`TRIPLE_FEATURES`) from its codes of the empty
+    cells: the cells by their three strongest codes (cells with a five left out)."""
+    ordered = -np.sort(-codes.astype(np.int64), axis=1)
+    kept = ordered[ordered[:, 0] != pt.F5]
+    index = triple_index(kept[:, 0], kept[:, 1], kept[:, 2])
+    return np.bincount(index, minlength=TRIPLES)[1:].astype(np.float64)
 
 
 def logistic_fit(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -286,6 +325,14 @@ def class_x(data: dict[str, Any], attack: int) -> np.ndarray[Any, Any]:
     return x
 
 
+def triple_x(data: dict[str, Any], attack: int) -> np.ndarray[Any, Any]:
+    """The class features and the triple corrections combined as the evaluation does."""
+    n = len(TRIPLE_FEATURES)
+    extra = data["tri"][:, :n] * attack / 8 - data["tri"][:, n:]
+    x: np.ndarray[Any, Any] = np.concatenate([class_x(data, attack), extra], 1)
+    return x
+
+
 def labelled(path: str) -> dict[str, np.ndarray[Any, Any]]:
     """The positions of a labels file (``label_gomoku_rapfi.py``'s lines) with their
     features, the game's result and Rapfi's value (``rapfi``, mates as +/-``MATE``)."""
@@ -293,7 +340,7 @@ def labelled(path: str) -> dict[str, np.ndarray[Any, Any]]:
 
     game, start, spec, ctx = board()
     windows = window_index()
-    keys = ("game", "ply", "result", "rapfi", "pat", "cls", "win")
+    keys = ("game", "ply", "result", "rapfi", "pat", "cls", "tri", "win")
     rows: dict[str, list[Any]] = {k: [] for k in keys}
     raw = Path(path).read_bytes()
     text = gzip.decompress(raw).decode() if path.endswith(".gz") else raw.decode()
@@ -311,6 +358,24 @@ def labelled(path: str) -> dict[str, np.ndarray[Any, Any]]:
         for key, value in features(st, ply % 2, windows).items():
             rows[key].append(value)
     return {k: np.array(v) for k, v in rows.items()}
+
+
+def labels_data(paths: list[str], cache: str | None) -> dict[str, np.ndarray[Any, Any]]:
+    """The positions of labels files (:func:`labelled`; their games numbered alike, as
+    ``label_gomoku_rapfi.py`` numbers them from the same files), each read from the folder
+    ``cache`` when there (``NAME.npz``), else written there (the features take minutes)."""
+    parts = []
+    for path in paths:
+        saved = Path(cache, Path(path).name + ".npz") if cache else None
+        if saved and saved.exists():
+            parts.append(dict(np.load(saved)))
+            continue
+        parts.append(labelled(path))
+        if saved:
+            np.savez_compressed(saved, **parts[-1])
+    for number, part in enumerate(parts):
+        part["part"] = np.full(len(part["game"]), number)
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
 def window_x(data: dict[str, Any]) -> np.ndarray[Any, Any]:
@@ -373,45 +438,150 @@ def fit_windows(data: dict[str, Any], train: Any, test: Any, y: Any) -> None:
     )
 
 
-def report_labelled(data: dict[str, Any], seed: int) -> None:
-    """Rapfi's values as labels: their scale fitted to the games' results (sigmoid of
-    value/K), then on held-out games (80/20 by game, seeded) the loss, against Rapfi's
-    probabilities and against the results, of the package's default values (scale fitted)
-    and of the plain and the class structures fitted to each; the class set fitted to
-    Rapfi's probabilities printed as ``ClassValues`` numbers in the default values' units."""
-    rng = np.random.default_rng(seed)
-    games = np.unique(data["game"])
-    test = np.isin(data["game"], rng.choice(games, size=len(games) // 5, replace=False))
-    train = ~test
+def report_labelled(data: dict[str, Any], args: argparse.Namespace) -> None:
+    """Rapfi's values as labels (:func:`labelled_split`), then on held-out games the loss,
+    against Rapfi's probabilities and against the results, of the package's played and
+    default values (scale fitted) and of the plain and the class structures (with
+    ``args.triples`` also the class structure corrected by the third code) fitted to each;
+    the sets fitted to Rapfi's probabilities printed as the package's sets in the default
+    values' units. Held-out losses on all held-out positions, then on the unproved ones."""
+    train, test, masks, rapfi = labelled_split(data, args)
     results = data["result"]
-    rapfi = rapfi_probabilities(data["rapfi"], results, train)
-    print(f"{len(games)} games, {len(results)} labelled positions ({test.sum()} held out)")
-    print(
-        f"  Rapfi's probabilities against the results: {losses(logit(rapfi), results, train, test)}"
-    )
-    print(f"  floor against Rapfi's probabilities (their entropy): test {loss_floor(rapfi[test])}")
-    default_x = pattern_x(data, DEFAULT_VALUES.attack)
-    default_eval = default_x @ pattern_weights(DEFAULT_VALUES)
+    structures = [("plain", pattern_x), ("class", class_x)]
+    structures += [("triple", triple_x)] if args.triples else []
     fitted = {}
     for target_name, y in (("Rapfi", rapfi), ("results", results)):
-        k = scale_fit(default_eval[train], y[train])
-        print(f"target {target_name}: default values, {losses(k * default_eval, y, train, test)}")
-        for structure, make_x in (("plain", pattern_x), ("class", class_x)):
-            attack, w = best_attack(data, make_x, y, train, test)
+        for name, z in package_evaluations(data).items():
+            k = scale_fit(z[train], y[train])
+            print(f"target {target_name}: {name}, {held_out(k * z, y, masks)}")
+        for structure, make_x in structures:
+            attack, w = best_attack(data, make_x, y, train, test, attacks=args.attacks)
             z = make_x(data, attack) @ w
-            print(f"  {structure} fitted (attack {attack}/8): {losses(z, y, train, test)}")
-            print(f"    against the other target: {cross_losses(z, rapfi, results, test)}")
+            print(f"  {structure} fitted (attack {attack}/8): {held_out(z, y, masks)}")
+            other = results if target_name == "Rapfi" else rapfi
+            print(f"    against the other target: {held_out(z, other, masks)}")
             fitted[target_name, structure] = (attack, w)
-    attack, w = fitted["Rapfi", "class"]
+    print_fitted_set(data, fitted["Rapfi", "class"], train, (rapfi, results), masks)
+    if args.triples:
+        print_triple_set(data, fitted["Rapfi", "triple"], train, (rapfi, results), masks)
+
+
+def labelled_split(data: dict[str, Any], args: argparse.Namespace) -> tuple[Any, ...]:
+    """``(train, test, masks, rapfi)``: the 80/20 split by game (``args.seed``), the
+    held-out masks (all, unproved) and Rapfi's values as probabilities (scale fitted to the
+    results, :func:`rapfi_probabilities`), printed with Rapfi's own losses. With
+    ``args.unproved`` training leaves out the positions Rapfi proves won or lost (``+Mn``,
+    ``-Mn``); with ``args.fresh`` the held-out games are a fifth of those of the labels
+    files after the first (``part`` 1 on): a set fitted to the first is judged on games it
+    has not seen."""
+    rng = np.random.default_rng(args.seed)
+    games = np.unique(data["game"][data["part"] >= 1] if args.fresh else data["game"])
+    test = np.isin(data["game"], rng.choice(games, size=len(games) // 5, replace=False))
+    proved = np.abs(data["rapfi"]) >= MATE
+    train = ~test & ~proved if args.unproved else ~test
+    results = data["result"]
+    rapfi = rapfi_probabilities(data["rapfi"], results, ~test)
+    held = len(np.unique(data["game"][test]))
+    print(
+        f"{len(np.unique(data['game']))} games, {len(results)} labelled positions "
+        f"({test.sum()} of {held} games held out, drawn from {len(games)})"
+    )
+    print(f"  fitted on {train.sum()} positions ({'unproved only' if args.unproved else 'all'})")
+    masks = (test, test & ~proved)
+    print(f"  Rapfi's probabilities against the results: {held_out(logit(rapfi), results, masks)}")
+    floors = ", ".join(loss_floor(rapfi[mask]) for mask in masks)
+    print(f"  floor against Rapfi's probabilities (their entropy; all, unproved): {floors}")
+    return train, test, masks, rapfi
+
+
+def package_evaluations(data: dict[str, Any]) -> dict[str, np.ndarray[Any, Any]]:
+    """The evaluations of the package's played set and its default plain set (unscaled)."""
+    plain = pattern_x(data, DEFAULT_VALUES.attack) @ pattern_weights(DEFAULT_VALUES)
+    evaluations = {"default plain values": plain}
+    if isinstance(PLAYED_VALUES, ClassValues):
+        numbers = class_numbers(PLAYED_VALUES.pairs, PLAYED_VALUES.scores)
+        evaluations["played class values"] = class_x(data, PLAYED_VALUES.attack) @ numbers
+    if isinstance(PLAYED_VALUES, TripleValues):
+        weights = triple_weights(PLAYED_VALUES)
+        evaluations["played triple values"] = triple_x(data, PLAYED_VALUES.attack) @ weights
+    return evaluations
+
+
+def print_fitted_set(
+    data: dict[str, Any], fit: tuple[int, Any], train: Any, targets: Any, masks: Any
+) -> None:
+    """The class fit ``(attack, weights)`` as a ``ClassValues`` set in the default values'
+    units (:func:`print_class_values`), and its losses as printed (scale refitted)."""
+    attack, w = fit
     x = class_x(data, attack)
     n = len(CLASS_FEATURES)
     seen = data["cls"][train][:, :n].sum(0) + data["cls"][train][:, n:].sum(0)
-    scaled = w * spread(default_eval[train], x[train] @ w)
+    plain = pattern_x(data, DEFAULT_VALUES.attack) @ pattern_weights(DEFAULT_VALUES)
+    scaled = w * spread(plain[train], x[train] @ w)
     pairs, scores = print_class_values(attack, scaled, seen)
     z = x @ class_numbers(pairs, scores)
-    for target_name, y in (("Rapfi", rapfi), ("results", results)):
+    for target_name, y in zip(("Rapfi", "results"), targets, strict=True):
         k = scale_fit(z[train], y[train])
-        print(f"the set as printed, target {target_name}: {losses(k * z, y, train, test)}")
+        print(f"the set as printed, target {target_name}: {held_out(k * z, y, masks)}")
+
+
+def print_triple_set(
+    data: dict[str, Any], fit: tuple[int, Any], train: Any, targets: Any, masks: Any
+) -> None:
+    """The triple fit ``(attack, weights)`` as a ``TripleValues`` set in the default values'
+    units: its class part made a class set (:func:`class_values`), each triple that pair's
+    value plus the third code's score plus the triple's fitted correction (left out for a
+    triple seen fewer than :data:`RARE` times), negative ones as 0; printed with its losses
+    (scale refitted)."""
+    attack, w = fit
+    x = triple_x(data, attack)
+    n, t = len(CLASS_FEATURES), len(TRIPLE_FEATURES)
+    seen_class = data["cls"][train][:, :n].sum(0) + data["cls"][train][:, n:].sum(0)
+    seen_triple = data["tri"][train][:, :t].sum(0) + data["tri"][train][:, t:].sum(0)
+    plain = pattern_x(data, DEFAULT_VALUES.attack) @ pattern_weights(DEFAULT_VALUES)
+    scaled = w * spread(plain[train], x[train] @ w)
+    pairs, scores = class_values(scaled[:n], seen_class)
+    corrections = [
+        0.0,
+        *(v if c >= RARE else 0.0 for v, c in zip(scaled[n:], seen_triple, strict=True)),
+    ]
+    triples = [0] * TRIPLES
+    for a in range(TOPS):
+        for b in range(a + 1):
+            for c in range(b + 1):
+                index = triple_index(a, b, c)
+                base = pairs[pair_index(a, b)] + scores[c]
+                triples[index] = max(0, round(base + corrections[index])) if index else 0
+    five = max(1_000, max(triples) + max(scores) + 1)
+    print(f"triple values fitted to Rapfi (attack {attack}/8):")
+    print(
+        f"  TripleValues(triples={tuple(triples)}, scores={scores}, five={five}, attack={attack})"
+    )
+    z = x @ triple_weights(TripleValues(tuple(triples), scores, five, attack))
+    for target_name, y in zip(("Rapfi", "results"), targets, strict=True):
+        k = scale_fit(z[train], y[train])
+        print(f"the triple set as printed, target {target_name}: {held_out(k * z, y, masks)}")
+
+
+def triple_weights(values: TripleValues) -> np.ndarray[Any, Any]:
+    """A triple set in the layout of :func:`triple_x`'s columns: the class part's pairs 0
+    and its scores the set's (they count the third and fourth codes), then each triple
+    less its third code's score (counted by the class part already)."""
+    n = len(CLASS_FEATURES) - (pt.F5 - pt.B1)
+    weights = [0.0] * n + [float(v) for v in values.scores[pt.B1 : pt.F5]]
+    for a in range(TOPS):
+        for b in range(a + 1):
+            for c in range(b + 1):
+                index = triple_index(a, b, c)
+                if index:
+                    weights.append(values.triples[index] - values.scores[c])
+    return np.array(weights, dtype=np.float64)
+
+
+def held_out(z: np.ndarray[Any, Any], y: np.ndarray[Any, Any], masks: Any) -> str:
+    """The losses of ``sigmoid(z)`` against ``y`` on each mask (all held-out positions, the
+    unproved ones), as text."""
+    return "test " + " / ".join(f"{loss(z[m], y[m]):.4f}" for m in masks)
 
 
 def rapfi_probabilities(values: Any, results: Any, train: Any) -> np.ndarray[Any, Any]:
@@ -448,19 +618,15 @@ def loss_floor(p: np.ndarray[Any, Any]) -> str:
     return f"{float(-np.mean(q * np.log(q) + (1 - q) * np.log(1 - q))):.4f}"
 
 
-def cross_losses(z: Any, rapfi: Any, results: Any, test: Any) -> str:
-    """Held-out losses of ``sigmoid(z)`` against both targets, as text."""
-    return f"Rapfi {loss(z[test], rapfi[test]):.4f}, results {loss(z[test], results[test]):.4f}"
-
-
 def best_attack(
-    data: dict[str, Any], make_x: Any, y: Any, train: Any, test: Any, say: bool = False
+    data: dict[str, Any], make_x: Any, y: Any, train: Any, test: Any, **options: Any
 ) -> Any:
     """``(attack, weights)``: the logistic fit of ``make_x``'s features with the attack
-    share of :data:`ATTACKS` whose held-out loss is least (with ``say``, each share's
-    losses printed)."""
+    share of ``options["attacks"]`` (default :data:`ATTACKS`) whose held-out loss is least
+    (with ``options["say"]``, each share's losses printed)."""
+    say, attacks = options.get("say", False), options.get("attacks", ATTACKS)
     best = None
-    for attack in ATTACKS:
+    for attack in attacks:
         x = make_x(data, attack)
         w = logistic_fit(x[train], y[train])
         held = loss(x[test] @ w, y[test])
@@ -532,10 +698,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--save", help="write the games' positions to this .npz (no fit)")
     parser.add_argument("--data", nargs="*", default=[], help=".npz files of positions to add")
-    parser.add_argument("--labels", help="a labels file of label_gomoku_rapfi.py (its own fit)")
+    parser.add_argument(
+        "--labels", nargs="*", default=[], help="labels files of label_gomoku_rapfi.py (own fit)"
+    )
+    parser.add_argument("--unproved", action="store_true", help="fit without Rapfi's proofs")
+    parser.add_argument("--triples", action="store_true", help="fit the third code's correction")
+    parser.add_argument("--attacks", type=int, nargs="+", default=ATTACKS, help="shares tried")
+    parser.add_argument("--fresh", action="store_true", help="hold out games of files 2 on")
+    parser.add_argument("--cache", help="a folder keeping the labels' features (.npz)")
     args = parser.parse_args(argv)
     if args.labels:
-        report_labelled(labelled(args.labels), args.seed)
+        data = labels_data(args.labels, args.cache)
+        report_labelled(data, args)
         return
     parts = [dict(np.load(path)) for path in args.data]
     if args.games:

@@ -12,7 +12,10 @@ to move (centipawn-like; a proved win or loss in ``n`` plies ``+Mn``/``-Mn``). O
 position: ``game G | ply P | result R | eval E | stones x,y ...`` (``G`` the game's number
 among the files' games, ``R`` the game's result for the side to move: 1, 0, 0.5), so the
 fit repeats without Rapfi (a position Rapfi answers without a value, ``Eval VAL_NONE``,
-is left out). ``--every N`` keeps every N-th game only (the first 0, N, 2N ...).
+is left out). ``--every N`` keeps every N-th game only (the first 0, N, 2N ...; with
+``--offset F`` the games F, F + N, F + 2N ...: ``--every 2 --offset 1`` the other half), and
+``--first G`` leaves out the games numbered below G (games of files labelled before, listed
+first so that the numbers stay the same).
 Budgets are nodes: the labels do not move with the load.
 """
 
@@ -23,8 +26,14 @@ import shutil
 import time
 
 from bench_gomoku_peers import load
-from fit_gomoku_eval import quiet_positions, read_games
+from fit_gomoku_eval import Game, quiet_positions, read_games
 from gomoku_blunders import judge, start_judge
+
+
+def kept_game(game: Game, number: int, args: argparse.Namespace) -> Game | None:
+    """``game`` if its number is one ``--every``, ``--offset`` and ``--first`` keep."""
+    chosen = number >= args.first and number % args.every == args.offset
+    return game if chosen else None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -34,13 +43,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", nargs="+", required=True, help="files of finished games")
     parser.add_argument("--nodes", type=int, default=3000, help="Rapfi's nodes a position")
     parser.add_argument("--every", type=int, default=1, help="every N-th game only")
+    parser.add_argument("--offset", type=int, default=0, help="with --every: the first game")
+    parser.add_argument("--first", type=int, default=0, help="leave out games numbered below")
     parser.add_argument("--out", required=True, help="the labels' text file (appended to)")
     args = parser.parse_args(argv)
     if not shutil.which(args.engine):
         parser.error(f"--engine {args.engine}: not an executable program")
     games = read_games(args.games)
-    kept = [g if i % args.every == 0 else None for i, g in enumerate(games)]
-    print(f"load before: {load()}; {len(games)} games, every {args.every}", flush=True)
+    kept = [kept_game(g, i, args) for i, g in enumerate(games)]
+    print(
+        f"load before: {load()}; {len(games)} games, every {args.every} from {args.offset}, "
+        f"{sum(g is not None for g in kept)} kept",
+        flush=True,
+    )
     brain = start_judge(args.engine)
     started, count, skipped = time.perf_counter(), 0, 0
     try:

@@ -134,6 +134,17 @@ def pair_index(strongest: int, second: int) -> int:
     return strongest * (strongest + 1) // 2 + second
 
 
+TRIPLES = TOPS * (TOPS + 1) * (TOPS + 2) // 6
+"""Triples of a cell's three strongest codes (``a >= b >= c``, all below ``F5``)."""
+
+
+def triple_index(strongest: int, second: int, third: int) -> int:
+    """The place among :data:`TRIPLES` of a cell whose three strongest direction codes are
+    ``strongest >= second >= third`` (all below ``F5``; the combinatorial number system,
+    so numpy arrays of codes work too)."""
+    return strongest * (strongest + 1) * (strongest + 2) // 6 + pair_index(second, third)
+
+
 @dataclass(frozen=True, slots=True)
 class ClassValues:
     """A richer set of values (issue 26, after Rapfi's classes of a cell's four patterns): a
@@ -155,8 +166,29 @@ class ClassValues:
         return (*self.pairs, *self.scores, self.five, self.attack, self.defend)
 
 
-Values = PatternValues | ClassValues
-"""A set of values of either layout (both reach the compiled code as one cell table)."""
+@dataclass(frozen=True, slots=True)
+class TripleValues:
+    """A class set refined by the third code (issue 26): a cell's value is the value of its
+    three strongest direction codes (``triples[triple_index(a, b, c)]``: an open three beside
+    a four and a two differs from one beside a four and nothing) plus ``scores`` of its
+    fourth direction's code; a five in any direction is worth ``five``. ``attack`` and
+    ``defend`` as in :class:`PatternValues`. Reaches the engine as a cell table, like the
+    others (``bench_gomoku_peers.py --values NAME``), not by ``KernelOptions.evaluation``."""
+
+    triples: tuple[int, ...]
+    scores: tuple[int, ...]
+    five: int
+    attack: int
+    defend: int = 8
+
+    def numbers(self) -> tuple[int, ...]:
+        """The set as :func:`triple_values_from` reads it: the triples, the scores, then
+        the five, attack and defend (the fields' order)."""
+        return (*self.triples, *self.scores, *astuple(self)[2:])
+
+
+Values = PatternValues | ClassValues | TripleValues
+"""A set of values of any layout (each reaches the compiled code as one cell table)."""
 
 
 CLASS_NAMES = (
@@ -187,10 +219,42 @@ def class_values_from(numbers: tuple[int, ...]) -> ClassValues:
     return values
 
 
+TRIPLE_VALUE_COUNT = TRIPLES + CODES + 3
+"""Numbers of a :class:`TripleValues` set (:meth:`TripleValues.numbers`)."""
+
+TRIPLE_NAMES = (
+    *(f"triple {a},{b},{c}" for a in range(TOPS) for b in range(a + 1) for c in range(b + 1)),
+    *(f"score {code}" for code in range(CODES)),
+    "five",
+    "attack",
+    "defend",
+)
+"""The numbers' names in :func:`triple_values_from`'s messages (a triple by its codes)."""
+
+
+def triple_values_from(numbers: tuple[int, ...]) -> TripleValues:
+    """The triple set of ``numbers`` (the layout of :meth:`TripleValues.numbers`), checked
+    as :func:`class_values_from` checks a class set: the five worth more than the largest
+    triple and the largest score. Raises :class:`~perfectplay.errors.ParameterError`."""
+    layout = f"{TRIPLES} triples, {CODES} scores by code, then five, attack, defend"
+    check_numbers(numbers, TRIPLE_NAMES, "triple values", layout)
+    values = TripleValues(numbers[:TRIPLES], numbers[TRIPLES:-3], *numbers[-3:])
+    best_other = max(values.triples) + max(values.scores[:TOPS])
+    if values.five <= best_other:
+        raise ParameterError(
+            f"triple values: five {values.five} must be worth more than any other cell "
+            f"({best_other}: the largest triple and the largest score)"
+        )
+    return values
+
+
 def any_values_from(numbers: tuple[int, ...]) -> Values:
-    """:func:`values_from` or :func:`class_values_from` by the count of ``numbers``."""
+    """:func:`values_from`, :func:`class_values_from` or :func:`triple_values_from` by the
+    count of ``numbers``."""
     if len(numbers) == CLASS_VALUE_COUNT:
         return class_values_from(numbers)
+    if len(numbers) == TRIPLE_VALUE_COUNT:
+        return triple_values_from(numbers)
     return values_from(numbers)
 
 
@@ -211,6 +275,124 @@ RAPFI_CLASS_VALUES = ClassValues(
 benchmarks/data/gomoku_rapfi_labels.txt.gz``: 71,331 quiet positions of 3,408 games, each
 valued by Rapfi at 3,000 nodes, as win probabilities; BENCHMARKS.md, "Gomoku: a class
 evaluation fitted to Rapfi's values"), in the fitted values' units: :data:`PLAYED_VALUES`."""
+RAPFI_TRIPLES = (  # a line a pair, its triples by the third code, NONE first
+    *(0,),  # NONE+NONE
+    *(4,),  # B1+NONE
+    *(0, 5),  # B1+B1
+    *(12,),  # F1+NONE
+    *(10, 18),  # F1+B1
+    *(4, 10, 5),  # F1+F1
+    *(8,),  # B2+NONE
+    *(4, 0),  # B2+B1
+    *(7, 8, 8),  # B2+F1
+    *(11, 0, 8, 1),  # B2+B2
+    *(6,),  # F2+NONE
+    *(3, 1),  # F2+B1
+    *(9, 12, 10),  # F2+F1
+    *(12, 6, 16, 13),  # F2+B2
+    *(11, 23, 24, 24, 51),  # F2+F2
+    *(4,),  # B3+NONE
+    *(0, 7),  # B3+B1
+    *(15, 24, 24),  # B3+F1
+    *(13, 5, 20, 19),  # B3+B2
+    *(26, 37, 37, 34, 47),  # B3+F2
+    *(28, 28, 36, 42, 50, 63),  # B3+B3
+    *(12,),  # F3+NONE
+    *(13, 0),  # F3+B1
+    *(28, 36, 55),  # F3+F1
+    *(22, 35, 59, 56),  # F3+B2
+    *(46, 55, 82, 84, 100),  # F3+F2
+    *(53, 55, 93, 88, 112, 119),  # F3+B3
+    *(84, 72, 96, 113, 104, 75, 92),  # F3+F3
+    *(10,),  # B4+NONE
+    *(24, 46),  # B4+B1
+    *(41, 73, 97),  # B4+F1
+    *(40, 53, 115, 99),  # B4+B2
+    *(84, 131, 153, 175, 232),  # B4+F2
+    *(78, 97, 164, 170, 227, 197),  # B4+B3
+    *(320, 345, 420, 434, 480, 424, 358),  # B4+F3
+    *(190, 178, 266, 224, 204, 235, 203, 203),  # B4+B4
+    *(162,),  # F4+NONE
+    *(159, 151),  # F4+B1
+    *(232, 207, 247),  # F4+F1
+    *(255, 280, 325, 322),  # F4+B2
+    *(283, 321, 305, 413, 395),  # F4+F2
+    *(304, 317, 357, 387, 430, 385),  # F4+B3
+    *(332, 321, 406, 405, 417, 390, 358),  # F4+F3
+    *(177, 178, 179, 196, 204, 235, 203, 203),  # F4+B4
+    *(177, 178, 179, 196, 204, 235, 203, 203, 203),  # F4+F4
+)
+RAPFI_TRIPLE_VALUES = TripleValues(
+    RAPFI_TRIPLES, (0, 1, 2, 19, 27, 58, 26, 26, 26, 0), five=1_000, attack=9
+)
+"""A triple set fitted to Rapfi's values (``benchmarks/fit_gomoku_eval.py --labels
+benchmarks/data/gomoku_rapfi_labels.txt.gz benchmarks/data/gomoku_rapfi_labels_odd.txt.gz
+benchmarks/data/gomoku_rapfi_labels_new.txt.gz --triples --fresh --attacks 9``: 181,890
+quiet positions of 8,132 games, each valued by Rapfi at 3,000 nodes; BENCHMARKS.md, "Gomoku:
+the class evaluation fitted further"): each triple its pair's value plus the third code's
+score plus a fitted correction (none for a triple seen fewer than 200 times), in the fitted
+values' units. Held-out loss against Rapfi's probabilities 0.5919, the played set's 0.5956
+(a class set refitted to the same labels: 0.5952). Against Rapfi at 25,000 nodes it scored
+32.3 % beside the played set's 27.1 % over 96 paired games (14 better, 8 worse: about one
+standard error), so it is not played by default."""
+
+UNPROVED_TRIPLES = (  # a line a pair, its triples by the third code, NONE first
+    *(0,),  # NONE+NONE
+    *(6,),  # B1+NONE
+    *(3, 0),  # B1+B1
+    *(10,),  # F1+NONE
+    *(9, 16),  # F1+B1
+    *(4, 5, 3),  # F1+F1
+    *(6,),  # B2+NONE
+    *(4, 0),  # B2+B1
+    *(7, 3, 5),  # B2+F1
+    *(16, 0, 9, 6),  # B2+B2
+    *(6,),  # F2+NONE
+    *(7, 8),  # F2+B1
+    *(6, 11, 11),  # F2+F1
+    *(8, 7, 14, 18),  # F2+B2
+    *(10, 28, 32, 38, 71),  # F2+F2
+    *(4,),  # B3+NONE
+    *(3, 9),  # B3+B1
+    *(12, 18, 22),  # B3+F1
+    *(12, 14, 21, 24),  # B3+B2
+    *(21, 38, 41, 45, 69),  # B3+F2
+    *(24, 36, 43, 50, 77, 85),  # B3+B3
+    *(16,),  # F3+NONE
+    *(22, 11),  # F3+B1
+    *(31, 39, 66),  # F3+F1
+    *(30, 48, 73, 75),  # F3+B2
+    *(50, 59, 99, 117, 140),  # F3+F2
+    *(53, 61, 103, 106, 147, 154),  # F3+B3
+    *(91, 84, 122, 125, 168, 171, 160),  # F3+F3
+    *(10,),  # B4+NONE
+    *(28, 68),  # B4+B1
+    *(37, 76, 100),  # B4+F1
+    *(49, 68, 104, 105),  # B4+B2
+    *(72, 109, 133, 148, 190),  # B4+F2
+    *(79, 84, 127, 144, 180, 178),  # B4+B3
+    *(181, 177, 237, 261, 280, 283, 253),  # B4+F3
+    *(106, 109, 157, 134, 164, 180, 180, 180),  # B4+B4
+    *(134,),  # F4+NONE
+    *(116, 109),  # F4+B1
+    *(184, 144, 216),  # F4+F1
+    *(206, 208, 256, 261),  # F4+B2
+    *(180, 188, 234, 295, 259),  # F4+F2
+    *(184, 185, 222, 251, 290, 249),  # F4+B3
+    *(179, 182, 184, 207, 237, 253, 253),  # F4+F3
+    *(179, 182, 184, 207, 237, 253, 253, 253),  # F4+B4
+    *(179, 182, 184, 207, 237, 253, 253, 253, 253),  # F4+F4
+)
+UNPROVED_TRIPLE_VALUES = TripleValues(
+    UNPROVED_TRIPLES, (0, 3, 5, 28, 58, 74, 74, 74, 74, 0), five=1_000, attack=9
+)
+"""The triple set fitted as :data:`RAPFI_TRIPLE_VALUES` is, without the positions Rapfi
+proves won or lost (``--unproved``: 118,112 training positions): flatter (a four with an
+open three about 250 against 420); on the unproved held-out positions it predicts the
+results better (loss 0.6297 against the played set's 0.6540), on all of them a little
+worse (0.6077 against 0.6047). Against Rapfi at 25,000 nodes: 34.4 % beside the played
+set's 47.9 % over 48 paired games (6 better, 11 worse): not played by default."""
+
 PLAYED_VALUES: Values = RAPFI_CLASS_VALUES
 """The values the engine plays with (``big_kernel.static_context``): the class set fitted to
 Rapfi. At the old speed and 12,000 Rapfi nodes it had not paid (44.8 % over 192 games paired
@@ -241,7 +423,12 @@ NAMED_VALUES: dict[str, Values] = {
     "fitted": FITTED_VALUES,
     "classes": RAPFI_CLASS_VALUES,
     "classes-combinations": with_combinations(RAPFI_CLASS_VALUES, FITTED_VALUES),
+    "triples": RAPFI_TRIPLE_VALUES,
+    "triples-unproved": UNPROVED_TRIPLE_VALUES,
 }
 """The sets a benchmark names (``bench_gomoku_peers.py --values NAME``): the plain ones, the
 class set fitted to Rapfi and the same with the default's combination values (45.8 % against
-the default's 45.3 % over 96 paired games: no gain either; BENCHMARKS.md)."""
+the default's 45.3 % over 96 paired games: no gain either; BENCHMARKS.md), and the triple
+sets fitted to Rapfi with and without its proved positions (not played by default: the first
+gained within the noise of 96 paired games, the second lost 13 points over 48; BENCHMARKS.md,
+"Gomoku: the class evaluation fitted further")."""
