@@ -115,7 +115,10 @@ def test_the_order_set_reaches_its_slot_and_its_defend_share() -> None:
 def test_an_order_that_is_not_a_set_is_refused_by_name(wrong: Any) -> None:
     spec = game(15, 15, 5).spec
     ctx = BigMNKKernel(game(15, 15, 5), KernelOptions()).context(True)
-    with pytest.raises(ParameterError, match=r"order values .*: give a PatternValues or Class"):
+    with pytest.raises(
+        ParameterError,
+        match=r"order values .*: give a PatternValues, ClassValues or TripleValues set",
+    ):
         with_patterns(ctx, spec, PATTERNS_EVAL, PLAYED_VALUES, wrong)
     with pytest.raises(ParameterError, match=r"evaluation values .*" + ", ".join(NAMED_VALUES)):
         with_patterns(ctx, spec, PATTERNS_EVAL, wrong)

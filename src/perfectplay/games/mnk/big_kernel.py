@@ -66,8 +66,6 @@ from perfectplay.games.mnk.pattern_values import (
     NAMED_VALUES,
     PLAYED_VALUES,
     VALUE_COUNT,
-    ClassValues,
-    PatternValues,
     Values,
     any_values_from,
 )
@@ -447,9 +445,9 @@ def with_patterns(
     against 37.5 % over 192, 35 games better and 24 worse)."""
     order = values if order is None else order
     for role, chosen in (("evaluation", values), ("order", order)):
-        if not isinstance(chosen, PatternValues | ClassValues):
+        if not isinstance(chosen, Values):
             raise ParameterError(
-                f"{role} values {chosen!r}: give a PatternValues or ClassValues set "
+                f"{role} values {chosen!r}: give a PatternValues, ClassValues or TripleValues set "
                 f"(pattern_values.NAMED_VALUES: {', '.join(NAMED_VALUES)})"
             )
     settings = {P_PATTERNS: mode, P_ATTACK: values.attack, P_DEFEND: order.defend}
