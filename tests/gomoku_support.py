@@ -1,9 +1,13 @@
-"""What the Gomoku threat tests share: the compiled win by threats (VCT) run on a board given
-by its stones, with runtime parameters of its context."""
+"""What the Gomoku tests share: the compiled win by threats (VCT) run on a board given by its
+stones, with runtime parameters of its context; the benchmark scripts (the evaluation's fit,
+the labelling) importable for a test of them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
 
 import numpy as np
 
@@ -15,6 +19,18 @@ from perfectplay.games.mnk.big_kernel import BigMNKKernel
 from perfectplay.games.mnk.rules import game
 
 Cell = tuple[int, int]
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+@contextmanager
+def benchmarks_importable() -> Iterator[None]:
+    """The benchmarks' folder on ``sys.path`` for the block's duration (its scripts import
+    one another by name, as they do when run from there), removed again after."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        yield
+    finally:
+        sys.path.remove(str(BENCHMARKS))
 
 
 def compiled_vct(

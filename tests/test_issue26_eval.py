@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import itertools
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from gomoku_support import benchmarks_importable
 
 from perfectplay.api import limit, solve
 from perfectplay.errors import ParameterError
@@ -35,8 +34,6 @@ from perfectplay.games.mnk.pattern_values import (
 )
 from perfectplay.games.mnk.patterns import B4, F3, F4, F5, PATTERNS_EVAL, cell_values
 from perfectplay.games.mnk.rules import game
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 def some_set(seed: int = 26) -> ClassValues:
@@ -158,11 +155,8 @@ def test_the_fits_class_features_value_a_position_as_the_table_does() -> None:
     """``fit_gomoku_eval.class_counts`` is linear in the set: its counts times a set's
     numbers give the sum of the table's values over the empty cells, so the fitted weights
     are the values the engine plays."""
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
+    with benchmarks_importable():
         from fit_gomoku_eval import board, class_counts
-    finally:
-        sys.path.remove(str(BENCHMARKS))
     from perfectplay.games.mnk import board_compiled
     from perfectplay.games.mnk.big_kernel import new_state
 

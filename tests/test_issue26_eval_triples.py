@@ -9,12 +9,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
+from gomoku_support import benchmarks_importable
 
 from perfectplay.errors import ParameterError
 from perfectplay.games.mnk.big_kernel import static_context, with_patterns
@@ -34,17 +33,15 @@ from perfectplay.games.mnk.pattern_values import (
 from perfectplay.games.mnk.patterns import B4, F4, F5, PATTERNS_EVAL
 from perfectplay.games.mnk.rules import game
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+TRIPLE_ORDER = [(a, b, c) for a in range(CODES - 1) for b in range(a + 1) for c in range(b + 1)]
+"""The triples of three codes below a five, not rising, written out in their numbering's order."""
 
 
 @pytest.fixture
 def benchmarks() -> Iterator[None]:
     """The benchmarks' folder importable for the test's duration."""
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
+    with benchmarks_importable():
         yield
-    finally:
-        sys.path.remove(str(BENCHMARKS))
 
 
 def some_triples(seed: int = 26) -> TripleValues:
@@ -65,13 +62,11 @@ def oracle(codes: tuple[int, ...], values: TripleValues) -> int:
         (o for o in itertools.permutations(codes) if o[0] >= o[1] >= o[2]),
         key=lambda o: o[:3],
     )
-    order = [(a, b, c) for a in range(CODES - 1) for b in range(a + 1) for c in range(b + 1)]
-    return values.triples[order.index(best[:3])] + values.scores[best[3]]
+    return values.triples[TRIPLE_ORDER.index(best[:3])] + values.scores[best[3]]
 
 
 def test_the_triples_are_numbered_in_order() -> None:
-    order = [(a, b, c) for a in range(CODES - 1) for b in range(a + 1) for c in range(b + 1)]
-    assert [triple_index(*abc) for abc in order] == list(range(TRIPLES)) == list(range(165))
+    assert [triple_index(*abc) for abc in TRIPLE_ORDER] == list(range(TRIPLES)) == list(range(165))
 
 
 def test_the_triple_table_is_the_oracle_on_every_four_codes() -> None:
