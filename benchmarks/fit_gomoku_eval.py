@@ -65,6 +65,7 @@ from perfectplay.games.mnk.pattern_values import (
     PAIRS,
     PLAYED_VALUES,
     TOPS,
+    TRIPLE_CODES,
     TRIPLES,
     ClassValues,
     PatternValues,
@@ -99,10 +100,7 @@ CLASS_FEATURES = (
 out: worth 0), then the codes of the other two directions counted, B1 .. F4
 (:class:`~perfectplay.games.mnk.pattern_values.ClassValues`)."""
 TRIPLE_FEATURES = tuple(
-    f"{pt.CODE_NAMES[a]}+{pt.CODE_NAMES[b]}+{pt.CODE_NAMES[c]}"
-    for a in range(TOPS)
-    for b in range(a + 1)
-    for c in range(b + 1)
+    f"{pt.CODE_NAMES[a]}+{pt.CODE_NAMES[b]}+{pt.CODE_NAMES[c]}" for a, b, c in TRIPLE_CODES
 )[1:]
 """Per side, after :data:`CLASS_FEATURES`: the cells by their three strongest codes (NONE x3
 left out), a correction of the pair's value by the third code (``--triples``)."""
@@ -496,8 +494,7 @@ def labelled_split(data: dict[str, Any], args: argparse.Namespace) -> tuple[Any,
 
 def package_evaluations(data: dict[str, Any]) -> dict[str, np.ndarray[Any, Any]]:
     """The evaluations of the package's played set and its default plain set (unscaled)."""
-    plain = pattern_x(data, DEFAULT_VALUES.attack) @ pattern_weights(DEFAULT_VALUES)
-    evaluations = {"default plain values": plain}
+    evaluations = {"default plain values": default_evaluation(data)}
     if isinstance(PLAYED_VALUES, ClassValues):
         numbers = class_numbers(PLAYED_VALUES.pairs, PLAYED_VALUES.scores)
         evaluations["played class values"] = class_x(data, PLAYED_VALUES.attack) @ numbers
@@ -507,6 +504,33 @@ def package_evaluations(data: dict[str, Any]) -> dict[str, np.ndarray[Any, Any]]
     return evaluations
 
 
+def default_evaluation(data: dict[str, Any]) -> np.ndarray[Any, Any]:
+    """The package's default plain values' evaluation of the positions (unscaled): the
+    yardstick a printed set's spread is scaled to (:func:`spread`)."""
+    z: np.ndarray[Any, Any] = pattern_x(data, DEFAULT_VALUES.attack) @ pattern_weights(
+        DEFAULT_VALUES
+    )
+    return z
+
+
+def seen(features: np.ndarray[Any, Any], train: Any) -> np.ndarray[Any, Any]:
+    """How often each feature of a side-by-side block (the mover's columns, then the
+    opponent's) occurs over the training positions, both sides counted."""
+    half = features.shape[1] // 2
+    counts: np.ndarray[Any, Any] = features[train][:, :half].sum(0) + features[train][:, half:].sum(
+        0
+    )
+    return counts
+
+
+def print_losses(name: str, z: np.ndarray[Any, Any], train: Any, targets: Any, masks: Any) -> None:
+    """The held-out losses of a printed set's evaluation ``z`` against Rapfi's probabilities
+    and the results (its scale refitted to each on the training positions)."""
+    for target_name, y in zip(("Rapfi", "results"), targets, strict=True):
+        k = scale_fit(z[train], y[train])
+        print(f"{name}, target {target_name}: {held_out(k * z, y, masks)}")
+
+
 def print_fitted_set(
     data: dict[str, Any], fit: tuple[int, Any], train: Any, targets: Any, masks: Any
 ) -> None:
@@ -514,15 +538,9 @@ def print_fitted_set(
     units (:func:`print_class_values`), and its losses as printed (scale refitted)."""
     attack, w = fit
     x = class_x(data, attack)
-    n = len(CLASS_FEATURES)
-    seen = data["cls"][train][:, :n].sum(0) + data["cls"][train][:, n:].sum(0)
-    plain = pattern_x(data, DEFAULT_VALUES.attack) @ pattern_weights(DEFAULT_VALUES)
-    scaled = w * spread(plain[train], x[train] @ w)
-    pairs, scores = print_class_values(attack, scaled, seen)
-    z = x @ class_numbers(pairs, scores)
-    for target_name, y in zip(("Rapfi", "results"), targets, strict=True):
-        k = scale_fit(z[train], y[train])
-        print(f"the set as printed, target {target_name}: {held_out(k * z, y, masks)}")
+    scaled = w * spread(default_evaluation(data)[train], x[train] @ w)
+    pairs, scores = print_class_values(attack, scaled, seen(data["cls"], train))
+    print_losses("the set as printed", x @ class_numbers(pairs, scores), train, targets, masks)
 
 
 def print_triple_set(
@@ -535,32 +553,25 @@ def print_triple_set(
     (scale refitted)."""
     attack, w = fit
     x = triple_x(data, attack)
-    n, t = len(CLASS_FEATURES), len(TRIPLE_FEATURES)
-    seen_class = data["cls"][train][:, :n].sum(0) + data["cls"][train][:, n:].sum(0)
-    seen_triple = data["tri"][train][:, :t].sum(0) + data["tri"][train][:, t:].sum(0)
-    plain = pattern_x(data, DEFAULT_VALUES.attack) @ pattern_weights(DEFAULT_VALUES)
-    scaled = w * spread(plain[train], x[train] @ w)
-    pairs, scores = class_values(scaled[:n], seen_class)
+    n = len(CLASS_FEATURES)
+    scaled = w * spread(default_evaluation(data)[train], x[train] @ w)
+    pairs, scores = class_values(scaled[:n], seen(data["cls"], train))
+    seen_triple = seen(data["tri"], train)
     corrections = [
         0.0,
         *(v if c >= RARE else 0.0 for v, c in zip(scaled[n:], seen_triple, strict=True)),
     ]
-    triples = [0] * TRIPLES
-    for a in range(TOPS):
-        for b in range(a + 1):
-            for c in range(b + 1):
-                index = triple_index(a, b, c)
-                base = pairs[pair_index(a, b)] + scores[c]
-                triples[index] = max(0, round(base + corrections[index])) if index else 0
+    triples = [
+        max(0, round(pairs[pair_index(a, b)] + scores[c] + corrections[index])) if index else 0
+        for index, (a, b, c) in enumerate(TRIPLE_CODES)
+    ]
     five = max(1_000, max(triples) + max(scores) + 1)
     print(f"triple values fitted to Rapfi (attack {attack}/8):")
     print(
         f"  TripleValues(triples={tuple(triples)}, scores={scores}, five={five}, attack={attack})"
     )
     z = x @ triple_weights(TripleValues(tuple(triples), scores, five, attack))
-    for target_name, y in zip(("Rapfi", "results"), targets, strict=True):
-        k = scale_fit(z[train], y[train])
-        print(f"the triple set as printed, target {target_name}: {held_out(k * z, y, masks)}")
+    print_losses("the triple set as printed", z, train, targets, masks)
 
 
 def triple_weights(values: TripleValues) -> np.ndarray[Any, Any]:
@@ -569,12 +580,8 @@ def triple_weights(values: TripleValues) -> np.ndarray[Any, Any]:
     less its third code's score (counted by the class part already)."""
     n = len(CLASS_FEATURES) - (pt.F5 - pt.B1)
     weights = [0.0] * n + [float(v) for v in values.scores[pt.B1 : pt.F5]]
-    for a in range(TOPS):
-        for b in range(a + 1):
-            for c in range(b + 1):
-                index = triple_index(a, b, c)
-                if index:
-                    weights.append(values.triples[index] - values.scores[c])
+    corrected = [values.triples[i] - values.scores[c] for i, (_, _, c) in enumerate(TRIPLE_CODES)]
+    weights += corrected[1:]  # NONE x3 has no column
     return np.array(weights, dtype=np.float64)
 
 

@@ -222,8 +222,11 @@ def class_values_from(numbers: tuple[int, ...]) -> ClassValues:
 TRIPLE_VALUE_COUNT = TRIPLES + CODES + 3
 """Numbers of a :class:`TripleValues` set (:meth:`TripleValues.numbers`)."""
 
+TRIPLE_CODES = tuple((a, b, c) for a in range(TOPS) for b in range(a + 1) for c in range(b + 1))
+"""The three strongest codes of each triple, in the order of :func:`triple_index`."""
+
 TRIPLE_NAMES = (
-    *(f"triple {a},{b},{c}" for a in range(TOPS) for b in range(a + 1) for c in range(b + 1)),
+    *(f"triple {a},{b},{c}" for a, b, c in TRIPLE_CODES),
     *(f"score {code}" for code in range(CODES)),
     "five",
     "attack",
