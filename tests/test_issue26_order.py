@@ -2,10 +2,11 @@
 
 The big-board engine keeps two cell tables: ``ctx[12]`` orders the moves (the per-cell
 values ``st[12][0:2]`` the move order reads), ``ctx[13]`` evaluates (the sums
-``counts[4:8]``, from ``st[12][2:4]``). Held here against a recomputation from scratch (the
-slow recursive classifier of ``test_mnk_patterns`` read off the board, each set's value of
-the codes computed from its definition) after random makes and unmakes; the same set in
-both must search exactly as one table did; a wrong set is refused by name.
+``counts[4:8]``, from ``st[12][2:4]``, whose entries also hold each cell's threat class).
+Held here against a recomputation from scratch (the slow recursive classifier of
+``test_mnk_patterns`` read off the board, each set's value of the codes computed from its
+definition) after random makes and unmakes; the same set in both must search exactly as one
+table did; a wrong set is refused by name.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from perfectplay.errors import ParameterError
 from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk.big_kernel import BigMNKKernel, new_state, with_patterns
 from perfectplay.games.mnk.context_layout import P_ATTACK, P_DEFEND, STATS_SIZE
-from perfectplay.games.mnk.pattern_classes import class_value
+from perfectplay.games.mnk.pattern_classes import class_value, scoring_table, value_table
 from perfectplay.games.mnk.pattern_values import (
     FITTED_VALUES,
     HAND_SET_VALUES,
@@ -30,7 +31,13 @@ from perfectplay.games.mnk.pattern_values import (
     PatternValues,
     Values,
 )
-from perfectplay.games.mnk.patterns import PATTERNS_EVAL, combined_value, two_wins
+from perfectplay.games.mnk.patterns import (
+    PATTERNS_EVAL,
+    VALUE_SHIFT,
+    combined_value,
+    threat_class,
+    two_wins,
+)
 from perfectplay.games.mnk.rules import game
 from tests.games.test_mnk_patterns import board_codes
 
@@ -70,7 +77,8 @@ def check_from_scratch(st: Any, size: int, evaluation: Values, order: Values) ->
             codes = tuple(board_codes(st[4], c, side, size, size, False))
             two = two_wins(codes)
             assert st[12][side, c] == 2 * slow_value(order, codes) + two, (c, side)
-            assert st[12][2 + side, c] == 2 * slow_value(evaluation, codes) + two, (c, side)
+            entry = slow_value(evaluation, codes) << VALUE_SHIFT | threat_class(codes) << 1 | two
+            assert st[12][2 + side, c] == entry, (c, side)
             totals[side] += slow_value(evaluation, codes)
             twos[side] += two
     assert [st[3][4], st[3][5]] == totals
@@ -106,9 +114,10 @@ def test_the_order_set_reaches_its_slot_and_its_defend_share() -> None:
     _, same = split_context(15, RAPFI_CLASS_VALUES, None)
     assert ctx[10][P_ATTACK] == RAPFI_CLASS_VALUES.attack
     assert ctx[10][P_DEFEND] == FITTED_VALUES.defend
-    assert np.array_equal(ctx[13], same[13]) and np.array_equal(same[12], same[13])
-    assert not np.array_equal(ctx[12], ctx[13])
-    assert with_patterns(same, spec)[12] is with_patterns(same, spec)[13]  # one set: one table
+    assert np.array_equal(ctx[13], same[13]) and not np.array_equal(ctx[12], same[12])
+    assert np.array_equal(ctx[12], value_table(FITTED_VALUES))
+    assert with_patterns(same, spec)[12] is value_table(RAPFI_CLASS_VALUES)  # built once
+    assert with_patterns(same, spec)[13] is scoring_table(RAPFI_CLASS_VALUES)
 
 
 @pytest.mark.parametrize("wrong", ["fitted", FITTED_VALUES.numbers(), 3])
@@ -145,7 +154,7 @@ def test_one_set_in_two_tables_searches_as_one_table() -> None:
     for cell in [(7, 7), (7, 8), (8, 8), (6, 6), (8, 7), (9, 9)]:
         position = g.play(position, cell)
     plain = BigMNKKernel(g, KernelOptions()).context(True)
-    copied = (*plain[:12], plain[12].copy(), plain[13].copy())  # equal, not the same array
+    copied = (*plain[:12], plain[12].copy(), plain[13].copy(), plain[14])  # equal, not the same
     assert searched(copied, g, position, 5) == searched(plain, g, position, 5)
     _, split = split_context(15, PLAYED_VALUES, FITTED_VALUES)
     assert searched(split, g, position, 3)[0] >= 0  # another order still finds a move

@@ -37,6 +37,7 @@ from perfectplay.games.mnk.patterns import (
     NONE,
     OWN,
     PATTERNS_OFF,
+    VALUE_SHIFT,
     combined_value,
     pattern_table,
     radius,
@@ -177,6 +178,7 @@ def test_incremental_codes_equal_the_codes_from_scratch(size: int, exact: bool) 
                 assert list(st[11][side, 4 * c : 4 * c + 4]) == codes, (c, side)
                 two = two_wins(tuple(codes))
                 assert st[12][side, c] == 2 * combined_value(tuple(codes)) + two
+                assert st[12][2 + side, c] >> VALUE_SHIFT == combined_value(tuple(codes))
                 totals[side] += combined_value(tuple(codes))
                 twos[side] += two
         assert [st[3][4], st[3][5]] == totals

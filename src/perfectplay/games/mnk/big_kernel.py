@@ -60,10 +60,11 @@ from perfectplay.games.mnk.lines import (
     permutations,
     zobrist_keys,
 )
-from perfectplay.games.mnk.pattern_classes import value_table
+from perfectplay.games.mnk.pattern_classes import scoring_table, threat_table, value_table
 from perfectplay.games.mnk.pattern_values import (
     CLASS_VALUE_COUNT,
     NAMED_VALUES,
+    PLAYED_THREATS,
     PLAYED_VALUES,
     VALUE_COUNT,
     Values,
@@ -195,6 +196,9 @@ VCT_TABLE_BITS = 0
 VCT_FOURS = 0
 """The longest VCF a node of the win by threats looks for, in fours (``P_VCT_FOURS``; 0: the
 root's, :data:`ROOT_VCF_FOURS`)."""
+THREAT_EVAL = 0
+"""1: the evaluation adds the threat table's value of the position's threat mask
+(``P_THREAT_EVAL``; the table :data:`~.pattern_values.PLAYED_THREATS`); 0: off."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -406,8 +410,9 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_VCT_MOVES] = VCT_MOVES
     params[slots.P_VCT_TABLE] = VCT_TABLE_BITS
     params[slots.P_VCT_FOURS] = VCT_FOURS
+    params[slots.P_THREAT_EVAL] = THREAT_EVAL
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
-    cell_table = value_table(PLAYED_VALUES) if tables else np.zeros(1, dtype=np.int64)
+    off = np.zeros(1, dtype=np.int64)
     return (
         layout.cell_line,
         layout.cell_bit,
@@ -421,8 +426,9 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
         centre_order(spec.rows, spec.cols),
         params,
         pattern_table(spec.k, spec.exactly) if tables else np.zeros(1, dtype=np.int8),
-        cell_table,
-        cell_table,
+        value_table(PLAYED_VALUES) if tables else off,
+        scoring_table(PLAYED_VALUES) if tables else off,
+        threat_table(PLAYED_THREATS),
     )
 
 
@@ -453,7 +459,7 @@ def with_patterns(
     settings = {P_PATTERNS: mode, P_ATTACK: values.attack, P_DEFEND: order.defend}
     ctx = with_params(ctx, settings)
     table = pattern_table(spec.k, spec.exactly)
-    return (*ctx[:11], table, value_table(order), value_table(values))
+    return (*ctx[:11], table, value_table(order), scoring_table(values), ctx[14])
 
 
 def with_params(ctx: tuple[Any, ...], settings: Mapping[int, int]) -> tuple[Any, ...]:
@@ -519,7 +525,7 @@ def new_state(
         np.zeros((2, lines), dtype=np.int64),
         np.zeros((2, lines), dtype=np.int64),
         np.zeros((2, lines), dtype=np.int64),
-        np.zeros(8, dtype=np.int64),
+        np.zeros(slots.COUNTS_SIZE, dtype=np.int64),
         np.zeros(cells, dtype=np.int64),
         np.zeros(cells, dtype=np.int64),
         np.zeros(ctx[4].shape[0], dtype=np.uint64),

@@ -36,14 +36,19 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
     11 patterns  int8[4**(2r)]     :func:`.patterns.pattern_table` (one zero when off)
     12 cell_val  int64[10**4]      the move order's cell table (:func:`.pattern_classes.
                                     value_table`, one zero when off): ``st[12][0:2]``
-    13 eval_val  int64[10**4]      the evaluation's cell table, the same layout: the sums
-                                    ``counts[4:8]`` (the same array as entry 12 unless the
-                                    order's set was chosen apart, issue 26)
+    13 eval_val  int64[10**4]      the evaluation's cell table (:func:`.patterns.
+                                    scoring_entries`): each entry ``value << VALUE_SHIFT |
+                                    threat class << 1 | two wins``; the sums ``counts[4:]``
+    14 threats   int64[2**11]      the evaluation's threat table by threat mask (added
+                                    with ``P_THREAT_EVAL`` on; :func:`threat_mask`)
 
 State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
 
     0 lines    int64[2, lines]   stone bits       1 wins  int64[2, lines]   2 fours int64[2, lines]
-    3 counts   int64[4]          lines with a win cell for x, for o; stones; evaluation for x
+    3 counts   int64[COUNTS_SIZE]  lines with a win cell for x, for o; stones; evaluation
+                                 for x; from 4 on the sums of ``st[12][2:4]`` (below), then
+                                 from ``THREATS_AT`` the empty cells of each threat class for
+                                 x, then for o (``THREAT_CLASSES`` a side)
     4 board    int64[cells]      0 empty, 1 x, 2 o
     5 nearby   int64[cells]      stones within two rows and columns
     6 hashes   uint64[s]         Zobrist hash of each symmetric image
@@ -55,9 +60,10 @@ State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
     12 values  int64[4, cells]   rows 0, 1 (x, o): each empty cell's combined pattern value
                                  by the order's table (``ctx[12]``) times 2, plus 1 when a
                                  stone there leaves two win cells (0 on occupied cells);
-                                 rows 2, 3 the same by the evaluation's table (``ctx[13]``),
-                                 whose sums are ``counts[4]`` (x), ``[5]`` (o), the cells
-                                 leaving two wins ``counts[6]``, ``[7]``
+                                 rows 2, 3 the entries of the evaluation's table
+                                 (``ctx[13]``): the values' sums are ``counts[4]`` (x),
+                                 ``[5]`` (o), the cells leaving two wins ``counts[6]``,
+                                 ``[7]``, the cells by threat class ``counts[THREATS_AT:]``
 
 Pattern tables (issue 26, :mod:`.patterns`, for ``k`` = 5 only): with the mode on, a stone
 refreshes the codes of the empty cells within the radius along its four lines and their
@@ -83,8 +89,35 @@ from perfectplay.games.mnk.context_layout import (
     P_ORDER,
     P_PATTERNS,
     P_RADIUS,
+    P_THREAT_EVAL,
+    THREATS_AT,
 )
-from perfectplay.games.mnk.patterns import PATTERNS_EVAL, PATTERNS_OFF
+from perfectplay.games.mnk.patterns import (
+    CLASS_BITS,
+    MASK_MY_FLEX_FOUR,
+    MASK_MY_FOUR,
+    MASK_MY_FOUR_PLUS,
+    MASK_MY_THREE,
+    MASK_MY_THREE_PLUS,
+    MASK_THEIR_FIVE,
+    MASK_THEIR_FLEX_FOUR,
+    MASK_THEIR_FOUR,
+    MASK_THEIR_FOUR_PLUS,
+    MASK_THEIR_THREE,
+    MASK_THEIR_THREE_PLUS,
+    PATTERNS_EVAL,
+    PATTERNS_OFF,
+    THREAT_CLASSES,
+    THREAT_DOUBLE_THREE,
+    THREAT_FIVE,
+    THREAT_FLEX_FOUR,
+    THREAT_FOUR,
+    THREAT_FOUR_PLUS,
+    THREAT_FOUR_THREE,
+    THREAT_THREE,
+    THREAT_THREE_PLUS,
+    VALUE_SHIFT,
+)
 from perfectplay.values import HEURISTIC_LIMIT
 
 I2 = types.Array(types.int64, 2, "C")
@@ -106,6 +139,7 @@ CTX_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
         types.Array(types.int8, 1, "C"),
         I1,
         I1,
+        I1,
     )
 )
 STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
@@ -120,6 +154,8 @@ opponent's counting 8: its threats come first) and ``P_DEFEND`` (the opponent's 
 of a cell in the move order, the side's counting 8)."""
 
 
+CLASS_MASK = (1 << CLASS_BITS) - 1
+"""A threat class's bits in an evaluation cell-table entry, below its value."""
 CLOCK_MASK = 255
 """The clock is read at the first node and every 256 nodes after it: this engine's nodes are
 slow (tens of microseconds), so the common 4096 would overshoot a short limit."""
@@ -428,7 +464,8 @@ def set_value(cell, ctx, st):  # type: ignore[no-untyped-def]
 def cell_value(cell, board, counts, codes, values, ordering, scoring):  # type: ignore[no-untyped-def]
     """:func:`set_value` from the arrays themselves (``st[4]``, ``st[3]``, ``st[11]``,
     ``st[12]``, ``ctx[12]``, ``ctx[13]``), inlined (see :func:`line_code`). The evaluation's
-    old value is read from ``values[2 + side]``: the codes are already the new ones."""
+    old entry (its value, threat class and two wins) is read from ``values[2 + side]``: the
+    codes are already the new ones."""
     for side in range(2):
         entry, scored = 0, 0
         if board[cell] == 0:
@@ -437,8 +474,11 @@ def cell_value(cell, board, counts, codes, values, ordering, scoring):  # type: 
             key += 100 * codes[side, at + 2] + 1000 * codes[side, at + 3]
             entry, scored = ordering[key], scoring[key]
         old = values[2 + side, cell]
-        counts[4 + side] += (scored >> 1) - (old >> 1)
+        counts[4 + side] += (scored >> VALUE_SHIFT) - (old >> VALUE_SHIFT)
         counts[6 + side] += (scored & 1) - (old & 1)
+        threats = THREATS_AT + THREAT_CLASSES * side
+        counts[threats + (scored >> 1 & CLASS_MASK)] += 1
+        counts[threats + (old >> 1 & CLASS_MASK)] -= 1
         values[side, cell] = entry
         values[2 + side, cell] = scored
 
@@ -594,6 +634,8 @@ def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
     if ctx[10][P_PATTERNS] == PATTERNS_EVAL:
         mine, theirs = counts[4 + side], counts[5 - side]
         value = mine * ctx[10][P_ATTACK] // EIGHTHS - theirs
+        if ctx[10][P_THREAT_EVAL]:
+            value += ctx[14][threat_mask(side, counts)]
         return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
     value = counts[3]
     if side == 1:
@@ -604,6 +646,32 @@ def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
             if st[2][side, line]:
                 value += ctx[8][k + 1]
     return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
+
+
+@njit(cache=True, inline="always")
+def threat_mask(side, counts):  # type: ignore[no-untyped-def]
+    """The threat mask of the position for ``side`` to move (:func:`.patterns.threat_mask`,
+    the same bits) from the counts of the empty cells by threat class (``counts[THREATS_AT:]``,
+    :data:`THREAT_CLASSES` a side)."""
+    mine = counts[THREATS_AT + THREAT_CLASSES * side :]
+    theirs = counts[THREATS_AT + THREAT_CLASSES * (1 - side) :]
+    mask = np.int64(theirs[THREAT_FIVE] > 0) << MASK_THEIR_FIVE
+    mask |= np.int64(mine[THREAT_FLEX_FOUR] > 0) << MASK_MY_FLEX_FOUR
+    mask |= np.int64(theirs[THREAT_FLEX_FOUR] > 0) << MASK_THEIR_FLEX_FOUR
+    mask |= np.int64(mine[THREAT_FOUR_PLUS] + mine[THREAT_FOUR_THREE] > 0) << MASK_MY_FOUR_PLUS
+    mask |= np.int64(mine[THREAT_FOUR] > 0) << MASK_MY_FOUR
+    mask |= np.int64(mine[THREAT_THREE_PLUS] + mine[THREAT_DOUBLE_THREE] > 0) << MASK_MY_THREE_PLUS
+    mask |= np.int64(mine[THREAT_THREE] > 0) << MASK_MY_THREE
+    mask |= (
+        np.int64(theirs[THREAT_FOUR_PLUS] + theirs[THREAT_FOUR_THREE] > 0) << MASK_THEIR_FOUR_PLUS
+    )
+    mask |= np.int64(theirs[THREAT_FOUR] > 0) << MASK_THEIR_FOUR
+    mask |= (
+        np.int64(theirs[THREAT_THREE_PLUS] + theirs[THREAT_DOUBLE_THREE] > 0)
+        << MASK_THEIR_THREE_PLUS
+    )
+    mask |= np.int64(theirs[THREAT_THREE] > 0) << MASK_THEIR_THREE
+    return mask
 
 
 @lean()

@@ -16,6 +16,8 @@ search's own slots, then counters of what fired, then the ordering memory of one
 
 from __future__ import annotations
 
+from perfectplay.games.mnk.patterns import THREAT_CLASSES
+
 (
     P_CELLS,
     P_K,
@@ -60,8 +62,9 @@ from __future__ import annotations
     P_VCT_MOVES,
     P_VCT_TABLE,
     P_VCT_FOURS,
+    P_THREAT_EVAL,
     PARAMS_SIZE,
-) = range(44)
+) = range(45)
 """Indices of the context's parameters. The pruning ones (issue 26, each 0 = off):
 ``P_HISTORY`` the beam's moves kept first by gain before the rest go by history score;
 ``P_KILLERS`` 1 to try a ply's killer moves right after those; ``P_NULL_DEPTH`` the least
@@ -85,7 +88,9 @@ cell near a stone; ``VCT_THREATS``: with the pattern tables on, the cells making
 open three or two threes; ``VCT_ANY_THREE``: those and every three); ``P_VCT_TABLE`` the log2
 of the slots of the table one search by threats keeps its proofs and failures in (0: none);
 ``P_VCT_FOURS`` the longest VCF, in fours, a node of the win by threats looks for first (0:
-``P_VCF_ROOT``'s, the root's)."""
+``P_VCF_ROOT``'s, the root's). ``P_THREAT_EVAL`` 1: the evaluation adds the threat table's
+value of the position's threat mask (``board_compiled.threat_mask``; 0: the cells' values
+alone)."""
 
 (
     S_NODES,
@@ -115,6 +120,12 @@ root and its nodes, root moves refuted by the opponent's VCT and the nodes those
 spent; null moves tried and those that cut, nodes cut by reverse futility, moves skipped by
 the move count; the ply of a null move's child (no null move there: never two in a row);
 then the history scores from :data:`HISTORY_AT`."""
+THREATS_AT = 8
+"""The first slot of the state's ``counts`` (``st[3]``) counting the empty cells by threat
+class (:data:`~.patterns.THREAT_CLASSES` slots for x, then as many for o); the slots before it
+are said in :mod:`.board_compiled`."""
+COUNTS_SIZE = THREATS_AT + 2 * THREAT_CLASSES
+"""The length of the state's ``counts``."""
 STATS_CORE = COUNT_OWN
 """The slots every caller of the compiled search gives; the counters and the ordering memory
 are used only when ``stats`` is :data:`STATS_SIZE` long."""

@@ -12,16 +12,25 @@ from typing import Any
 
 import numpy as np
 
+from perfectplay.errors import ParameterError
 from perfectplay.games.mnk.pattern_values import (
     CODES,
+    MAX_VALUE,
     ClassValues,
     PatternValues,
+    ThreatValues,
     TripleValues,
     Values,
     pair_index,
     triple_index,
 )
-from perfectplay.games.mnk.patterns import F5, cell_values, two_wins
+from perfectplay.games.mnk.patterns import (
+    F5,
+    THREAT_MASKS,
+    cell_values,
+    scoring_entries,
+    two_wins,
+)
 
 
 def class_value(codes: tuple[int, ...], values: ClassValues | TripleValues) -> int:
@@ -54,3 +63,28 @@ def value_table(values: Values) -> np.ndarray[Any, Any]:
     if isinstance(values, PatternValues):
         return cell_values(values)
     return class_table(values)
+
+
+@lru_cache(maxsize=8)
+def scoring_table(values: Values) -> np.ndarray[Any, Any]:
+    """The compiled board's evaluation cell table of a set: :func:`value_table` with each
+    cell's threat class (:func:`~.patterns.scoring_entries`). Built once per set and never
+    written."""
+    return scoring_entries(value_table(values))
+
+
+@lru_cache(maxsize=4)
+def threat_table(threats: ThreatValues) -> np.ndarray[Any, Any]:
+    """The compiled board's threat table: ``table[mask]`` the value of a threat mask. Raises
+    :class:`~perfectplay.errors.ParameterError` when a mask is not one of
+    :data:`~.patterns.THREAT_MASKS` or a value is beyond :data:`~.pattern_values.MAX_VALUE`
+    either way. Built once per set and never written."""
+    table = np.zeros(THREAT_MASKS, dtype=np.int64)
+    for mask, value in threats.entries:
+        if not (0 <= mask < THREAT_MASKS and -MAX_VALUE <= value <= MAX_VALUE):
+            raise ParameterError(
+                f"threat values entry ({mask}, {value}): give a mask from 0 to "
+                f"{THREAT_MASKS - 1} and a value from {-MAX_VALUE} to {MAX_VALUE}"
+            )
+        table[mask] = value
+    return table

@@ -27,6 +27,7 @@ are those of :mod:`.pattern_values` (apart, so that a new set needs no recompile
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -172,3 +173,103 @@ def cell_values(values: PatternValues = DEFAULT_VALUES) -> np.ndarray[Any, Any]:
         codes = tuple(index // CODES**d % CODES for d in range(4))
         table[index] = 2 * combined_value(codes, values) + two_wins(codes)
     return table
+
+
+(
+    THREAT_NONE,
+    THREAT_THREE,
+    THREAT_THREE_PLUS,
+    THREAT_DOUBLE_THREE,
+    THREAT_FOUR,
+    THREAT_FOUR_PLUS,
+    THREAT_FOUR_THREE,
+    THREAT_FLEX_FOUR,
+    THREAT_FIVE,
+    THREAT_CLASSES,
+) = range(10)
+"""A cell's *threat class* for one side, from its four codes (issue 26): what a stone there
+threatens, weakest first. A three: one F3 (``THREAT_THREE``), with a B3 or F2 in another
+direction (``THREAT_THREE_PLUS``), two F3 (``THREAT_DOUBLE_THREE``); a four: one B4 alone
+(``THREAT_FOUR``), with a B3 or F2 (``THREAT_FOUR_PLUS``), with an F3 (``THREAT_FOUR_THREE``);
+an F4 or two B4 (``THREAT_FLEX_FOUR``); a five. The same ladder as Rapfi's ``Pattern4``
+above its twos (its public types, the game's facts). :data:`THREAT_CLASSES` is their number."""
+CLASS_BITS = 4
+"""Bits of a threat class in an evaluation cell-table entry (:data:`THREAT_CLASSES` <= 16)."""
+VALUE_SHIFT = CLASS_BITS + 1
+"""An evaluation cell-table entry is ``value << VALUE_SHIFT | class << 1 | two wins``
+(:func:`scoring_entries`): the value, the threat class, whether two win cells are left."""
+(
+    MASK_THEIR_FIVE,
+    MASK_MY_FLEX_FOUR,
+    MASK_THEIR_FLEX_FOUR,
+    MASK_MY_FOUR_PLUS,
+    MASK_MY_FOUR,
+    MASK_MY_THREE_PLUS,
+    MASK_MY_THREE,
+    MASK_THEIR_FOUR_PLUS,
+    MASK_THEIR_FOUR,
+    MASK_THEIR_THREE_PLUS,
+    MASK_THEIR_THREE,
+    MASK_BITS,
+) = range(12)
+"""The bits of a position's *threat mask* for the side to move (:func:`threat_mask`): whether
+some empty cell is of these classes for it (MY) or for the opponent (THEIR). A four-three
+counts as a four-plus, a double three as a three-plus."""
+THREAT_MASKS = 1 << MASK_BITS
+"""The threat masks' number: the length of the evaluation's threat table."""
+
+
+def threat_class(codes: tuple[int, ...]) -> int:
+    """The threat class (``THREAT_*``) of a cell whose four direction codes are ``codes``."""
+    count = [codes.count(code) for code in range(CODES)]
+    more = count[B3] + count[F2] > 0
+    if count[F5]:
+        return THREAT_FIVE
+    if count[F4] or count[B4] >= 2:
+        return THREAT_FLEX_FOUR
+    if count[B4]:
+        if count[F3]:
+            return THREAT_FOUR_THREE
+        return THREAT_FOUR_PLUS if more else THREAT_FOUR
+    if count[F3] >= 2:
+        return THREAT_DOUBLE_THREE
+    if count[F3]:
+        return THREAT_THREE_PLUS if more else THREAT_THREE
+    return THREAT_NONE
+
+
+def threat_mask(mine: Sequence[int], theirs: Sequence[int]) -> int:
+    """The threat mask (the ``MASK_*`` bits) of a position whose empty cells number ``mine[c]``
+    of threat class ``c`` for the side to move and ``theirs[c]`` for the opponent."""
+    bits = {
+        MASK_THEIR_FIVE: theirs[THREAT_FIVE],
+        MASK_MY_FLEX_FOUR: mine[THREAT_FLEX_FOUR],
+        MASK_THEIR_FLEX_FOUR: theirs[THREAT_FLEX_FOUR],
+        MASK_MY_FOUR_PLUS: mine[THREAT_FOUR_PLUS] + mine[THREAT_FOUR_THREE],
+        MASK_MY_FOUR: mine[THREAT_FOUR],
+        MASK_MY_THREE_PLUS: mine[THREAT_THREE_PLUS] + mine[THREAT_DOUBLE_THREE],
+        MASK_MY_THREE: mine[THREAT_THREE],
+        MASK_THEIR_FOUR_PLUS: theirs[THREAT_FOUR_PLUS] + theirs[THREAT_FOUR_THREE],
+        MASK_THEIR_FOUR: theirs[THREAT_FOUR],
+        MASK_THEIR_THREE_PLUS: theirs[THREAT_THREE_PLUS] + theirs[THREAT_DOUBLE_THREE],
+        MASK_THEIR_THREE: theirs[THREAT_THREE],
+    }
+    return sum(1 << bit for bit, count in bits.items() if count > 0)
+
+
+@lru_cache(maxsize=1)
+def threat_classes() -> np.ndarray[Any, Any]:
+    """``table[c0 + 10 c1 + 100 c2 + 1000 c3]``: :func:`threat_class` of every four codes
+    (the key of :func:`cell_values`). Built once and never written."""
+    table = np.zeros(CODES**4, dtype=np.int64)
+    for index in range(CODES**4):
+        table[index] = threat_class(tuple(index // CODES**d % CODES for d in range(4)))
+    return table
+
+
+def scoring_entries(table: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The evaluation's cell table from a cell table of :func:`cell_values`' layout (``2 value
+    + two wins``): ``value << VALUE_SHIFT | threat class << 1 | two wins``, so one lookup gives
+    the compiled board the cell's value, its threat class and its two wins."""
+    entries: np.ndarray[Any, Any] = (table >> 1) << VALUE_SHIFT | threat_classes() << 1 | table & 1
+    return entries

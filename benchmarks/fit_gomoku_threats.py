@@ -1,0 +1,139 @@
+"""Fitting the Gomoku evaluation's threat table to Rapfi's values (issue 26).
+
+    python benchmarks/fit_gomoku_threats.py benchmarks/data/gomoku_rapfi_labels.txt.gz \\
+        benchmarks/data/gomoku_rapfi_labels_odd.txt.gz \\
+        benchmarks/data/gomoku_rapfi_labels_new.txt.gz --seed 26
+
+The cells' values are additive: a side's cells summed, the side to move's weighted by the
+attack share. Who holds the initiative is not: the same open three is worth much more to the
+side to move than to the side that just moved, and a four to answer it with changes that
+again. The threat table adds to the evaluation a value per *threat mask* of the position
+(:func:`perfectplay.games.mnk.patterns.threat_mask`: eleven bits, whether some empty cell
+lets the side to move, or the opponent, make a five, a flex four, a four with more, a four, a
+three with more, a three), the structure of Rapfi's classical evaluation (its threat table,
+``eval/eval.cpp``; read for the idea, its values not used).
+
+Reads ``label_gomoku_rapfi.py``'s files (quiet positions, Rapfi's value of each and the
+game's result), replays each position on the compiled board with the played values, and
+fits ``sigmoid(a * eval + T[mask])`` to Rapfi's values as probabilities
+(``fit_gomoku_eval.rapfi_probabilities``) by Newton's method on a seeded 80 % of the games
+(a mask seen fewer than :data:`MIN_SEEN` times keeps 0). Prints the held-out losses without
+and with the table, against Rapfi's probabilities and against the results, then the table in
+the evaluation's units (``T / a``) as a ``pattern_values.ThreatValues`` literal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from fit_gomoku_eval import (
+    LABEL_LINE,
+    board,
+    logistic_fit,
+    losses,
+    parse_stones,
+    rapfi_probabilities,
+    scale_fit,
+)
+from gomoku_blunders import value_of
+
+from perfectplay.games.mnk import patterns as pt
+from perfectplay.games.mnk.big_kernel import new_state
+from perfectplay.games.mnk.pattern_values import PLAYED_VALUES
+
+MIN_SEEN = 100
+"""Training positions a mask needs for a value of its own."""
+COLUMNS = ("game", "ply", "result", "rapfi", "eval", "mask")
+
+
+def position_rows(path: str) -> np.ndarray[Any, Any]:
+    """One row per position of a labels file: :data:`COLUMNS` (the played evaluation for the
+    side to move, unscaled; its threat mask)."""
+    from perfectplay.games.mnk import board_compiled
+
+    game, start, spec, ctx = board()
+    classes = pt.threat_classes()
+    raw = Path(path).read_bytes()
+    text = gzip.decompress(raw).decode() if path.endswith(".gz") else raw.decode()
+    rows = []
+    for line in text.splitlines():
+        if not (found := LABEL_LINE.fullmatch(line.strip())):
+            continue
+        position = start
+        for x, y in parse_stones(found[5]):
+            position = game.play(position, (y, x))
+        st = new_state(spec, position, ctx, board_compiled.load)
+        ply = int(found[2])
+        side = ply % 2
+        counts = [class_counts(st, s, classes) for s in (side, 1 - side)]
+        value = st[3][4 + side] * PLAYED_VALUES.attack // 8 - st[3][5 - side]
+        rapfi = value_of(found[4])
+        rows.append((int(found[1]), ply, float(found[3]), rapfi, value, pt.threat_mask(*counts)))
+    return np.array(rows, dtype=np.float64)
+
+
+def class_counts(st: Any, side: int, classes: np.ndarray[Any, Any]) -> list[int]:
+    """A side's empty cells counted by threat class, from their codes."""
+    codes = st[11][side].reshape(-1, 4)[st[4] == 0]
+    keys = codes[:, 0] + 10 * codes[:, 1] + 100 * codes[:, 2] + 1000 * codes[:, 3]
+    counted: list[int] = np.bincount(classes[keys], minlength=pt.THREAT_CLASSES).tolist()
+    return counted
+
+
+def design(data: np.ndarray[Any, Any], kept: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The fit's columns: the evaluation (in hundreds), then one indicator per kept mask."""
+    x = np.zeros((len(data), len(kept) + 1))
+    x[:, 0] = data[:, COLUMNS.index("eval")] / 100
+    masks = data[:, COLUMNS.index("mask")].astype(np.int64)
+    column = np.searchsorted(kept, masks)
+    found = (column < len(kept)) & (kept[np.minimum(column, len(kept) - 1)] == masks)
+    x[np.nonzero(found)[0], column[found] + 1] = 1.0
+    return x
+
+
+def fit(data: np.ndarray[Any, Any], seed: int) -> list[tuple[int, int]]:
+    """The held-out losses printed, and the table's entries ``(mask, value)`` fitted."""
+    games = data[:, COLUMNS.index("game")]
+    rng = np.random.default_rng(seed)
+    unique = np.unique(games)
+    test = np.isin(games, rng.choice(unique, size=len(unique) // 5, replace=False))
+    train = ~test
+    results, values = data[:, COLUMNS.index("result")], data[:, COLUMNS.index("rapfi")]
+    targets = {"Rapfi": rapfi_probabilities(values, results, train), "results": results}
+    masks = data[:, COLUMNS.index("mask")].astype(np.int64)
+    seen, count = np.unique(masks[train], return_counts=True)
+    kept = seen[count >= MIN_SEEN]
+    print(f"{len(data)} positions, {test.sum()} held out; {len(seen)} masks, {len(kept)} kept")
+    evaluation = data[:, COLUMNS.index("eval")]
+    x = design(data, kept)
+    entries: list[tuple[int, int]] = []
+    for name, y in targets.items():
+        k = scale_fit(evaluation[train], y[train])
+        print(f"target {name}: the evaluation alone, {losses(k * evaluation, y, train, test)}")
+        w = logistic_fit(x[train], y[train])
+        print(f"  with the threat table, {losses(x @ w, y, train, test)}")
+        if name == "Rapfi":
+            scale = w[0] / 100
+            entries = [(int(m), round(v / scale)) for m, v in zip(kept, w[1:], strict=True)]
+    return entries
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("labels", nargs="+", help="label_gomoku_rapfi.py's files")
+    parser.add_argument("--seed", type=int, default=26)
+    args = parser.parse_args(argv)
+    # the files number their games alike (label_gomoku_rapfi.py numbers them so)
+    entries = fit(np.concatenate([position_rows(path) for path in args.labels]), args.seed)
+    print("ThreatValues((")
+    for mask, value in entries:
+        print(f"    ({mask:#013b}, {value}),")
+    print("))")
+
+
+if __name__ == "__main__":
+    main()
