@@ -1,7 +1,7 @@
 """The evaluation's threat table (issue 26): each empty cell's threat class for each side is
 kept incrementally in the evaluation's cell entries and counted in ``counts[THREATS_AT:]``;
-the position's threat mask read from those counts picks a value the evaluation adds when
-``P_THREAT_EVAL`` is on. Held here against the classes recomputed from the board's slow
+the position's threat mask read from those counts picks a value the evaluation adds, times
+``P_THREAT_EVAL`` eighths. Held here against the classes recomputed from the board's slow
 codes after random makes and unmakes, and against :func:`patterns.threat_mask`."""
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ def check(st: Any, ctx: Any) -> None:
 
 
 def context(table: ThreatValues, on: int) -> tuple[Any, Any]:
-    """A 15x15 freestyle game and a context whose threat table is ``table``, ``on`` or off."""
+    """A 15x15 freestyle game and a context whose threat table is ``table``, weighing ``on``
+    eighths (0: off)."""
     g = game(SIZE, SIZE, 5)
     ctx = with_patterns(BigMNKKernel(g, KernelOptions()).context(True), g.spec)
     ctx = with_params(ctx, {P_THREAT_EVAL: on})
@@ -118,11 +119,12 @@ def test_the_classes_and_the_mask_follow_random_makes_and_unmakes() -> None:
     assert len(masks) > 10  # the walk met many kinds of position
 
 
-def test_the_table_s_value_of_the_mask_is_added_when_on() -> None:
+@pytest.mark.parametrize("eighths", [8, 12, 16])
+def test_the_table_s_value_of_the_mask_is_added_by_its_weight(eighths: int) -> None:
     from perfectplay.games.mnk import board_compiled
 
     entries = tuple((mask, (mask * 37) % 401 - 200) for mask in range(pt.THREAT_MASKS))
-    g, on = context(ThreatValues(entries), 1)
+    g, on = context(ThreatValues(entries), eighths)
     _, off = context(ThreatValues(entries), 0)
     rng = random.Random(26)
     position = g.initial()
@@ -134,7 +136,8 @@ def test_the_table_s_value_of_the_mask_is_added_when_on() -> None:
         side = int(st[3][2]) % 2  # counts[2]: the stones; x moves after an even number
         mask = board_compiled.threat_mask(side, st[3])
         base = int(board_compiled.evaluate(side, off, st))
-        expected = max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, base + entries[mask][1]))
+        added = entries[mask][1] * eighths // 8
+        expected = max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, base + added))
         assert int(board_compiled.evaluate(side, on, st)) == expected
     assert on[10][P_ATTACK] == off[10][P_ATTACK]
 

@@ -197,8 +197,9 @@ VCT_FOURS = 0
 """The longest VCF a node of the win by threats looks for, in fours (``P_VCT_FOURS``; 0: the
 root's, :data:`ROOT_VCF_FOURS`)."""
 THREAT_EVAL = 0
-"""1: the evaluation adds the threat table's value of the position's threat mask
-(``P_THREAT_EVAL``; the table :data:`~.pattern_values.PLAYED_THREATS`); 0: off."""
+"""The weight, in eighths, of the threat table's value of the position's threat mask in the
+evaluation (``P_THREAT_EVAL``; the table :data:`~.pattern_values.PLAYED_THREATS`; 8: as
+fitted); 0: off."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2

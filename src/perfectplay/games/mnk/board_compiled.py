@@ -40,7 +40,7 @@ Context tuple ``ctx`` (constant per board size, built by :mod:`.big_kernel`)::
                                     scoring_entries`): each entry ``value << VALUE_SHIFT |
                                     threat class << 1 | two wins``; the sums ``counts[4:]``
     14 threats   int64[2**11]      the evaluation's threat table by threat mask (added
-                                    with ``P_THREAT_EVAL`` on; :func:`threat_mask`)
+                                    times ``P_THREAT_EVAL`` eighths; :func:`threat_mask`)
 
 State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
 
@@ -628,14 +628,15 @@ def four_at(cell, side, ctx, st):  # type: ignore[no-untyped-def]
 def evaluate(side, ctx, st):  # type: ignore[no-untyped-def]
     """The evaluation for the side to move, clamped to the heuristic range. Pattern mode
     ``PATTERNS_EVAL``: the sum of its cells' pattern values (weighted by the attack ratio)
-    less the opponent's. Otherwise the windows' evaluation plus the tempo bonus (the last
+    less the opponent's, plus the threat table's value of the position's threat mask times
+    ``P_THREAT_EVAL`` eighths. Otherwise the windows' evaluation plus the tempo bonus (the last
     weight) for each of its lines holding a four-maker (it moves first)."""
     counts = st[3]
     if ctx[10][P_PATTERNS] == PATTERNS_EVAL:
         mine, theirs = counts[4 + side], counts[5 - side]
         value = mine * ctx[10][P_ATTACK] // EIGHTHS - theirs
         if ctx[10][P_THREAT_EVAL]:
-            value += ctx[14][threat_mask(side, counts)]
+            value += ctx[14][threat_mask(side, counts)] * ctx[10][P_THREAT_EVAL] // EIGHTHS
         return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
     value = counts[3]
     if side == 1:

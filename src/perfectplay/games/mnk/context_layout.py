@@ -88,9 +88,9 @@ cell near a stone; ``VCT_THREATS``: with the pattern tables on, the cells making
 open three or two threes; ``VCT_ANY_THREE``: those and every three); ``P_VCT_TABLE`` the log2
 of the slots of the table one search by threats keeps its proofs and failures in (0: none);
 ``P_VCT_FOURS`` the longest VCF, in fours, a node of the win by threats looks for first (0:
-``P_VCF_ROOT``'s, the root's). ``P_THREAT_EVAL`` 1: the evaluation adds the threat table's
-value of the position's threat mask (``board_compiled.threat_mask``; 0: the cells' values
-alone)."""
+``P_VCF_ROOT``'s, the root's). ``P_THREAT_EVAL`` the weight, in eighths, of the threat
+table's value of the position's threat mask the evaluation adds (``board_compiled.
+threat_mask``; 8: the table as fitted; 0: the cells' values alone)."""
 
 (
     S_NODES,

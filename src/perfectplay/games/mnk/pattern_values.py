@@ -585,7 +585,7 @@ the opponent's open three with no four to answer it, -182; the side to move with
 threes and the opponent with neither, +148."""
 PLAYED_THREATS = RAPFI_THREAT_VALUES
 """The threat table the engine's context holds (``big_kernel.static_context``), added to the
-evaluation when ``P_THREAT_EVAL`` is on."""
+evaluation times ``P_THREAT_EVAL`` eighths."""
 
 
 def with_combinations(values: ClassValues, plain: PatternValues) -> ClassValues:
