@@ -16,6 +16,7 @@ from perfectplay.errors import ParameterError
 from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk import patterns as pt
 from perfectplay.games.mnk.big_kernel import (
+    THREAT_EVAL,
     BigMNKKernel,
     new_state,
     static_context,
@@ -148,7 +149,7 @@ def test_a_threat_table_out_of_range_is_refused_by_name(entry: tuple[int, int]) 
         threat_table(ThreatValues((entry,)))
 
 
-def test_the_default_context_holds_the_played_table_off() -> None:
+def test_the_default_context_holds_the_played_table_at_its_weight() -> None:
     ctx = static_context(game(SIZE, SIZE, 5).spec)
     assert np.array_equal(ctx[14], threat_table(PLAYED_THREATS))
-    assert ctx[10][P_THREAT_EVAL] == 0
+    assert ctx[10][P_THREAT_EVAL] == THREAT_EVAL > 0

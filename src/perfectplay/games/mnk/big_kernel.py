@@ -196,10 +196,13 @@ VCT_TABLE_BITS = 0
 VCT_FOURS = 0
 """The longest VCF a node of the win by threats looks for, in fours (``P_VCT_FOURS``; 0: the
 root's, :data:`ROOT_VCF_FOURS`)."""
-THREAT_EVAL = 0
+THREAT_EVAL = 16
 """The weight, in eighths, of the threat table's value of the position's threat mask in the
 evaluation (``P_THREAT_EVAL``; the table :data:`~.pattern_values.PLAYED_THREATS`; 8: as
-fitted); 0: off."""
+fitted; 0: off). Twice the fitted table paid against Rapfi at 50,000 nodes: 43.2 % against
+33.1 % without it over 192 paired games, 41 games better and 21 worse (the fitted weight,
+8: 35.7 % against 32.1 % over 168, 27 and 22; BENCHMARKS.md, "Gomoku: a threat table in the
+evaluation")."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2

@@ -476,9 +476,10 @@ def cell_value(cell, board, counts, codes, values, ordering, scoring):  # type: 
         old = values[2 + side, cell]
         counts[4 + side] += (scored >> VALUE_SHIFT) - (old >> VALUE_SHIFT)
         counts[6 + side] += (scored & 1) - (old & 1)
-        threats = THREATS_AT + THREAT_CLASSES * side
-        counts[threats + (scored >> 1 & CLASS_MASK)] += 1
-        counts[threats + (old >> 1 & CLASS_MASK)] -= 1
+        if (scored ^ old) >> 1 & CLASS_MASK:  # rarely: most cells keep their class
+            threats = THREATS_AT + THREAT_CLASSES * side
+            counts[threats + (scored >> 1 & CLASS_MASK)] += 1
+            counts[threats + (old >> 1 & CLASS_MASK)] -= 1
         values[side, cell] = entry
         values[2 + side, cell] = scored
 
