@@ -334,12 +334,26 @@ def triple_x(data: dict[str, Any], attack: int) -> np.ndarray[Any, Any]:
 def labelled(path: str) -> dict[str, np.ndarray[Any, Any]]:
     """The positions of a labels file (``label_gomoku_rapfi.py``'s lines) with their
     features, the game's result and Rapfi's value (``rapfi``, mates as +/-``MATE``)."""
-    from perfectplay.games.mnk import board_compiled
-
-    game, start, spec, ctx = board()
     windows = window_index()
     keys = ("game", "ply", "result", "rapfi", "pat", "cls", "tri", "win")
     rows: dict[str, list[Any]] = {k: [] for k in keys}
+    for found, st in label_states(path):
+        ply = int(found[2])
+        for key, value in (("game", found[1]), ("ply", ply), ("result", found[3])):
+            rows[key].append(float(value))
+        rows["rapfi"].append(value_of(found[4]))
+        for key, value in features(st, ply % 2, windows).items():
+            rows[key].append(value)
+    return {k: np.array(v) for k, v in rows.items()}
+
+
+def label_states(path: str) -> Iterator[tuple[re.Match[str], Any]]:
+    """Each position of a labels file (``label_gomoku_rapfi.py``'s lines, gzipped or not): its
+    line's match of :data:`LABEL_LINE` and the compiled board's state, the tables evaluating
+    by the played values (:func:`board`)."""
+    from perfectplay.games.mnk import board_compiled
+
+    game, start, spec, ctx = board()
     raw = Path(path).read_bytes()
     text = gzip.decompress(raw).decode() if path.endswith(".gz") else raw.decode()
     for line in text.splitlines():
@@ -348,14 +362,7 @@ def labelled(path: str) -> dict[str, np.ndarray[Any, Any]]:
         position = start
         for x, y in parse_stones(found[5]):
             position = game.play(position, (y, x))
-        st = new_state(spec, position, ctx, board_compiled.load)
-        ply = int(found[2])
-        for key, value in (("game", found[1]), ("ply", ply), ("result", found[3])):
-            rows[key].append(float(value))
-        rows["rapfi"].append(value_of(found[4]))
-        for key, value in features(st, ply % 2, windows).items():
-            rows[key].append(value)
-    return {k: np.array(v) for k, v in rows.items()}
+        yield found, new_state(spec, position, ctx, board_compiled.load)
 
 
 def labels_data(paths: list[str], cache: str | None) -> dict[str, np.ndarray[Any, Any]]:

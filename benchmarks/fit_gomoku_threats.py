@@ -25,24 +25,19 @@ the evaluation's units (``T / a``) as a ``pattern_values.ThreatValues`` literal.
 from __future__ import annotations
 
 import argparse
-import gzip
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from fit_gomoku_eval import (
-    LABEL_LINE,
-    board,
+    label_states,
     logistic_fit,
     losses,
-    parse_stones,
     rapfi_probabilities,
     scale_fit,
 )
 from gomoku_blunders import value_of
 
 from perfectplay.games.mnk import patterns as pt
-from perfectplay.games.mnk.big_kernel import new_state
 from perfectplay.games.mnk.pattern_values import PLAYED_VALUES
 
 MIN_SEEN = 100
@@ -53,20 +48,9 @@ COLUMNS = ("game", "ply", "result", "rapfi", "eval", "mask")
 def position_rows(path: str) -> np.ndarray[Any, Any]:
     """One row per position of a labels file: :data:`COLUMNS` (the played evaluation for the
     side to move, unscaled; its threat mask)."""
-    from perfectplay.games.mnk import board_compiled
-
-    game, start, spec, ctx = board()
     classes = pt.threat_classes()
-    raw = Path(path).read_bytes()
-    text = gzip.decompress(raw).decode() if path.endswith(".gz") else raw.decode()
     rows = []
-    for line in text.splitlines():
-        if not (found := LABEL_LINE.fullmatch(line.strip())):
-            continue
-        position = start
-        for x, y in parse_stones(found[5]):
-            position = game.play(position, (y, x))
-        st = new_state(spec, position, ctx, board_compiled.load)
+    for found, st in label_states(path):
         ply = int(found[2])
         side = ply % 2
         counts = [class_counts(st, s, classes) for s in (side, 1 - side)]

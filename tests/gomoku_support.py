@@ -4,6 +4,7 @@ the labelling) importable for a test of them."""
 
 from __future__ import annotations
 
+import random
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -20,6 +21,34 @@ from perfectplay.games.mnk.rules import game
 
 Cell = tuple[int, int]
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def random_walk(
+    ctx: tuple[object, ...],
+    st: tuple[np.ndarray, ...],
+    steps: int,
+    seed: int,
+    undo: float,
+    most: int,
+) -> Iterator[tuple[int, int]]:
+    """Random makes and unmakes of the compiled board on ``st`` (``ctx``'s board, from its
+    stones): at each step the last stone is taken back with probability ``undo`` (always past
+    ``most`` stones made), else a stone of the side to move goes on a random empty cell. Yields
+    ``(step, side to move)`` after each."""
+    from perfectplay.games.mnk import board_compiled
+
+    rng = random.Random(seed)
+    stack: list[tuple[int, int]] = []
+    for step in range(steps):
+        if stack and (rng.random() < undo or len(stack) > most):
+            cell, side = stack.pop()
+            board_compiled.unmake(cell, side, ctx, st)
+        else:
+            empty = [c for c in range(len(st[4])) if st[4][c] == 0]
+            cell, side = rng.choice(empty), len(stack) % 2
+            board_compiled.make(cell, side, ctx, st)
+            stack.append((cell, side))
+        yield step, len(stack) % 2
 
 
 @contextmanager

@@ -11,7 +11,6 @@ table did; a wrong set is refused by name.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -40,6 +39,7 @@ from perfectplay.games.mnk.patterns import (
 )
 from perfectplay.games.mnk.rules import game
 from tests.games.test_mnk_patterns import board_codes
+from tests.gomoku_support import random_walk
 
 PAIRS = [
     (RAPFI_CLASS_VALUES, FITTED_VALUES),
@@ -93,17 +93,7 @@ def test_both_tables_follow_random_makes_and_unmakes(evaluation: Values, order: 
     g, ctx = split_context(size, evaluation, order)
     st = new_state(g.spec, g.initial(), ctx, board_compiled.load)
     check_from_scratch(st, size, evaluation, order)
-    rng = random.Random(26)
-    stack: list[tuple[int, int]] = []
-    for step in range(120):
-        if stack and (rng.random() < 0.35 or len(stack) > 40):
-            cell, side = stack.pop()
-            board_compiled.unmake(cell, side, ctx, st)
-        else:
-            empty = [c for c in range(size * size) if st[4][c] == 0]
-            cell, side = rng.choice(empty), len(stack) % 2
-            board_compiled.make(cell, side, ctx, st)
-            stack.append((cell, side))
+    for step, _ in random_walk(ctx, st, steps=120, seed=26, undo=0.35, most=40):
         if step % 30 == 29:
             check_from_scratch(st, size, evaluation, order)
 

@@ -29,6 +29,7 @@ from perfectplay.games.mnk.pattern_values import PLAYED_THREATS, ThreatValues
 from perfectplay.games.mnk.rules import game
 from perfectplay.values import HEURISTIC_LIMIT
 from tests.games.test_mnk_patterns import board_codes
+from tests.gomoku_support import random_walk
 
 SIZE = 15
 
@@ -102,19 +103,9 @@ def test_the_classes_and_the_mask_follow_random_makes_and_unmakes() -> None:
 
     g, ctx = context(PLAYED_THREATS, 0)
     st = new_state(g.spec, g.initial(), ctx, board_compiled.load)
-    rng = random.Random(2026)
-    stack: list[tuple[int, int]] = []
     masks = set()
-    for step in range(200):
-        if stack and (rng.random() < 0.3 or len(stack) > 45):
-            cell, side = stack.pop()
-            board_compiled.unmake(cell, side, ctx, st)
-        else:
-            empty = [c for c in range(SIZE * SIZE) if st[4][c] == 0]
-            cell, side = rng.choice(empty), len(stack) % 2
-            board_compiled.make(cell, side, ctx, st)
-            stack.append((cell, side))
-        masks.add(int(board_compiled.threat_mask(len(stack) % 2, st[3])))
+    for step, side in random_walk(ctx, st, steps=200, seed=2026, undo=0.3, most=45):
+        masks.add(int(board_compiled.threat_mask(side, st[3])))
         if step % 25 == 24:
             check(st, ctx)
     assert len(masks) > 10  # the walk met many kinds of position
