@@ -2,7 +2,8 @@
 kept incrementally in the evaluation's cell entries and counted in ``counts[THREATS_AT:]``;
 the position's threat mask read from those counts picks a value the evaluation adds, times
 ``P_THREAT_EVAL`` eighths. Held here against the classes recomputed from the board's slow
-codes after random makes and unmakes, and against :func:`patterns.threat_mask`."""
+codes after random makes and unmakes, and against :func:`patterns.threat_mask`; the fit's
+reading of a labels file against the engine's own mask and evaluation."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from perfectplay.games.mnk.pattern_values import PLAYED_THREATS, ThreatValues
 from perfectplay.games.mnk.rules import game
 from perfectplay.values import HEURISTIC_LIMIT
 from tests.games.test_mnk_patterns import board_codes
-from tests.gomoku_support import random_walk
+from tests.gomoku_support import benchmarks_importable, random_walk
 
 SIZE = 15
 
@@ -144,3 +145,34 @@ def test_the_default_context_holds_the_played_table_at_its_weight() -> None:
     ctx = static_context(game(SIZE, SIZE, 5).spec)
     assert np.array_equal(ctx[14], threat_table(PLAYED_THREATS))
     assert ctx[10][P_THREAT_EVAL] == THREAT_EVAL > 0
+
+
+def test_the_fit_reads_each_labelled_position_as_the_engine_does(tmp_path: Any) -> None:
+    """``fit_gomoku_threats.position_rows``: a labels file's positions with the engine's own
+    mask and evaluation (without the table) for the side to move, so the fitted values are
+    the ones the engine adds."""
+    with benchmarks_importable():
+        from fit_gomoku_threats import COLUMNS, position_rows
+    from perfectplay.games.mnk import board_compiled
+
+    lines = [
+        "game 14 | ply 21 | result 0 | eval -M6 | stones 7,7 5,9 6,6 4,8 7,6 3,7 6,10 4,6 5,5 "
+        "2,6 1,5 8,8 7,5 7,8 6,5 4,5 4,7 6,8 5,8 9,8 10,8",
+        "game 232 | ply 10 | result 1 | eval +M11 | stones 7,7 6,9 9,6 7,10 6,6 8,11 5,8 6,11 "
+        "7,6 8,6",
+        "game 3414 | ply 14 | result 1 | eval 206 | stones 7,7 7,6 8,9 6,5 8,7 8,6 9,6 9,7 7,8 "
+        "6,9 10,8 8,8 7,10 6,7",
+    ]
+    path = tmp_path / "labels.txt"
+    path.write_text("\n".join(lines) + "\n")
+    rows = position_rows(str(path))
+    g, off = context(PLAYED_THREATS, 0)
+    for line, row in zip(lines, rows, strict=True):
+        position = g.initial()
+        for stone in line.split("stones ")[1].split():
+            x, y = (int(n) for n in stone.split(","))
+            position = g.play(position, (y, x))
+        st = new_state(g.spec, position, off, board_compiled.load)
+        side = int(row[COLUMNS.index("ply")]) % 2
+        assert row[COLUMNS.index("mask")] == board_compiled.threat_mask(side, st[3])
+        assert row[COLUMNS.index("eval")] == board_compiled.evaluate(side, off, st)
