@@ -111,8 +111,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("labels", nargs="+", help="label_gomoku_rapfi.py's files")
     parser.add_argument("--seed", type=int, default=26)
     args = parser.parse_args(argv)
+    parts = []
+    for path in args.labels:
+        try:
+            rows = position_rows(path)
+        except OSError as error:
+            parser.error(f"labels file {path}: {error.strerror or error}")
+        if len(rows) == 0:
+            parser.error(f"labels file {path}: no labelled position (label_gomoku_rapfi.py lines)")
+        parts.append(rows)
     # the files number their games alike (label_gomoku_rapfi.py numbers them so)
-    entries = fit(np.concatenate([position_rows(path) for path in args.labels]), args.seed)
+    entries = fit(np.concatenate(parts), args.seed)
     print("ThreatValues((")
     for mask, value in entries:
         print(f"    ({mask:#013b}, {value}),")
