@@ -45,7 +45,11 @@ QueryWhole = Annotated[int, BeforeValidator(_ascii_digits)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request or answer body: unknown keys refused, and every value of its JSON type
+    (pydantic's lax mode would read ``true`` as the number 1 and ``1`` as ``true``, so
+    ``"version": true`` or ``"id": true`` would be believed)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class PositionBody(_Strict):
@@ -78,7 +82,6 @@ class PlayBody(PositionBody):
     ``{"row": 2, "col": 2}`` (from 1), ``{"column": 4}``, ``{"column": 4, "shape": "O"}``."""
 
     model_config = ConfigDict(
-        extra="forbid",
         json_schema_extra={"examples": [{"position": "4453", "move": {"column": 3}}]},
     )
     move: dict[str, Any] = Field(examples=[{"column": 3}, {"row": 3, "col": 3}])
@@ -89,7 +92,6 @@ class ReplayBody(_Strict):
     and ``k`` when not the default: ``{"moves": [{"column": 4}, {"column": 4}]}``."""
 
     model_config = ConfigDict(
-        extra="forbid",
         json_schema_extra={"examples": [{"moves": [{"column": 4}, {"column": 4}], "size": "7x6"}]},
     )
 
@@ -132,7 +134,6 @@ class GameBody(_Strict):
     replays the moves and works out the result itself; ``id`` updates a stored game."""
 
     model_config = ConfigDict(
-        extra="forbid",
         json_schema_extra={
             "examples": [
                 {
