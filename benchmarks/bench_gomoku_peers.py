@@ -23,8 +23,9 @@ and a summary: W-L-D for perfectplay by colour, the score, every move of perfect
 its turn time (strictly), its slowest move and START, and the load (``uptime``) before and
 after. ``--ladder N`` plays the opponent at N, 2N, 4N, ... nodes (``--rungs``) and reports
 the N at which perfectplay scores 50 % (log-linear between the rungs around it). The games
-are appended to ``--records`` (one line each: opening, moves as ``x,y``, result; the
-settings played, ``--values`` and ``--param``, in its label; ``--name RUN`` first).
+are appended to ``--records`` (one line each: opening, moves as ``x,y``, result, and last the
+board and rule, ``board 15x15 rule 0``; the settings played, ``--values`` and ``--param``, in
+its label; ``--name RUN`` first).
 ``--values NAME`` (and ``--opponent-values NAME`` with ``--engine self``) plays perfectplay
 with a named set of pattern values (``pattern_values.NAMED_VALUES``), named in the records'
 label; ``--order-values NAME`` (``--opponent-order-values``) a named set ordering the moves
@@ -357,7 +358,7 @@ def match(args: argparse.Namespace, nodes: int | None) -> Tally:
                     f"({record.reason}, {len(record.moves)} moves) vs {label}",
                     flush=True,
                 )
-                save(args.records, record, label, args.name)
+                save(args.records, record, label, args.name, board=board_text(args))
     finally:
         ours.brain.close()
         theirs.brain.close()
@@ -384,8 +385,16 @@ def settings_text(
     return text + "".join(f", {setting_text(index, value)}" for index, value in params)
 
 
-def save(path: str, record: Game, label: str, name: str | None = None) -> None:
-    """Append the game to the records file (``name``, a run's, first when given)."""
+def board_text(args: argparse.Namespace) -> str:
+    """The board and rule of a run as its records name them: ``15x15 rule 0``."""
+    return f"{args.size}x{args.size} rule {args.rule}"
+
+
+def save(
+    path: str, record: Game, label: str, name: str | None = None, board: str = "15x15 rule 0"
+) -> None:
+    """Append the game to the records file (``name``, a run's, first when given; ``board``,
+    :func:`board_text`, last)."""
     opening = " ".join(f"{x},{y}" for x, y in record.opening)
     moves = " ".join(f"{x},{y}" for x, y in record.moves)
     colour = "black" if record.ours_black else "white"
@@ -393,7 +402,8 @@ def save(path: str, record: Game, label: str, name: str | None = None) -> None:
         out.write(
             ("" if name is None else f"{name} | ")
             + f"{time.strftime('%Y-%m-%d %H:%M')} | vs {label} | perfectplay {colour} | "
-            f"{record.result} ({record.reason}) | opening {opening} | moves {moves}\n"
+            f"{record.result} ({record.reason}) | opening {opening} | moves {moves} | "
+            f"board {board}\n"
         )
 
 

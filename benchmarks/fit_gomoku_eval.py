@@ -88,6 +88,9 @@ GAME_LINE = re.compile(r"opening ([\d, ]+) \| moves ([\d, ]*) \| winner (black|w
 MATCH_LINE = re.compile(
     r"perfectplay (black|white) \| (win|loss|draw) .*\| opening ([\d, ]+) \| moves ([\d, ]*)"
 )
+OTHER_BOARD = re.compile(r"\| board (?!15x15 rule [01]$)")
+"""A match record's board, when it names one (records before session 13 do not), that is not
+the 15x15 one (either rule: the fits read positions, and the codes know the rule)."""
 CLASSES = ("double four", "four-three", "double three")
 PATTERN_FEATURES = (*CLASSES, *pt.CODE_NAMES[pt.B1 : pt.F4])
 """Per side: the three combined classes, then the codes B1 .. B4 counted over the other
@@ -138,7 +141,7 @@ def read_games(paths: list[str]) -> list[Game]:
             if found := GAME_LINE.search(line):
                 stones = parse_stones(found[1]) + parse_stones(found[2])
                 games[Game(stones, found[3])] = None
-            elif found := MATCH_LINE.search(line):
+            elif (found := MATCH_LINE.search(line)) and not OTHER_BOARD.search(line):
                 colour, result = found[1], found[2]
                 winner = "draw" if result == "draw" else colour
                 if result == "loss":
@@ -189,7 +192,7 @@ def quiet_positions(
 ) -> Iterator[tuple[int, int, float, Any, int]]:
     """``(game number, ply, result, state, side to move)`` of every quiet position of
     ``games`` (see the module docstring; a ``None`` game skipped, and a game of a larger
-    board, a stone off the 15x15 one: the records do not name the board), the state the
+    board, a stone off the 15x15 one: older records do not name the board), the state the
     compiled board's (features read from it at once)."""
     from perfectplay.games.mnk import board_compiled, threat_compiled
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -175,3 +176,23 @@ def test_the_fits_class_features_value_a_position_as_the_table_does() -> None:
             codes = st[11][side].reshape(-1, 4)[empty]
             kept = [tuple(int(c) for c in row) for row in codes if F5 not in row]
             assert class_counts(codes) @ weights == sum(class_value(c, values) for c in kept)
+
+
+def test_the_fits_read_match_records_of_the_15x15_board_only(tmp_path: Path) -> None:
+    """A match record names its board last (``board 20x20 rule 0``) and the fits read the
+    15x15 games only, of either rule; a record without it (before session 13) is read."""
+    with benchmarks_importable():
+        from bench_gomoku_peers import Game as Played
+        from bench_gomoku_peers import save
+        from fit_gomoku_eval import Game, read_games
+
+    records = tmp_path / "records.txt"
+    for number, board in enumerate(("15x15 rule 0", "20x20 rule 0", "15x15 rule 1")):
+        played = Played(((7, 7), (8, 6)), True, [(1, 1), (2, 2 + number)], "win", "five")
+        save(str(records), played, "50000 nodes", f"run {number}", board=board)
+    text = records.read_text()
+    assert text.count(" | board ") == 3 and text.splitlines()[1].endswith("| board 20x20 rule 0")
+    old = "old | 2026-11-26 14:00 | vs 1500 nodes | perfectplay white | loss (five) | "
+    records.write_text(text + old + "opening 7,7 8,6 | moves 1,1 2,9\n")
+    black = [Game(((7, 7), (8, 6), (1, 1), (2, y)), "black") for y in (2, 4, 9)]
+    assert read_games([str(records)]) == black
