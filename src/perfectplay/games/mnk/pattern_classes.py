@@ -14,7 +14,6 @@ import numpy as np
 
 from perfectplay.errors import ParameterError
 from perfectplay.games.mnk.pattern_values import (
-    CODES,
     MAX_VALUE,
     ClassValues,
     PatternValues,
@@ -28,6 +27,7 @@ from perfectplay.games.mnk.patterns import (
     F5,
     THREAT_MASKS,
     cell_values,
+    code_table,
     scoring_entries,
     two_wins,
 )
@@ -51,11 +51,7 @@ def class_table(values: ClassValues | TripleValues) -> np.ndarray[Any, Any]:
     """``table[c0 + 10 c1 + 100 c2 + 1000 c3]``: :func:`class_value` of every four codes,
     times 2, plus 1 when :func:`~.patterns.two_wins` (the layout of
     :func:`~.patterns.cell_values`). Built once per set and never written."""
-    table = np.zeros(CODES**4, dtype=np.int64)
-    for index in range(CODES**4):
-        codes = tuple(index // CODES**d % CODES for d in range(4))
-        table[index] = 2 * class_value(codes, values) + two_wins(codes)
-    return table
+    return code_table(lambda codes: 2 * class_value(codes, values) + two_wins(codes))
 
 
 def value_table(values: Values) -> np.ndarray[Any, Any]:

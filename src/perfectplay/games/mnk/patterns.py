@@ -27,7 +27,7 @@ are those of :mod:`.pattern_values` (apart, so that a new set needs no recompile
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -168,10 +168,16 @@ def cell_values(values: PatternValues = DEFAULT_VALUES) -> np.ndarray[Any, Any]:
     """``table[c0 + 10 c1 + 100 c2 + 1000 c3]``: :func:`combined_value` of every four codes
     by ``values``, times 2, plus 1 when :func:`two_wins` (the compiled board counts those
     cells). Built once per set of values and never written."""
+    return code_table(lambda codes: 2 * combined_value(codes, values) + two_wins(codes))
+
+
+def code_table(entry: Callable[[tuple[int, ...]], int]) -> np.ndarray[Any, Any]:
+    """``table[c0 + 10 c1 + 100 c2 + 1000 c3]``: ``entry((c0, c1, c2, c3))`` for every four
+    codes, the key the compiled board computes from a cell's four direction codes. The
+    cell tables (values, classes) are built by it."""
     table = np.zeros(CODES**4, dtype=np.int64)
     for index in range(CODES**4):
-        codes = tuple(index // CODES**d % CODES for d in range(4))
-        table[index] = 2 * combined_value(codes, values) + two_wins(codes)
+        table[index] = entry(tuple(index // CODES**d % CODES for d in range(4)))
     return table
 
 
@@ -261,10 +267,7 @@ def threat_mask(mine: Sequence[int], theirs: Sequence[int]) -> int:
 def threat_classes() -> np.ndarray[Any, Any]:
     """``table[c0 + 10 c1 + 100 c2 + 1000 c3]``: :func:`threat_class` of every four codes
     (the key of :func:`cell_values`). Built once and never written."""
-    table = np.zeros(CODES**4, dtype=np.int64)
-    for index in range(CODES**4):
-        table[index] = threat_class(tuple(index // CODES**d % CODES for d in range(4)))
-    return table
+    return code_table(threat_class)
 
 
 def scoring_entries(table: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
