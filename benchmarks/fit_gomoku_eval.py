@@ -61,6 +61,7 @@ from perfectplay.games.mnk.lines import evaluation_weights
 from perfectplay.games.mnk.pattern_values import (
     CODES,
     DEFAULT_VALUES,
+    EIGHTHS,
     HAND_SET_VALUES,
     PAIRS,
     PLAYED_VALUES,
@@ -315,21 +316,21 @@ def pattern_weights(ours: PatternValues) -> np.ndarray[Any, Any]:
 def pattern_x(data: dict[str, Any], attack: int) -> np.ndarray[Any, Any]:
     """The pattern features combined as the evaluation does with ``attack`` eighths."""
     n = len(PATTERN_FEATURES)
-    x: np.ndarray[Any, Any] = data["pat"][:, :n] * attack / 8 - data["pat"][:, n:]
+    x: np.ndarray[Any, Any] = data["pat"][:, :n] * attack / EIGHTHS - data["pat"][:, n:]
     return x
 
 
 def class_x(data: dict[str, Any], attack: int) -> np.ndarray[Any, Any]:
     """The class features combined as the evaluation does with ``attack`` eighths."""
     n = len(CLASS_FEATURES)
-    x: np.ndarray[Any, Any] = data["cls"][:, :n] * attack / 8 - data["cls"][:, n:]
+    x: np.ndarray[Any, Any] = data["cls"][:, :n] * attack / EIGHTHS - data["cls"][:, n:]
     return x
 
 
 def triple_x(data: dict[str, Any], attack: int) -> np.ndarray[Any, Any]:
     """The class features and the triple corrections combined as the evaluation does."""
     n = len(TRIPLE_FEATURES)
-    extra = data["tri"][:, :n] * attack / 8 - data["tri"][:, n:]
+    extra = data["tri"][:, :n] * attack / EIGHTHS - data["tri"][:, n:]
     x: np.ndarray[Any, Any] = np.concatenate([class_x(data, attack), extra], 1)
     return x
 

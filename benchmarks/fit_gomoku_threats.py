@@ -38,7 +38,7 @@ from fit_gomoku_eval import (
 from gomoku_blunders import value_of
 
 from perfectplay.games.mnk import patterns as pt
-from perfectplay.games.mnk.pattern_values import PLAYED_VALUES
+from perfectplay.games.mnk.pattern_values import EIGHTHS, PLAYED_VALUES
 
 MIN_SEEN = 100
 """Training positions a mask needs for a value of its own."""
@@ -54,7 +54,7 @@ def position_rows(path: str) -> np.ndarray[Any, Any]:
         ply = int(found[2])
         side = ply % 2
         counts = [class_counts(st, s, classes) for s in (side, 1 - side)]
-        value = st[3][4 + side] * PLAYED_VALUES.attack // 8 - st[3][5 - side]
+        value = st[3][4 + side] * PLAYED_VALUES.attack // EIGHTHS - st[3][5 - side]
         rapfi = value_of(found[4])
         rows.append((int(found[1]), ply, float(found[3]), rapfi, value, pt.threat_mask(*counts)))
     return np.array(rows, dtype=np.float64)

@@ -15,6 +15,10 @@ perfectplay's is a **blunder** when the judge's value for perfectplay falls from
 and slides, then a summary. With ``--probe SECONDS`` perfectplay's engine of this checkout
 (``api.best`` with that time) searches each blunder's position again, and the judge says
 whether its move now is still lost: how many of the old blunders the engine avoids now.
+``--trajectory N`` judges instead every game of ``--colour`` (won or lost) before each of
+perfectplay's first N moves after the opening and prints the judge's value for perfectplay
+there, a game a line, then each move's median over the games (a proved result counts
++/-20000): where, on the whole, the games drift away.
 Budgets are nodes, so the judge's verdicts do not move with the load; ``--probe`` is timed.
 ``--param NAME=VALUE`` and ``--values NAME`` set the probed engine's runtime parameters and
 pattern values, as ``bench_gomoku_peers.py`` does (:mod:`gomoku_params`).
@@ -26,6 +30,7 @@ import argparse
 import itertools
 import re
 import shutil
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +44,8 @@ MATE = 20000
 LOST = -3000
 """A value for perfectplay at or below this is a proved loss (the judge's ``-M<n>``)."""
 ANSWER_SECONDS = 600.0
+OPENING_STONES = 3
+"""The stones of each match opening (``bench_gomoku_peers.py``'s openings files)."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +154,27 @@ def probe(brain: Brain, blunder: Blunder, seconds: float, args: argparse.Namespa
     return safe
 
 
+def trajectory(brain: Brain, lines: list[str], moves: int, args: argparse.Namespace) -> None:
+    """The judge's value for perfectplay before each of its first ``moves`` moves after the
+    opening (:func:`parse_game`'s stones: the opening's three first), a game a line, then
+    the medians of each move over the games that reached it."""
+    first = OPENING_STONES if args.colour == "white" else OPENING_STONES + 1
+    columns: list[list[int]] = [[] for _ in range(moves)]
+    for line in lines:
+        label, stones = parse_game(line)
+        values = []
+        for number, ply in enumerate(range(first, min(len(stones), first + 2 * moves), 2)):
+            values.append(judge(brain, stones[:ply], args.nodes).value)
+            columns[number].append(values[-1])
+        print(" ".join(f"{value:6}" for value in values), label, flush=True)
+    medians = ", ".join(
+        f"ply {first + 1 + 2 * number}: {statistics.median(column):g} ({len(column)} games)"
+        for number, column in enumerate(columns)
+        if column
+    )
+    print(f"the judge's medians for perfectplay as {args.colour}: {medians}")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse the options, judge, print."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -158,6 +186,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--drop", type=int, default=150, help="a slide's least fall")
     parser.add_argument("--games", type=int, default=0, help="the first N games only (0: all)")
     parser.add_argument("--probe", type=float, default=0.0, metavar="SECONDS")
+    parser.add_argument(
+        "--trajectory", type=int, default=0, metavar="N", help="judge our first N moves instead"
+    )
     add_settings(parser, "", "the probed engine")
     args = parser.parse_args(argv)
     if args.param or args.values:
@@ -166,19 +197,27 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--records {args.records}: no such file")
     if not shutil.which(args.engine):
         parser.error(f"--engine {args.engine}: not an executable program")
+    games = "" if args.trajectory else " | loss"
     lines = [
         line
         for line in Path(args.records).read_text().splitlines()
-        if args.match in line and f"perfectplay {args.colour} | loss" in line
+        if args.match in line and f"perfectplay {args.colour}{games}" in line
     ][: args.games or None]
     print(f"load before: {load()}", flush=True)
     brain = start_judge(args.engine)
+    if args.trajectory:
+        try:
+            trajectory(brain, lines, args.trajectory, args)
+        finally:
+            brain.close()
+        print(f"load after: {load()}")
+        return
     found: list[Blunder] = []
     try:
         for line in lines:
             label, stones = parse_game(line)
             print(f"{label}: {len(stones)} stones", flush=True)
-            found += blunders_of(brain, stones, 3 if args.colour == "white" else 4, args)
+            found += blunders_of(brain, stones, OPENING_STONES + (args.colour == "black"), args)
         safe = sum(probe(brain, b, args.probe, args) for b in found) if args.probe else None
     finally:
         brain.close()

@@ -92,6 +92,7 @@ from perfectplay.games.mnk.context_layout import (
     P_THREAT_EVAL,
     THREATS_AT,
 )
+from perfectplay.games.mnk.pattern_values import EIGHTHS
 from perfectplay.games.mnk.patterns import (
     CLASS_BITS,
     MASK_MY_FLEX_FOUR,
@@ -148,10 +149,6 @@ STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
 ORDER_WINDOWS, ORDER_PATTERNS, ORDER_BOTH = range(3)
 """What :func:`gain` reads with the pattern tables on: the window scan, the cells' pattern
 values, or their sum."""
-EIGHTHS = 8
-"""The scale of ``P_ATTACK`` (the side to move's pattern values in the evaluation, the
-opponent's counting 8: its threats come first) and ``P_DEFEND`` (the opponent's pattern value
-of a cell in the move order, the side's counting 8)."""
 
 
 CLASS_MASK = (1 << CLASS_BITS) - 1

@@ -51,6 +51,11 @@ length of the window weights of ``k`` = 5 (7), so ``KernelOptions.evaluation`` t
 MAX_VALUE = 20_000
 """The largest value of a pattern or combination: a 20x20 board's sum of cells stays within a
 few times the heuristic range (the evaluation clamps it) and no product overflows."""
+EIGHTHS = 8
+"""The unit of the weights given in eighths: ``attack`` (the side to move's pattern values in
+the evaluation, the opponent's counting 8: its threats come first), ``defend`` (the opponent's
+pattern value of a cell in the move order, the side's counting 8) and the threat table's
+weight (``P_THREAT_EVAL``)."""
 MAX_EIGHTHS = 64
 """The largest ``attack`` and ``defend`` (eight times the other side's weight)."""
 
