@@ -390,9 +390,7 @@ def board_text(args: argparse.Namespace) -> str:
     return f"{args.size}x{args.size} rule {args.rule}"
 
 
-def save(
-    path: str, record: Game, label: str, name: str | None = None, board: str = "15x15 rule 0"
-) -> None:
+def save(path: str, record: Game, label: str, name: str | None = None, *, board: str) -> None:
     """Append the game to the records file (``name``, a run's, first when given; ``board``,
     :func:`board_text`, last)."""
     opening = " ".join(f"{x},{y}" for x, y in record.opening)
