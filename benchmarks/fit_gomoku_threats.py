@@ -37,7 +37,6 @@ from fit_gomoku_eval import (
 )
 from gomoku_blunders import value_of
 
-from perfectplay.games.mnk import patterns as pt
 from perfectplay.games.mnk.pattern_values import EIGHTHS, PLAYED_VALUES
 
 MIN_SEEN = 100
@@ -47,25 +46,17 @@ COLUMNS = ("game", "ply", "result", "rapfi", "eval", "mask")
 
 def position_rows(path: str) -> np.ndarray[Any, Any]:
     """One row per position of a labels file: :data:`COLUMNS` (the played evaluation for the
-    side to move, unscaled; its threat mask)."""
-    classes = pt.threat_classes()
+    side to move, unscaled; its threat mask, as the compiled board keeps it)."""
+    from perfectplay.games.mnk import board_compiled
+
     rows = []
     for found, st in label_states(path):
         ply = int(found[2])
         side = ply % 2
-        counts = [class_counts(st, s, classes) for s in (side, 1 - side)]
         value = st[3][4 + side] * PLAYED_VALUES.attack // EIGHTHS - st[3][5 - side]
-        rapfi = value_of(found[4])
-        rows.append((int(found[1]), ply, float(found[3]), rapfi, value, pt.threat_mask(*counts)))
+        mask = int(board_compiled.threat_mask(side, st[3]))
+        rows.append((int(found[1]), ply, float(found[3]), value_of(found[4]), value, mask))
     return np.array(rows, dtype=np.float64)
-
-
-def class_counts(st: Any, side: int, classes: np.ndarray[Any, Any]) -> list[int]:
-    """A side's empty cells counted by threat class, from their codes."""
-    codes = st[11][side].reshape(-1, 4)[st[4] == 0]
-    keys = codes[:, 0] + 10 * codes[:, 1] + 100 * codes[:, 2] + 1000 * codes[:, 3]
-    counted: list[int] = np.bincount(classes[keys], minlength=pt.THREAT_CLASSES).tolist()
-    return counted
 
 
 def design(data: np.ndarray[Any, Any], kept: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
