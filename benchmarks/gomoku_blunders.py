@@ -154,11 +154,17 @@ def probe(brain: Brain, blunder: Blunder, seconds: float, args: argparse.Namespa
     return safe
 
 
+def ours_first(colour: str) -> int:
+    """The index of perfectplay's first stone in a game's stones (the opening's first) when it
+    plays ``colour``: white moves right after the opening, black one move later."""
+    return OPENING_STONES + (colour == "black")
+
+
 def trajectory(brain: Brain, lines: list[str], moves: int, args: argparse.Namespace) -> None:
     """The judge's value for perfectplay before each of its first ``moves`` moves after the
     opening (:func:`parse_game`'s stones: the opening's three first), a game a line, then
     the medians of each move over the games that reached it."""
-    first = OPENING_STONES if args.colour == "white" else OPENING_STONES + 1
+    first = ours_first(args.colour)
     columns: list[list[int]] = [[] for _ in range(moves)]
     for line in lines:
         label, stones = parse_game(line)
@@ -193,6 +199,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.param or args.values:
         with_params(args.param, args.values)
+    if args.trajectory < 0:
+        parser.error(f"--trajectory {args.trajectory}: a number of moves, 0 or more")
     if not Path(args.records).is_file():
         parser.error(f"--records {args.records}: no such file")
     if not shutil.which(args.engine):
@@ -205,26 +213,28 @@ def main(argv: list[str] | None = None) -> None:
     ][: args.games or None]
     print(f"load before: {load()}", flush=True)
     brain = start_judge(args.engine)
-    if args.trajectory:
-        try:
-            trajectory(brain, lines, args.trajectory, args)
-        finally:
-            brain.close()
-        print(f"load after: {load()}")
-        return
-    found: list[Blunder] = []
     try:
-        for line in lines:
-            label, stones = parse_game(line)
-            print(f"{label}: {len(stones)} stones", flush=True)
-            found += blunders_of(brain, stones, OPENING_STONES + (args.colour == "black"), args)
-        safe = sum(probe(brain, b, args.probe, args) for b in found) if args.probe else None
+        if args.trajectory:
+            trajectory(brain, lines, args.trajectory, args)
+        else:
+            blunders(brain, lines, args)
     finally:
         brain.close()
+    print(f"load after: {load()}")
+
+
+def blunders(brain: Brain, lines: list[str], args: argparse.Namespace) -> None:
+    """The lost games' blunders and slides (:func:`blunders_of`), each blunder probed with
+    ``--probe``, and the summary."""
+    found: list[Blunder] = []
+    for line in lines:
+        label, stones = parse_game(line)
+        print(f"{label}: {len(stones)} stones", flush=True)
+        found += blunders_of(brain, stones, ours_first(args.colour), args)
+    safe = sum(probe(brain, b, args.probe, args) for b in found) if args.probe else None
     print(f"{len(lines)} lost games as {args.colour}, {len(found)} blunders into a proved loss")
     if safe is not None:
         print(f"probe at {args.probe} s: the engine now avoids {safe} of the {len(found)}")
-    print(f"load after: {load()}")
 
 
 if __name__ == "__main__":
