@@ -3,6 +3,7 @@
     python benchmarks/gomoku_blunders.py --engine /tmp/i26_rapfi/build/pbrain-rapfi \\
         --match "vs 24000 nodes" --colour white --nodes 300000
     python benchmarks/gomoku_blunders.py --engine ENGINE --match "vs 24000 nodes" --probe 1.0
+    python benchmarks/gomoku_blunders.py --engine ENGINE --match s13-main- --attacker 4000000
 
 Reads the games of ``--records`` (``bench_gomoku_peers.py``'s lines) that contain ``--match``
 and that perfectplay lost with ``--colour``; for every position from the opening on, the judge
@@ -15,11 +16,17 @@ perfectplay's is a **blunder** when the judge's value for perfectplay falls from
 and slides, then a summary. With ``--probe SECONDS`` perfectplay's engine of this checkout
 (``api.best`` with that time) searches each blunder's position again, and the judge says
 whether its move now is still lost: how many of the old blunders the engine avoids now.
+With ``--attacker NODES`` the engine plays the other side instead: it searches the position
+after each blunder, the opponent to move, that many nodes (a budget that does not move with
+the load; about 1.3 M a second) and says whether it proves the opponent's win: a refutation
+our own search finds is one a deeper root search could have seen, one it does not find is a
+blind spot.
 ``--trajectory N`` judges instead every game of ``--colour`` (won or lost) before each of
 perfectplay's first N moves after the opening and prints the judge's value for perfectplay
 there, a game a line, then each move's median over the games (a proved result counts
 +/-20000): where, on the whole, the games drift away.
-Budgets are nodes, so the judge's verdicts do not move with the load; ``--probe`` is timed.
+The judge's budgets are nodes, so its verdicts do not move with the load; ``--probe`` is
+timed.
 ``--param NAME=VALUE`` and ``--values NAME`` set the probed engine's runtime parameters and
 pattern values, as ``bench_gomoku_peers.py`` does (:mod:`gomoku_params`).
 """
@@ -154,6 +161,24 @@ def probe(brain: Brain, blunder: Blunder, seconds: float, args: argparse.Namespa
     return safe
 
 
+def attack(blunder: Blunder, nodes: int) -> bool:
+    """Whether this checkout's engine, searching ``nodes`` nodes as the opponent after the
+    blunder, proves the opponent's win (the judge's proved loss seen from the winner's side);
+    prints the engine's value, depth, nodes and time."""
+    game, position = api.new_game("tictactoe", size="15x15", k=5)
+    for x, y in [*blunder.stones, blunder.played]:
+        position = game.play(position, (y, x))
+    result = api.best(game, position, api.limit(nodes=nodes))
+    proved = result.score.outcome == "win"
+    print(
+        f"  attacker: {result.score} at depth {result.depth}, {result.nodes} nodes in "
+        f"{result.time:.2f} s "
+        f"(the judge: {blunder.after})",
+        flush=True,
+    )
+    return proved
+
+
 def ours_first(colour: str) -> int:
     """The index of perfectplay's first stone in a game's stones (the opening's first) when it
     plays ``colour``: white moves right after the opening, black one move later."""
@@ -193,12 +218,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=0, help="the first N games only (0: all)")
     parser.add_argument("--probe", type=float, default=0.0, metavar="SECONDS")
     parser.add_argument(
+        "--attacker",
+        type=int,
+        default=0,
+        metavar="NODES",
+        help="our engine, as the opponent after each blunder, looks for its win in NODES nodes",
+    )
+    parser.add_argument(
         "--trajectory", type=int, default=0, metavar="N", help="judge our first N moves instead"
     )
     add_settings(parser, "", "the probed engine")
     args = parser.parse_args(argv)
     if args.param or args.values:
         with_params(args.param, args.values)
+    if args.attacker < 0 or args.probe < 0:
+        parser.error("--attacker (nodes) and --probe (seconds): 0 or more")
     if args.trajectory < 0:
         parser.error(f"--trajectory {args.trajectory}: a number of moves, 0 or more")
     if not Path(args.records).is_file():
@@ -232,9 +266,15 @@ def blunders(brain: Brain, lines: list[str], args: argparse.Namespace) -> None:
         print(f"{label}: {len(stones)} stones", flush=True)
         found += blunders_of(brain, stones, ours_first(args.colour), args)
     safe = sum(probe(brain, b, args.probe, args) for b in found) if args.probe else None
+    seen = sum(attack(b, args.attacker) for b in found) if args.attacker else None
     print(f"{len(lines)} lost games as {args.colour}, {len(found)} blunders into a proved loss")
     if safe is not None:
         print(f"probe at {args.probe} s: the engine now avoids {safe} of the {len(found)}")
+    if seen is not None:
+        print(
+            f"attacker at {args.attacker} nodes: the engine proves the opponent's win after "
+            f"{seen} of the {len(found)}"
+        )
 
 
 if __name__ == "__main__":
