@@ -40,6 +40,7 @@ import shutil
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench_gomoku_peers import ONE_CORE, RECORDS, Brain, board_block, load
 from gomoku_params import add_settings, with_params
@@ -146,12 +147,18 @@ def blunders_of(
     return found
 
 
+def board_after(stones: list[tuple[int, int]]) -> tuple[Any, Any]:
+    """``(game, position)``: 15x15 freestyle after ``stones`` (``(x, y)`` each, black first)."""
+    game, position = api.new_game("tictactoe", size="15x15", k=5)
+    for x, y in stones:
+        position = game.play(position, (y, x))
+    return game, position
+
+
 def probe(brain: Brain, blunder: Blunder, seconds: float, args: argparse.Namespace) -> bool:
     """Whether this checkout's engine, ``seconds`` on the blunder's position, plays a move
     the judge does not prove lost."""
-    game, position = api.new_game("tictactoe", size="15x15", k=5)
-    for x, y in blunder.stones:
-        position = game.play(position, (y, x))
+    game, position = board_after(blunder.stones)
     move = api.best(game, position, api.limit(time=seconds)).best_move
     assert isinstance(move, tuple), f"a running game has a move, not {move!r}"
     row, col = move
@@ -165,15 +172,12 @@ def attack(blunder: Blunder, nodes: int) -> bool:
     """Whether this checkout's engine, searching ``nodes`` nodes as the opponent after the
     blunder, proves the opponent's win (the judge's proved loss seen from the winner's side);
     prints the engine's value, depth, nodes and time."""
-    game, position = api.new_game("tictactoe", size="15x15", k=5)
-    for x, y in [*blunder.stones, blunder.played]:
-        position = game.play(position, (y, x))
+    game, position = board_after([*blunder.stones, blunder.played])
     result = api.best(game, position, api.limit(nodes=nodes))
     proved = result.score.outcome == "win"
     print(
         f"  attacker: {result.score} at depth {result.depth}, {result.nodes} nodes in "
-        f"{result.time:.2f} s "
-        f"(the judge: {blunder.after})",
+        f"{result.time:.2f} s (the judge: {blunder.after})",
         flush=True,
     )
     return proved
