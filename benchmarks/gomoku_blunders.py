@@ -263,7 +263,8 @@ def main(argv: list[str] | None = None) -> None:
 
 def blunders(brain: Brain, lines: list[str], args: argparse.Namespace) -> None:
     """The lost games' blunders and slides (:func:`blunders_of`), each blunder probed with
-    ``--probe``, and the summary."""
+    ``--probe`` and searched from the winner's side with ``--attacker`` when given, and the
+    summary."""
     found: list[Blunder] = []
     for line in lines:
         label, stones = parse_game(line)
