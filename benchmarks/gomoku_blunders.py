@@ -235,8 +235,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.param or args.values:
         with_params(args.param, args.values)
-    if args.attacker < 0 or args.probe < 0:
-        parser.error("--attacker (nodes) and --probe (seconds): 0 or more")
+    if args.attacker < 0:
+        parser.error(f"--attacker {args.attacker}: a number of nodes, 0 or more")
+    if args.probe < 0:
+        parser.error(f"--probe {args.probe}: a number of seconds, 0 or more")
     if args.trajectory < 0:
         parser.error(f"--trajectory {args.trajectory}: a number of moves, 0 or more")
     if not Path(args.records).is_file():
