@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
 
+from perfectplay import api
 from perfectplay.errors import ParameterError
+from perfectplay.games import interrupt
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
+from perfectplay.search import solver
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.limits import Limit, make_limit
 from perfectplay.search.minimax import minimax
@@ -176,3 +181,53 @@ def test_a_saturated_heuristic_score_reads_in_words(value: int, words: str) -> N
     assert str(score) == f"{words} by a threat the search sees (heuristic, not proven)"
     assert score.outcome is None and not score.bounded
     assert str(Score(-668, exact=False)) == "-668 (heuristic)"
+
+
+# -- an untimed exact line is bounded by nodes, not by the clock ---------------------------------
+
+LINE_POSITIONS = (("connect4", "2531276566711153", None, None), ("tictactoe", "", "4x3", 3))
+"""Positions whose untimed solves prove their whole line: Connect Four's through the kernel's
+compiled line, the 4x3 m,n,k board's step by step (its kernel has no line of its own)."""
+
+
+def untimed_lines() -> list[tuple[object, ...]]:
+    """The line of each of :data:`LINE_POSITIONS` solved alone, and in a batch."""
+    lines: list[tuple[object, ...]] = []
+    for name, moves, size, k in LINE_POSITIONS:
+        game, position = api.load(name, moves, size=size, k=k)
+        lines.append(tuple(api.solve(game, position).pv))
+        engine = api.Engine(game)
+        lines.append(tuple(engine.solve_many([position], clear=True)[0].pv))
+    return lines
+
+
+def test_an_untimed_line_is_the_same_when_the_clock_jumps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine stalled by load, seen as a clock whose every reading jumps further than
+    all the time before it, gives the lines an ordinary clock gives, each to the end of
+    its game: an allowance in seconds, however it grows with the solve's time, would cut
+    them."""
+    expected = untimed_lines()
+    start, readings = time.perf_counter(), itertools.count()
+
+    def jumping() -> float:
+        return start + 3.0 ** min(next(readings), 600)
+
+    monkeypatch.setattr(interrupt.time, "perf_counter", jumping)
+    assert untimed_lines() == expected
+    monkeypatch.undo()
+    for (name, moves, size, k), line in zip(LINE_POSITIONS, expected[::2], strict=True):
+        game, position = api.load(name, moves, size=size, k=k)
+        for move in line:
+            position = game.play(position, move)
+        assert game.outcome(position) is not None, (name, moves)
+
+
+def test_an_untimed_line_ends_where_its_node_allowance_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no nodes allowed for the proofs, the line is the best move alone (alone and in a
+    batch); the value and the best move are those of the whole line."""
+    expected = untimed_lines()
+    monkeypatch.setattr(solver, "EXACT_LINE_NODES", 0)
+    monkeypatch.setattr(solver, "EXACT_LINE_FACTOR", 0.0)
+    assert untimed_lines() == [line[:1] for line in expected]

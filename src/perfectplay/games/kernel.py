@@ -178,10 +178,10 @@ class KernelResult(Generic[M]):
     aborted: bool
 
 
-LineAllowance = tuple[float, float]
-"""How long an exact line may take in a batch: ``(floor, factor)``, at least ``floor``
-seconds and ``factor`` times the seconds of its position's solve (the rule of single
-solves, :data:`perfectplay.search.solver.EXACT_LINE_FACTOR`)."""
+LineAllowance = tuple[int, float]
+"""How many nodes the proofs of an exact line may take in a batch: ``(floor, factor)``, at
+least ``floor`` and ``factor`` times the nodes of its position's solve (the rule of single
+solves, :data:`perfectplay.search.solver.EXACT_LINE_NODES`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,10 +260,17 @@ class Kernel(Protocol[P_in, M]):
         ...
 
     def exact_line(
-        self, position: P_in, first: M, value: float, table: Any, deadline: float | None = None
+        self,
+        position: P_in,
+        first: M,
+        value: float,
+        table: Any,
+        deadline: float | None = None,
+        nodes: int | None = None,
     ) -> tuple[M, ...]:
         """Trait ``exact_line``: a principal variation of an exactly solved position, cut
-        short at ``deadline`` when given."""
+        short at ``deadline`` (``time.perf_counter`` seconds) or after ``nodes`` nodes of
+        proofs when given."""
         ...
 
     def weak_value(
@@ -379,7 +386,13 @@ class KernelBase(Generic[P, M]):
         self.table_move(start, table)  # type: ignore[attr-defined]
 
     def exact_line(
-        self, position: P, first: M, value: float, table: Any, deadline: float | None = None
+        self,
+        position: P,
+        first: M,
+        value: float,
+        table: Any,
+        deadline: float | None = None,
+        nodes: int | None = None,
     ) -> tuple[M, ...]:
         """Not declared by this kernel."""
         raise NotImplementedError(f"{type(self).__name__} does not declare exact_line")

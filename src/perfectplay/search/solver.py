@@ -61,12 +61,18 @@ KERNEL_START_RATE = 2_000_000
 
 KERNEL_SEARCH = "alphabeta-kernel"
 """The ``algorithm`` of a result the game's compiled kernel searched."""
-EXACT_LINE_SECONDS = 0.5
 EXACT_LINE_FACTOR = 2.0
+EXACT_LINE_NODES = 2_000_000
 """An untimed exact solve proves its principal variation move by move for at most
-``EXACT_LINE_FACTOR`` times the solve's own time, and at least ``EXACT_LINE_SECONDS``: below
-an opening book's depth each step is a new solve (the whole line of the empty 7x6 board would
-take minutes after a solve of milliseconds). The line is a true prefix of an optimal game."""
+``EXACT_LINE_FACTOR`` times the solve's own nodes, and at least ``EXACT_LINE_NODES`` (about
+half a second of the compiled kernels): below an opening book's depth each step is a new
+solve (the whole line of the empty 7x6 board would take minutes after a solve of
+milliseconds). Counted in nodes, not seconds, so that the same solve gives the same line
+however busy the machine. The line is a true prefix of an optimal game."""
+EXACT_LINE_SECONDS = 0.5
+"""A timed exact search proves its line for at most ``EXACT_LINE_FACTOR`` times the time it
+has spent, and at least ``EXACT_LINE_SECONDS`` (always within its limit): a search answered
+at once by an opening book does not spend the rest of its time on the line."""
 
 IterationCallback = Callable[[int, Score, Any, int, float], None]
 """Called after each completed iteration with (depth, score, best move, nodes, seconds)."""
@@ -422,14 +428,15 @@ class Searcher:
         exact: bool,
         deadline: Deadline | None = None,
         timed: bool = True,
+        line_nodes: int | None = None,
     ) -> tuple[Any, ...]:
         """The principal variation starting with ``move`` (worth ``value``).
 
         For exact results every step is re-proved against the (warm) table, until the end of
-        the game or the ``deadline``, and for at most the allowance of an exact line (see
-        :data:`EXACT_LINE_FACTOR`: a timed search answered at once by an opening book does
-        not spend the rest of its time on the line); for heuristic ones, and for exact ones of
-        a ``timed`` search by a kernel that keeps the time itself, the table's best moves are
+        the game, the ``deadline`` (with at most the time allowance of an exact line, see
+        :data:`EXACT_LINE_SECONDS`) or ``line_nodes`` nodes of proofs (an untimed solve's
+        allowance, see :data:`EXACT_LINE_NODES`); for heuristic ones, and for exact ones of a
+        ``timed`` search by a kernel that keeps the time itself, the table's best moves are
         followed.
         """
         kernel = self.kernel
@@ -440,7 +447,10 @@ class Searcher:
                 allowance = max(EXACT_LINE_SECONDS, EXACT_LINE_FACTOR * (now - deadline.start))
                 end = min(deadline.end - _reserve(deadline), now + allowance)
             with interrupt.guard():
-                return tuple(kernel.exact_line(position, move, value, self.table, deadline=end))
+                found = kernel.exact_line(
+                    position, move, value, self.table, deadline=end, nodes=line_nodes
+                )
+                return tuple(found)
         keeps_time = (
             timed and deadline is not None and kernel is not None and kernel.traits.keeps_deadline
         )
@@ -448,16 +458,34 @@ class Searcher:
             if kernel is not None:
                 return tuple(kernel.principal_variation(position, move, self.table))
             return generic.principal_variation(self.game, position, move, self.table, self.options)
+        return self.proved_line(position, move, value, deadline, line_nodes)
+
+    def proved_line(
+        self,
+        position: Any,
+        move: Any,
+        value: float,
+        deadline: Deadline | None,
+        line_nodes: int | None,
+    ) -> tuple[Any, ...]:
+        """``move`` (of exact ``value``) and after it, move by move, the first candidate
+        whose value the search proves optimal, until the game ends, the ``deadline`` passes
+        or the proofs have spent ``line_nodes`` nodes (checked between steps)."""
         game = self.game
         line = [move]
         current = game.play(position, move)
         target = score_after_move(Score(value, True)).value
+        spent = 0
         while game.outcome(current) is None:
             if deadline is not None and deadline.expired():
                 break
+            if line_nodes is not None and spent >= line_nodes:
+                break
             depth = self.proof_depth(current, target)
             for candidate in self.candidates(current):
-                if self.move_value(current, candidate, depth) == target:
+                proved, nodes = self.move_proof(current, candidate, depth)
+                spent += nodes
+                if proved == target:
                     line.append(candidate)
                     current = game.play(current, candidate)
                     target = score_after_move(Score(target, True)).value
@@ -481,17 +509,15 @@ class Searcher:
         plies = Score(value, True).plies
         return full if plies is None else min(full, plies)
 
-    def exact_value(self, position: Any, depth: int) -> float:
-        """Value of a running position for the side to move, searched ``depth`` plies."""
-        return self.fixed_depth(position, depth, None, None, UNLIMITED_NODES).value
-
-    def move_value(self, position: Any, move: Any, depth: int) -> float:
-        """Value of ``move`` for the side playing it, the reply searched ``depth - 1`` plies."""
+    def move_proof(self, position: Any, move: Any, depth: int) -> tuple[float, int]:
+        """Value of ``move`` for the side playing it, the reply searched ``depth - 1``
+        plies, and the nodes that search took (none when the move ends the game)."""
         child = self.game.play(position, move)
         outcome = self.game.outcome(child)
         if outcome is not None:
-            return -finished_value(self.game, child, outcome.winner, 1)
-        return score_of_move(Score(self.exact_value(child, max(1, depth - 1)), True)).value
+            return -finished_value(self.game, child, outcome.winner, 1), 0
+        reply = self.fixed_depth(child, max(1, depth - 1), None, None, UNLIMITED_NODES)
+        return score_of_move(Score(reply.value, True)).value, reply.nodes
 
     def run(
         self,
@@ -531,9 +557,8 @@ class Searcher:
                 return found
             depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
             it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES, on_progress)
-            spent = time.perf_counter() - started
-            line_time = Deadline(max(EXACT_LINE_SECONDS, EXACT_LINE_FACTOR * spent))
-            return self._result(position, it, depth, started, with_pv, line_time, timed=False)
+            line_nodes = max(EXACT_LINE_NODES, int(EXACT_LINE_FACTOR * it.nodes))
+            return self._result(position, it, depth, started, with_pv, None, False, line_nodes)
         return self._iterate(
             position, limit, full_depth, started, on_iteration, with_pv, on_progress
         )
@@ -874,12 +899,18 @@ class Searcher:
         with_pv: bool,
         deadline: Deadline | None = None,
         timed: bool = True,
+        line_nodes: int | None = None,
     ) -> SearchResult[Any]:
         """The result of a search; its line is re-proved only until ``deadline`` (the time
-        limit of a ``timed`` search, else the allowance of an exact line), or read from a
-        kernel's table under a time limit, so that the answer comes within the limit."""
-        move, exact = found.move, found.exact
-        line = self.pv(position, move, found.value, exact, deadline, timed) if with_pv else (move,)
+        limit of a ``timed`` search) or for ``line_nodes`` nodes (an untimed solve's
+        allowance), or read from a kernel's table under a time limit, so that the answer
+        comes within the limit."""
+        move, exact, value = found.move, found.exact, found.value
+        line = (
+            self.pv(position, move, value, exact, deadline, timed, line_nodes)
+            if with_pv
+            else (move,)
+        )
         return SearchResult(
             best_move=move,
             score=Score(found.value, exact),
@@ -953,9 +984,7 @@ def _exact_batch(
     assert kernel is not None  # _batchable said so
     searcher.warm_up()
     chosen = [positions[index] for index in queued]
-    # a single untimed solve's line ends EXACT_LINE_SECONDS after its solve, however long
-    # the solve took (its allowance counts from the line's start, see ``run`` and ``pv``)
-    allowance = (EXACT_LINE_SECONDS, 0.0) if line else None
+    allowance = (EXACT_LINE_NODES, EXACT_LINE_FACTOR) if line else None  # as ``run``'s
     started = time.perf_counter()
     answers = kernel.exact_results(chosen, searcher.table, [clear] * len(chosen), allowance)
     each = (time.perf_counter() - started) / len(chosen)

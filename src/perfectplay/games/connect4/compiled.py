@@ -90,7 +90,6 @@ from perfectplay.games.common.compiled_bits import (
     U64_ARRAY,
     cycle_counter,
     lean,
-    now,
     past_deadline,
     popcount,
     prefetch,
@@ -911,24 +910,22 @@ def best_many(boards, line, floor, factor, work, table, stats, deep, marks, answ
     gets ``score, nodes, moves in the line`` (int64 rows; the nodes of the solve and the
     move), ``lines`` the columns of each line (int64 rows as long as the board has cells;
     without ``line`` the best move alone). A line ends where its position's allowance does:
-    ``factor`` times the seconds of its solve, at least ``floor`` seconds (the rule of
+    proofs of ``factor`` times the nodes of its solve, at least ``floor`` nodes (the rule of
     single solves); the batch's node budget and deadline (``stats``) bound everything.
     Stops at the first position they cut short and returns how many were answered. The
     caller keeps the epochs from wrapping."""
-    budget, deadline = stats[BUDGET], stats[DEADLINE]
+    budget = stats[BUDGET]
     for index in range(boards.shape[0]):
         if boards[index, 3]:
             stats[EPOCH] += 1
         current, mask = boards[index, 0], boards[index, 1]
         played = np.int64(boards[index, 2])
         stats[NODES] = 0
-        started = now() if line else 0.0
         score, best, refuted = solve_root(
             current, mask, played, False, work, table, stats, deep, marks
         )
         if stats[NODES] > stats[BUDGET]:
             return index
-        ended = now() if line else 0.0
         column = best_move_known(
             current, mask, played, score, best, refuted, work, table, stats, deep, marks
         )
@@ -937,13 +934,13 @@ def best_many(boards, line, floor, factor, work, table, stats, deep, marks, answ
         answers[index, 0], answers[index, 1], answers[index, 2] = score, stats[NODES], 1
         lines[index, 0] = column
         if line:
-            allowance = max(floor, factor * (ended - started))
-            stats[DEADLINE] = min(deadline, np.int64((ended + allowance) * 1e9))
+            allowance = max(floor, np.int64(factor * stats[NODES]))
+            stats[BUDGET] = min(budget, stats[NODES] + allowance)
             answers[index, 2] = line_from(
                 current, mask, played, score, column, work, table, stats, deep, marks,
                 lines[index],
             )  # fmt: skip
-            stats[BUDGET], stats[DEADLINE] = budget, deadline  # the allowance's end spent it
+            stats[BUDGET] = budget
     return boards.shape[0]
 
 

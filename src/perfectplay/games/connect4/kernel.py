@@ -230,7 +230,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         self.best_column(start, 0, table, 1)
         self.exact_line(start, self.game.ordered_moves(start)[0], 0, table, deadline=0.0)
         self.solve_many([start], table, deadline=0.0)
-        self.exact_results([start], table, [True], (0.0, 0.0), deadline=0.0)
+        self.exact_results([start], table, [True], (0, 0.0), deadline=0.0)
         super().warm_up(start)
 
     def touch_table(self, table: Connect4Table) -> None:
@@ -439,7 +439,7 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
 
         answers: list[ExactAnswer[int] | None] = []
         cells = self.game.spec.cells
-        floor, factor = (0.0, 0.0) if line is None else line
+        floor, factor = (0, 0.0) if line is None else (int(line[0]), float(line[1]))
         while len(answers) < len(positions):
             end = len(answers) + table.epochs_left()
             run = positions[len(answers) : end]
@@ -668,16 +668,18 @@ class Connect4Kernel(KernelBase["Connect4Position", int]):
         value: float,
         table: Connect4Table,
         deadline: float | None = None,
+        nodes: int | None = None,
     ) -> tuple[int, ...]:
         """A principal variation of an exactly solved position, ``first`` (worth ``value``)
         first: after each move the reply is the first optimal column in centre-first order,
         proved by null-window searches that the warm table answers (a search only where it
         lost the entry), the whole line in one compiled call
         (:func:`~perfectplay.games.connect4.compiled.line_from`). With a ``deadline``
-        (``time.perf_counter`` seconds) the line stops where the time runs out."""
+        (``time.perf_counter`` seconds) the line stops where the time runs out, with
+        ``nodes`` where its proofs have searched that many."""
         score = self.game.score_of(position, int(WIN - abs(value)), value > 0) if value else 0
         line = np.zeros(self.game.spec.cells - position.plies, dtype=np.int64)
-        stats = table.start(UNLIMITED, deadline)
+        stats = table.start(UNLIMITED if nodes is None else nodes, deadline)
         arrays = (self.work, table.slots, stats, self.deep, table.marks)
         count = line_entry()(
             position.to_move_stones, position.mask, position.plies, score, first, *arrays, line
