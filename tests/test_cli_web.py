@@ -13,8 +13,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-
-from tests.cli_support import run
+from cli_support import run
 
 
 def test_serve_help_names_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from simple_support import GAMES as SIMPLE_GAMES
+from simple_support import examples_registered
 
 from perfectplay import api, contract
 from perfectplay.errors import (
@@ -48,8 +50,6 @@ from perfectplay.search.result import Score, finished_value, score_of_move
 from perfectplay.search.solver import SearchOptions
 from perfectplay.search.solver import solve as search_solve
 from perfectplay.values import HEURISTIC_BOUND, WIN
-from tests.simple_support import GAMES as SIMPLE_GAMES
-from tests.simple_support import examples_registered
 
 EXAMPLE = "nim"
 """The plug-in of ``examples/nim``: checked whenever it is installed."""

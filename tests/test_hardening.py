@@ -10,13 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_support import STOPPED_SOON, interrupt
+from cli_support import STOPPED_SOON, interrupt, run, with_stdin
 
 from perfectplay import api
 from perfectplay.errors import NotationError, ParameterError
 from perfectplay.games.kernel import SearchControls
 from perfectplay.values import UNLIMITED_NODES
-from tests.cli_support import run, with_stdin
 
 NESTED = "[" * 1000 + "]" * 1000
 LONG_NUMBER = "9" * 4301

@@ -157,7 +157,8 @@ def test_the_fits_class_features_value_a_position_as_the_table_does() -> None:
     numbers give the sum of the table's values over the empty cells, so the fitted weights
     are the values the engine plays."""
     with benchmarks_importable():
-        from fit_gomoku_eval import board, class_counts
+        # benchmarks/ is on sys.path at run time only: mypy does not see it
+        from fit_gomoku_eval import board, class_counts  # type: ignore[import-not-found]
     from perfectplay.games.mnk import board_compiled
     from perfectplay.games.mnk.big_kernel import new_state
 
@@ -182,7 +183,8 @@ def test_the_fits_read_match_records_of_the_15x15_board_only(tmp_path: Path) -> 
     """A match record names its board last (``board 20x20 rule 0``) and the fits read the
     15x15 games only, of either rule; a record without it (before session 13) is read."""
     with benchmarks_importable():
-        from bench_gomoku_peers import Game as Played
+        # benchmarks/ is on sys.path at run time only: mypy does not see it
+        from bench_gomoku_peers import Game as Played  # type: ignore[import-not-found]
         from bench_gomoku_peers import save
         from fit_gomoku_eval import Game, read_games
 

@@ -118,7 +118,14 @@ def test_the_fits_triple_features_value_a_position_as_the_table_does() -> None:
     """``fit_gomoku_eval``'s class and triple features times a triple set's weights
     (``triple_weights``: how the fit prints and judges a triple set) give the sum of the
     triple table's values over the empty cells, for each side."""
-    from fit_gomoku_eval import Game, class_counts, quiet_positions, triple_counts, triple_weights
+    # benchmarks/ is on sys.path at run time only: mypy does not see it
+    from fit_gomoku_eval import (  # type: ignore[import-not-found]
+        Game,
+        class_counts,
+        quiet_positions,
+        triple_counts,
+        triple_weights,
+    )
 
     plain = some_triples()  # the features leave out NONE x3 and the NONE score: 0
     values = TripleValues((0, *plain.triples[1:]), (0, *plain.scores[1:]), plain.five, 9)
@@ -137,12 +144,13 @@ def test_the_fits_triple_features_value_a_position_as_the_table_does() -> None:
 
 @pytest.mark.usefixtures("benchmarks")
 def test_the_labels_games_are_chosen_by_every_offset_and_first() -> None:
-    from label_gomoku_rapfi import kept_game
+    # benchmarks/ is on sys.path at run time only: mypy does not see it
+    from label_gomoku_rapfi import kept_game  # type: ignore[import-not-found]
 
     games = list(range(20))
     for every, offset, first in ((1, 0, 0), (2, 0, 0), (2, 1, 0), (2, 1, 7), (1, 0, 13)):
         args = argparse.Namespace(every=every, offset=offset, first=first)
-        kept = [n for n in games if kept_game(n, n, args) is not None]  # type: ignore[arg-type]
+        kept = [n for n in games if kept_game(n, n, args) is not None]
         assert kept == [n for n in games if n >= first and (n - offset) % every == 0]
 
 

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from games.test_mnk_patterns import board_codes
+from gomoku_support import random_walk
 
 from perfectplay.errors import ParameterError
 from perfectplay.games.kernel import KernelOptions
@@ -38,8 +40,6 @@ from perfectplay.games.mnk.patterns import (
     two_wins,
 )
 from perfectplay.games.mnk.rules import game
-from tests.games.test_mnk_patterns import board_codes
-from tests.gomoku_support import random_walk
 
 PAIRS = [
     (RAPFI_CLASS_VALUES, FITTED_VALUES),

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from games.test_mnk_threat_make import setup
 
 from perfectplay.games.common.compiled_bits import NO_DEADLINE
-from tests.games.test_mnk_threat_make import setup
 
 BOARDS = [(15, 5, False, True), (15, 5, True, True), (10, 6, False, False), (12, 4, False, False)]
 """``(size, k, exact, pattern tables)``."""

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from games.test_mnk_patterns import board_codes
+from gomoku_support import benchmarks_importable, random_walk
 
 from perfectplay.errors import ParameterError
 from perfectplay.games.kernel import KernelOptions
@@ -29,8 +31,6 @@ from perfectplay.games.mnk.pattern_classes import threat_table
 from perfectplay.games.mnk.pattern_values import PLAYED_THREATS, ThreatValues
 from perfectplay.games.mnk.rules import game
 from perfectplay.values import HEURISTIC_LIMIT
-from tests.games.test_mnk_patterns import board_codes
-from tests.gomoku_support import benchmarks_importable, random_walk
 
 SIZE = 15
 
@@ -152,7 +152,8 @@ def test_the_fit_reads_each_labelled_position_as_the_engine_does(tmp_path: Any) 
     mask and evaluation (without the table) for the side to move, so the fitted values are
     the ones the engine adds."""
     with benchmarks_importable():
-        from fit_gomoku_threats import COLUMNS, position_rows
+        # benchmarks/ is on sys.path at run time only: mypy does not see it
+        from fit_gomoku_threats import COLUMNS, position_rows  # type: ignore[import-not-found]
     from perfectplay.games.mnk import board_compiled
 
     lines = [

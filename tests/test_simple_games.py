@@ -18,9 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import COMMAND, run
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from simple_support import (
+    EXAMPLES,
+    GAMES,
+    example_module,
+    example_site,
+    examples_registered,
+)
 
 import perfectplay
 from perfectplay import api, contract, errors
@@ -29,14 +37,6 @@ from perfectplay.games import registry
 from perfectplay.games.registry import get_kit
 from perfectplay.games.simple import SimpleGame
 from perfectplay.web.app import Settings, create_app
-from tests.cli_support import COMMAND, run
-from tests.simple_support import (
-    EXAMPLES,
-    GAMES,
-    example_module,
-    example_site,
-    examples_registered,
-)
 
 PLAIN = Path(__file__).parent / "plain"
 MOST_LINES = 100

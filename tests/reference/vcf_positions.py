@@ -15,8 +15,13 @@ from __future__ import annotations
 import json
 import random
 import sys
+from pathlib import Path
 
-from vcf_reference import Board, Cell
+TESTS_DIR = str(Path(__file__).resolve().parent.parent)
+if TESTS_DIR not in sys.path:  # run as a script: its own folder is on the path, not tests/
+    sys.path.insert(0, TESTS_DIR)
+
+from reference.vcf_reference import Board, Cell  # noqa: E402  (tests/ is on the path now)
 
 SIZE, K = 15, 5
 COUNT = 24

@@ -18,12 +18,13 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
+from simple_support import example_site
 
 from perfectplay.games import registry
-from tests.simple_support import example_site
-from tests.web import live
+from web import live
 
 PLUGIN = Path(__file__).parent / "plugin"
 """The folder of the plug-in test games (module ``pairs_game``)."""
@@ -96,7 +97,10 @@ def plugin_games(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     is stood in for, its cache left alone; engine workers, other processes, do not see
     them)."""
     monkeypatch.syspath_prepend(str(PLUGIN))
-    import pairs_game
+    if TYPE_CHECKING:  # the same file, which mypy knows by its place in tests/
+        from web.plugin import pairs_game
+    else:  # imported by name from the plug-in folder on sys.path, as the registry finds it
+        import pairs_game
 
     known = registry.registry()
     kits = {**known.kits, "pairs": pairs_game.PAIRS, "blindpairs": pairs_game.BLIND}

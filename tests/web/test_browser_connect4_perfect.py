@@ -13,9 +13,9 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.web.test_browser import PATIENT_TIMEOUT_MS, READY, moves_played, screenshot
-from tests.web.test_browser import browser as browser  # the module's Chromium (a fixture)
-from tests.web.test_browser import patient_page as patient_page  # a page on a 60 s cap server
+from web.test_browser import PATIENT_TIMEOUT_MS, READY, moves_played, screenshot
+from web.test_browser import browser as browser  # the module's Chromium (a fixture)
+from web.test_browser import patient_page as patient_page  # a page on a 60 s cap server
 
 RANK = {"win": 2, "draw": 1, "loss": 0}
 

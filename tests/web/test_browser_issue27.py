@@ -14,9 +14,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.web.test_browser import TIMEOUT_MS, save_game
-from tests.web.test_browser import browser as browser  # the module's Chromium (a fixture)
-from tests.web.test_browser_screens import shot
+from web.test_browser import TIMEOUT_MS, save_game
+from web.test_browser import browser as browser  # the module's Chromium (a fixture)
+from web.test_browser_screens import shot
 
 expect.set_options(timeout=TIMEOUT_MS)
 

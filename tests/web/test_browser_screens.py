@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.web.test_browser import (
+from web.test_browser import (
     READY,
     SHOTS,
     TIMEOUT,
@@ -26,7 +26,7 @@ from tests.web.test_browser import (
     save_game,
     wait_for_moves,
 )
-from tests.web.test_browser import browser as browser  # the module's Chromium (a fixture)
+from web.test_browser import browser as browser  # the module's Chromium (a fixture)
 
 expect.set_options(timeout=TIMEOUT_MS)
 

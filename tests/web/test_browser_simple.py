@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 # test_browser.py checks that Chromium is installed; its browser fixture serves here too.
-from tests.web import test_browser
-from tests.web.test_browser import READY, TIMEOUT_MS, screenshot
+from web import test_browser
+from web.test_browser import READY, TIMEOUT_MS, screenshot
 
 browser = test_browser.browser
 

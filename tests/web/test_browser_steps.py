@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.web.test_browser import SHOTS, TIMEOUT_MS
-from tests.web.test_browser import browser as browser  # the module's Chromium (a fixture)
+from web.test_browser import SHOTS, TIMEOUT_MS
+from web.test_browser import browser as browser  # the module's Chromium (a fixture)
 
 expect.set_options(timeout=TIMEOUT_MS)
 

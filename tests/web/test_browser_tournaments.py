@@ -13,11 +13,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from perfectplay.cli.tournament import main
-from tests.web.conftest import _serve
-from tests.web.test_browser import TIMEOUT_MS
-from tests.web.test_browser import browser as browser  # the module's Chromium (a fixture)
-from tests.web.test_browser_screens import page as page  # at 1280 and 390 px, fitting
-from tests.web.test_browser_screens import shot
+from web.conftest import _serve
+from web.test_browser import TIMEOUT_MS
+from web.test_browser import browser as browser  # the module's Chromium (a fixture)
+from web.test_browser_screens import page as page  # at 1280 and 390 px, fitting
+from web.test_browser_screens import shot
 
 expect.set_options(timeout=TIMEOUT_MS)
 

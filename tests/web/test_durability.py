@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from tests.web import live
+from web import live
 
 CYCLES = int(os.environ.get("PERFECTPLAY_KILL_CYCLES", "3"))
 """SIGKILLs a run; ``PERFECTPLAY_KILL_CYCLES`` asks for more (docs/reliability.md's re-runs)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web import live
+from web import live
 
 READ_TIMEOUT_S = 4.0
 """The server's ``--read-timeout`` here: short, to keep the test short."""

@@ -26,7 +26,7 @@ from perfectplay.web.app import Settings, create_app
 from perfectplay.web.pool import EnginePool, EngineTimeout, EngineWarming
 from perfectplay.web.pool import unpack as pool_reply
 from perfectplay.web.worker import TEST_WARM_STUB
-from tests.web import live
+from web import live
 
 MOVE = {"position": "x________"}
 """A tic-tac-toe request answered at once by any ready worker."""

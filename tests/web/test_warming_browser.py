@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, _open  # isort: skip
+from web.test_browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, _open  # isort: skip
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright  # isort: skip
 
 from perfectplay.web.worker import TEST_WARM_STUB
-from tests.web import live
+from web import live
 
 WARMING = {
     "status": 503,
