@@ -6,16 +6,16 @@ the order they were placed."""
 import sys
 
 size = (0, 0)
-stones = {}
-table = None
+stones: dict[tuple[int, int], int] = {}
+table: bytearray | None = None
 
 
-def reply(text):
+def reply(text: str) -> None:
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 
-def move():
+def move() -> None:
     width, height = size
     cells = [(x, y) for y in range(height) for x in range(width) if (x, y) not in stones]
     x, y = min(cells, key=lambda c: (abs(c[0] - (width - 1) / 2) + abs(c[1] - (height - 1) / 2), c))

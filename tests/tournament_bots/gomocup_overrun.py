@@ -3,15 +3,26 @@ three times the turn time the manager gave it (``INFO timeout_turn``) before ans
 
 import sys
 import time
+from typing import TypedDict
 
-state = {"size": (0, 0), "stones": {}, "turn_ms": 1000, "moves": 0}
+
+class State(TypedDict):
+    """The board's size, its stones (1 own, 2 the opponent's), the turn time, moves made."""
+
+    size: tuple[int, int]
+    stones: dict[tuple[int, int], int]
+    turn_ms: int
+    moves: int
 
 
-def say(text):
+state: State = {"size": (0, 0), "stones": {}, "turn_ms": 1000, "moves": 0}
+
+
+def say(text: str) -> None:
     print(text, flush=True)
 
 
-def answer():
+def answer() -> None:
     state["moves"] += 1
     if state["moves"] >= 3:
         time.sleep(3 * state["turn_ms"] / 1000)
@@ -22,7 +33,7 @@ def answer():
     say(f"{best[0]},{best[1]}")
 
 
-def read_board():
+def read_board() -> None:
     state["stones"] = {}
     while (row := sys.stdin.readline().strip()).upper() != "DONE":
         x, y, who = map(int, row.split(","))
@@ -30,7 +41,7 @@ def read_board():
     answer()
 
 
-def heard(words):
+def heard(words: list[str]) -> bool:
     if words[0] in ("START", "RECTSTART"):
         state["size"], state["stones"] = (int(words[1]), int(words[-1])), {}
         say("OK")
