@@ -79,6 +79,7 @@ from perfectplay.games.connect4.notation import (
     parse_connect4_moves,
     parse_connect4_picture,
 )
+from perfectplay.games.connect4.rules import Connect4Game
 from perfectplay.games.connect4.text import format_connect4_picture
 from perfectplay.games.mnk.notation import (
     format_mnk_move,
@@ -86,6 +87,7 @@ from perfectplay.games.mnk.notation import (
     parse_mnk_board,
     parse_mnk_move,
 )
+from perfectplay.games.mnk.rules import MNKGame
 from perfectplay.games.mnk.text import format_mnk_board, mnk_board_matrix
 from perfectplay.games.simplexity.notation import (
     format_simplexity_moves,
@@ -234,6 +236,7 @@ def check_mnk_move(case: tuple[Sample, str]) -> None:
     """``parse_mnk_move``: a cell on the board, read back from ``b3`` and from ``3 2``."""
     sample, text = case
     game = sample.loaded.game
+    assert isinstance(game, MNKGame)
     with refusal():
         cell = parse_mnk_move(game, text)
     assert 0 <= cell.row < game.spec.rows and 0 <= cell.col < game.spec.cols
@@ -245,6 +248,7 @@ def check_json_cell(case: tuple[Sample, Any]) -> None:
     """``parse_json_cell``: a cell on the board, read back from its JSON."""
     sample, data = case
     game = sample.loaded.game
+    assert isinstance(game, MNKGame)
     with refusal():
         cell = parse_json_cell(game, data)
     assert parse_json_cell(game, game.move_to_json(cell)) == cell
@@ -255,6 +259,7 @@ def check_connect4_moves(case: tuple[Sample, str]) -> None:
     read to the same columns and position."""
     sample, text = case
     game = sample.loaded.game
+    assert isinstance(game, Connect4Game)
     with refusal():
         position, columns = parse_connect4_moves(game, text)
     replayed = game.initial()
@@ -269,6 +274,7 @@ def check_connect4_format(case: tuple[Sample, list[Any]]) -> None:
     as the same columns (when they can be played at all)."""
     sample, columns = case
     game = sample.loaded.game
+    assert isinstance(game, Connect4Game)
     with refusal():
         text = format_connect4_moves(game, columns)
     try:

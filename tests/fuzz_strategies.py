@@ -558,7 +558,7 @@ def player_specs(draw: st.DrawFn) -> str:
     }
     chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names)))
     settings = [f"{name}={draw(values[name])}" for name in chosen]
-    valid = kind + (":" + ",".join(settings) if settings or draw(st.booleans()) else "")
+    valid = kind + (":" + ",".join(settings) if bool(settings) or draw(st.booleans()) else "")
     return draw(fuzzed(st.just(valid), "engineraodm:=,.0123456789"))
 
 

@@ -1,9 +1,13 @@
-"""What the game and search tests share: random reachable positions of any game."""
+"""What the game and search tests share: random reachable positions of any game, and a game
+typed as one of the registry."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
+
+from perfectplay.api import RegisteredGame
+from perfectplay.games.protocol import Game
 
 
 def random_position(game: Any, rng: random.Random, max_moves: int | None = None) -> Any:
@@ -17,3 +21,10 @@ def random_position(game: Any, rng: random.Random, max_moves: int | None = None)
             break
         position = game.play(position, rng.choice(moves))
     return position
+
+
+def registered(game: Game[Any, Any]) -> RegisteredGame:
+    """``game`` itself, typed as a game of the registry is (``Game[object, object]``, whose
+    position and move types the type checker does not know): what the functions of
+    :mod:`perfectplay.contract` and the command line's output take."""
+    return game

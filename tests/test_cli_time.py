@@ -133,7 +133,7 @@ def test_a_timed_search_just_beyond_the_reach_tries_the_exact_solver_first() -> 
     the first iteration's), not 17 plies of iterative deepening before it (21 M nodes)."""
     game, position = api.load("tictactoe", "", size="5x5", k=4)
     alone = api.solve(game, position)
-    timed = api.solve(game, position, api.make_limit(time=60))
+    timed = api.solve(game, position, make_limit(time=60))
     assert alone.exact and timed.exact and timed.score == alone.score
     assert timed.nodes < 2 * alone.nodes
 

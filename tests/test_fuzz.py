@@ -44,7 +44,9 @@ from perfectplay.errors import (
 )
 from perfectplay.games.connect4.book import FORMAT_VERSION, OpeningBook, checksum
 from perfectplay.games.connect4.notation import format_connect4_moves
+from perfectplay.games.connect4.rules import Connect4Game
 from perfectplay.games.mnk.notation import parse_json_cell
+from perfectplay.games.mnk.rules import MNKGame
 
 ENTRIES = ("keys", "scores")
 """The arrays of a book's positions and their scores."""
@@ -83,11 +85,13 @@ def test_command_line_exits_0_or_2_with_one_error_line(data: st.DataObject) -> N
 def test_values_too_large_to_print_are_quoted_by_their_type() -> None:
     assert quote({"row": huge_number()}) == "<dict too large to show>"
     game, _ = api.new_game("tictactoe")
+    assert isinstance(game, MNKGame)
     with pytest.raises(IllegalMoveError, match="off the 3x3 board"):
         parse_json_cell(game, {"row": huge_number(), "col": 0})
     with pytest.raises(NotationError, match="whole numbers"):
         parse_json_cell(game, {"row": [huge_number()], "col": 0})
     connect4, _ = api.new_game("connect4")
+    assert isinstance(connect4, Connect4Game)
     with pytest.raises(IllegalMoveError, match="not a 0-based column"):
         format_connect4_moves(connect4, [huge_number()])
 
@@ -126,11 +130,16 @@ def book_with(folder: Path, **fields: object) -> Path:
     values: dict[str, Any] = {"width": 4, "height": 4, "k": 4, "depth": 1}
     values.update(keys=np.array([1, 2], np.uint64), scores=np.array([0, 1]))
     values.update(fields)
-    sizes = [int(np.asarray(values[name]).ravel()[0]) for name in ("width", "height", "k")]
-    said = checksum(*sizes, int(values["depth"]), *(np.asarray(values[n]) for n in ENTRIES))
+    width, height, k = [
+        int(np.asarray(values[name]).ravel()[0]) for name in ("width", "height", "k")
+    ]
+    depth = int(values["depth"])
+    keys, scores = (np.asarray(values[n]) for n in ENTRIES)
+    said = checksum(width, height, k, depth, keys, scores)
     values = {"game": "connect4", "version": FORMAT_VERSION, "checksum": said, **values}
     path = folder / "book.npz"
-    np.savez(path, **{name: np.asarray(value) for name, value in values.items()})
+    # numpy's stubs: a ** mapping of arrays might name savez's bool allow_pickle
+    np.savez(path, **{name: np.asarray(value) for name, value in values.items()})  # type: ignore[arg-type]
     return path
 
 

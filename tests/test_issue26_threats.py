@@ -86,13 +86,13 @@ def test_a_threat_search_past_its_share_stops_itself_not_the_search() -> None:
     past = int((time.perf_counter() - 1) * 1e9)
     for deadline, stopped in ((NO_DEADLINE, 0), (past, 1)):
         st = kernel.state(position, ctx)
-        stats = np.zeros(big_kernel.STATS_SIZE, dtype=np.int64)
+        stats = np.zeros(context_layout.STATS_SIZE, dtype=np.int64)
         stats[2], stats[4] = BUDGET, deadline
         found = big_compiled.threats_until(side, 3, 0, 1 << 30, past, ctx, st, stats)
         assert found == 0 and stats[3] == stopped and stats[4] == deadline
         assert stats[2] == (BUDGET if not stopped else 0)
     st = kernel.state(position, ctx)
-    stats = np.zeros(big_kernel.STATS_SIZE, dtype=np.int64)
+    stats = np.zeros(context_layout.STATS_SIZE, dtype=np.int64)
     stats[2], stats[4] = BUDGET, NO_DEADLINE
     assert big_compiled.threats_until(side, 3, 0, 100_000, NO_DEADLINE, ctx, st, stats) > 0
 

@@ -19,12 +19,15 @@ from cli_support import hear_ctrl_c
 
 from perfectplay import api
 from perfectplay.games.connect4.kernel import QUICK_NODES
+from perfectplay.games.connect4.rules import Connect4Game
+from perfectplay.search.limits import make_limit
 from perfectplay.values import UNLIMITED_NODES, WIN
 
 SETS = Path(__file__).parent / "data" / "connect4_sets"
 C4, _ = api.load("connect4", "")
+assert isinstance(C4, Connect4Game)
 NO_BOOK = api.kernel_options(book=False)
-FULL_DEPTH = api.make_limit(depth=C4.spec.cells)
+FULL_DEPTH = make_limit(depth=C4.spec.cells)
 """A depth covering the whole game: the same exact solve through the guarded path."""
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from perfectplay import api
 from perfectplay.analysis.exact import ExactValues, complete_table
+from perfectplay.games.connect4.rules import Connect4Game, Connect4Position
 from perfectplay.games.mnk.rules import game
 from perfectplay.search.minimax import minimax
 from perfectplay.values import WIN
@@ -17,7 +18,7 @@ from perfectplay.values import WIN
 def random_positions(g: Any, count: int, min_stones: int, seed: int) -> list[Any]:
     """Running positions reached by random play, with at least ``min_stones`` stones."""
     rng = random.Random(seed)
-    found = []
+    found: list[Any] = []
     while len(found) < count:
         position = g.initial()
         while g.outcome(position) is None and g.ply(position) < min_stones:
@@ -53,6 +54,7 @@ def test_complete_table_is_shared_and_finished_positions_are_valued() -> None:
 
 def test_connect4_values_match_the_solver() -> None:
     g, position = api.load("connect4", "...../...../.o.../oxxxo")
+    assert isinstance(g, Connect4Game) and isinstance(position, Connect4Position)
     values = ExactValues(g)
     kernel = g.kernel()
     scores = kernel.move_scores(position, kernel.new_table(1 << 16))

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from game_support import registered
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -181,7 +182,7 @@ def test_every_reachable_board_with_mistakes_is_minimal() -> None:
 def test_the_empty_board_has_one_empty_history() -> None:
     history = reconstruct(TTT, TTT.initial())
     assert history.steps == () and history.optimal_histories == 1
-    assert history_json(TTT, history) == {
+    assert history_json(registered(TTT), history) == {
         "reachable_optimally": True,
         "history": [],
         "optimal_histories": 1,
@@ -192,6 +193,7 @@ def test_the_empty_board_has_one_empty_history() -> None:
 
 def test_a_drawn_full_board_has_222_optimal_orders() -> None:
     _, position = api.load("tictactoe", "xox/xoo/oxx")
+    assert isinstance(position, MNKPosition)
     history = reconstruct(TTT, position, values=VALUES)
     assert history.optimal_histories == 222 == brute_force(as_board(position), "outcome")[0]
     assert all(step.optimal for step in history.steps)
@@ -200,7 +202,7 @@ def test_a_drawn_full_board_has_222_optimal_orders() -> None:
 def test_mistakes_are_named_and_in_json() -> None:
     _, position = api.load("tictactoe", "xo_/_x_/o_x")
     history = reconstruct(TTT, position, values=VALUES)
-    data = history_json(TTT, history)
+    data: dict[str, Any] = history_json(registered(TTT), history)
     assert set(data) == {
         "reachable_optimally",
         "history",
@@ -214,7 +216,9 @@ def test_mistakes_are_named_and_in_json() -> None:
         {"ply": 4, "move": {"row": 1, "col": 2}, "before": "draw", "after": "loss"}
     ]
     assert mistake_text(history.mistakes[0], "outcome") == "move 4 turned a draw into a loss"
-    strict = history_json(TTT, reconstruct(TTT, position, "strict", VALUES))
+    strict: dict[str, Any] = history_json(
+        registered(TTT), reconstruct(TTT, position, "strict", VALUES)
+    )
     assert strict["mistakes"][0]["after"] == "loss in 2"
 
 
@@ -246,6 +250,7 @@ def test_bad_notion_is_refused() -> None:
 # -- 4x4, k = 4 ---------------------------------------------------------------------------------
 def test_4x4_board_against_brute_force_with_solver_values() -> None:
     g, position = api.load("tictactoe", "x_o_/_x__/__o_/____", k=4)
+    assert isinstance(g, MNKGame) and isinstance(position, MNKPosition)
     values = ExactValues(g)
     history = reconstruct(g, position, values=values)
     current = g.initial()
@@ -368,7 +373,7 @@ def _c4_orders(g: Any, target: Any) -> tuple[int, int]:
 def test_connect4_mistake_is_named(connect4: tuple[Any, ExactValues]) -> None:
     g, values = connect4
     _, position = api.load("connect4", C4_BOARDS["mistakes"])
-    data = history_json(g, reconstruct(g, position, values=values))
+    data: dict[str, Any] = history_json(g, reconstruct(g, position, values=values))
     assert data["history"][0] == {"column": 2}
     assert [(m["ply"], m["before"], m["after"]) for m in data["mistakes"]] == [
         (3, "draw", "loss"),

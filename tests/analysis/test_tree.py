@@ -17,6 +17,7 @@ from perfectplay.analysis.render import rich_tree, summary_text, to_dot
 from perfectplay.analysis.tree import GameTree, TreeNode, build_tree
 from perfectplay.analysis.tree_svg import to_svg
 from perfectplay.errors import ParameterError
+from perfectplay.games.connect4.rules import Connect4Game, Connect4Position
 from perfectplay.games.mnk.rules import MNKPosition, game
 from perfectplay.search.alphabeta import Options, alphabeta
 from perfectplay.search.minimax import minimax
@@ -195,6 +196,7 @@ def test_empty_board_alphabeta_against_minimax() -> None:
 
 def test_connect4_tree_with_exact_leaves() -> None:
     g, position = api.load("connect4", "...../...../.o.../oxxxo")
+    assert isinstance(g, Connect4Game) and isinstance(position, Connect4Position)
     tree = build_tree(g, position, 2, alphabeta=True)
     kernel = g.kernel()
     scores = kernel.move_scores(position, kernel.new_table(1 << 16))

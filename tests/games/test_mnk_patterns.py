@@ -14,12 +14,12 @@ import pytest
 
 from perfectplay.games.kernel import KernelOptions
 from perfectplay.games.mnk.big_kernel import (
-    P_PATTERNS,
     BigMNKKernel,
     new_state,
     with_params,
     with_patterns,
 )
+from perfectplay.games.mnk.context_layout import P_PATTERNS
 from perfectplay.games.mnk.lines import DIRECTIONS
 from perfectplay.games.mnk.pattern_values import DEFAULT_VALUES
 from perfectplay.games.mnk.patterns import (

@@ -48,9 +48,11 @@ def rewritten(source: Path, target: Path, *, fresh_checksum: bool, **changes: ob
         fields = {name: data[name] for name in data.files}
     fields.update({name: np.asarray(value) for name, value in changes.items()})
     if fresh_checksum:
-        sizes = (int(fields[name]) for name in ("width", "height", "k", "depth"))
-        fields["checksum"] = np.asarray(checksum(*sizes, fields["keys"], fields["scores"]))
-    np.savez(target, **fields)  # type: ignore[arg-type]
+        width, height, k, depth = (int(fields[name]) for name in ("width", "height", "k", "depth"))
+        fields["checksum"] = np.asarray(
+            checksum(width, height, k, depth, fields["keys"], fields["scores"])
+        )
+    np.savez(target, **fields)
     return target
 
 
@@ -114,7 +116,7 @@ def test_a_book_of_the_old_format_is_refused_with_what_to_do(
     with np.load(small_book, allow_pickle=False) as data:
         fields = {name: data[name] for name in ("width", "height", "k", "depth", "keys", "scores")}
     old = tmp_path / "old.npz"
-    np.savez(old, **fields)  # type: ignore[arg-type]
+    np.savez(old, **fields)
     with pytest.raises(DataFileError, match=r"no game, version, checksum .*perfectplay book"):
         OpeningBook.load(old)
 

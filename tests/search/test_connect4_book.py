@@ -14,7 +14,7 @@ import pytest
 from perfectplay.errors import ParameterError
 from perfectplay.games.connect4.book import OpeningBook
 from perfectplay.games.connect4.book_builder import build_book, positions_at
-from perfectplay.games.connect4.rules import Connect4Game, game
+from perfectplay.games.connect4.rules import Connect4Game, Connect4Position, game
 
 SMALL = game(5, 4)
 
@@ -26,9 +26,9 @@ def book() -> Iterator[OpeningBook]:
     SMALL.kernel().use_book(None)
 
 
-def random_positions(g: Connect4Game, count: int, seed: int) -> list[object]:
+def random_positions(g: Connect4Game, count: int, seed: int) -> list[Connect4Position]:
     rng = random.Random(seed)
-    found = []
+    found: list[Connect4Position] = []
     while len(found) < count:
         position = g.initial()
         for _ in range(rng.randint(0, 9)):

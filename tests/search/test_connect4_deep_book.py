@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from game_support import registered
 
 from perfectplay import api
 from perfectplay.contract import score_json
@@ -23,6 +25,7 @@ from perfectplay.games.connect4.deep_book import (
     read_deep_book,
 )
 from perfectplay.games.connect4.rules import Connect4Position, game
+from perfectplay.games.kernel import KernelOptions
 
 STANDARD = game()
 NO_BOOK = api.kernel_options(book=False)
@@ -98,7 +101,8 @@ def test_documented_positions_read_their_documented_values(
     assert book(DeepBookKind.TWELVE).score(first, mask) == (score > 0) - (score < 0)
     position = STANDARD.from_bits(first, mask & ~first)
     with_books = api.solve(STANDARD, position)
-    assert int(score_json(STANDARD, position, with_books.score)["score"]) == score
+    data: dict[str, Any] = score_json(registered(STANDARD), position, with_books.score)
+    assert int(data["score"]) == score
 
 
 def test_codes_round_trip_and_the_compiled_code_equals_the_reference() -> None:
@@ -151,10 +155,11 @@ def test_a_twelve_stone_position_is_answered_by_one_lookup() -> None:
     assert (without.score, without.nodes > 1000) == (solved.score, True)
 
 
-def _solved(position: object, exact: bool, options: object) -> int:
+def _solved(position: Connect4Position, exact: bool, options: KernelOptions | None) -> int:
     chosen = NO_BOOK if options is None else options
-    result = api.solve(STANDARD, position, weak=not exact, options=chosen)  # type: ignore[arg-type]
-    return int(score_json(STANDARD, position, result.score)["score"])
+    result = api.solve(STANDARD, position, weak=not exact, options=chosen)
+    data: dict[str, Any] = score_json(registered(STANDARD), position, result.score)
+    return int(data["score"])
 
 
 SAMPLES = {
@@ -191,9 +196,8 @@ def test_positions_the_eight_stone_book_lacks_are_wins_and_the_deep_book_agrees(
         first, mask = position_of_code(int(entries.codes[index]), 8)
         position = STANDARD.from_bits(first, mask & ~first)
         weak = api.solve(STANDARD, position, weak=True)
-        assert int(score_json(STANDARD, position, weak.score)["score"]) == entries.score(
-            first, mask
-        )
+        data: dict[str, Any] = score_json(registered(STANDARD), position, weak.score)
+        assert int(data["score"]) == entries.score(first, mask)
 
 
 def random_position(rng: random.Random, stones: int) -> Connect4Position:

@@ -7,8 +7,10 @@ import itertools
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
+from game_support import registered
 
 from perfectplay import api, contract
 from perfectplay.games.connect4.notation import parse_connect4_moves
@@ -31,7 +33,8 @@ def lines(path: Path) -> list[tuple[str, int]]:
 
 def standard(g: Connect4Game, position: Connect4Position, value: float) -> int:
     """A WIN - plies value for the side to move as a standard Connect Four score."""
-    score = contract.score_json(g, position, Score(value, True))["score"]
+    data: dict[str, Any] = contract.score_json(registered(g), position, Score(value, True))
+    score = data["score"]
     return int(score)
 
 
@@ -49,7 +52,7 @@ def test_benchmark_positions_have_the_listed_scores(path: Path) -> None:
 def test_the_two_worked_examples_through_the_public_api() -> None:
     for moves, expected in (("4455", 18), ("44455554221", -15)):
         g, position = api.load("connect4", moves)
-        data = contract.result_json(g, position, api.solve(g, position))
+        data: dict[str, Any] = contract.result_json(g, position, api.solve(g, position))
         assert data["score"] == expected
         assert data["outcome"] == ("win" if expected > 0 else "loss")
         # The principal variation replays to a finished game with that score.
@@ -225,7 +228,8 @@ def test_the_direct_call_answers_as_numba_dispatch_does() -> None:
     import time
 
     from perfectplay.games.connect4 import compiled
-    from perfectplay.games.connect4.kernel import NO_DEADLINE_NS, solve_entry
+    from perfectplay.games.connect4.kernel import solve_entry
+    from perfectplay.games.interrupt import NO_DEADLINE_NS
 
     assert solve_entry() is not compiled.solve_call
     for moves, expected in lines(SETS[0])[:20]:

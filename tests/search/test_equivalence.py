@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from game_support import registered
 
 from perfectplay import api, contract
 from perfectplay.analysis.table import value_table
@@ -86,7 +87,8 @@ def article_best_value(position: MNKPosition) -> int:
 
 
 def article_score(score: Score) -> int:
-    return int(contract.score_json(TTT, TTT.initial(), score)["score"])
+    data: dict[str, Any] = contract.score_json(registered(TTT), TTT.initial(), score)
+    return int(data["score"])
 
 
 def move_value(position: MNKPosition, move: Any) -> int:
@@ -159,7 +161,8 @@ def test_article_board() -> None:
     data = contract.result_json(g, position, api.best(g, position))
     assert data["best_move"] == {"row": 3, "col": 3}
     assert (data["outcome"], data["plies"], data["score"], data["to_move"]) == ("win", 1, 10, "x")
-    moves = contract.analysis_json(g, position, api.analyze(g, position))["moves"]
+    analysis: dict[str, Any] = contract.analysis_json(g, position, api.analyze(g, position))
+    moves = analysis["moves"]
     summary = [(m["row"], m["col"], m["outcome"], m["plies"], m["score"]) for m in moves]
     assert summary == [(3, 1, "loss", 2, -9), (3, 2, "draw", 3, 0), (3, 3, "win", 1, 10)]
 

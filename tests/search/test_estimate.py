@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perfectplay import api
-from perfectplay.errors import MAX_MESSAGE
+from perfectplay.errors import MAX_MESSAGE, ParameterError
 from perfectplay.search.estimate import (
     LEAST_GROWTH,
     MOST_GROWTH,
@@ -77,7 +77,7 @@ def test_the_refusal_gives_the_estimate_in_one_short_line() -> None:
     seconds = 3.2e21 * 365.25 * 86400
     estimate = Estimate(seconds * 1e6, seconds, 16.0, 20, 20, 42, 10**7)  # 1e6 nodes a second
     bounds = "give --time S (exact if the search reaches the end), --depth N or a smaller --size"
-    with pytest.raises(api.ParameterError) as refused:
+    with pytest.raises(ParameterError) as refused:
         api.check_tried(game, position, "solve simplexity", bounds, False, estimate=estimate)
     message = str(refused.value)
     assert message.startswith("solve simplexity: 42 plies left; solving would take ")

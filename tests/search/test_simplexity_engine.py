@@ -20,7 +20,13 @@ from game_support import random_position
 
 from perfectplay.games.kernel import SearchControls
 from perfectplay.games.simplexity.heuristics import evaluate as reference_evaluate
-from perfectplay.games.simplexity.rules import EVALUATIONS, SimplexityGame, SimplexityMove, game
+from perfectplay.games.simplexity.rules import (
+    EVALUATIONS,
+    SimplexityGame,
+    SimplexityMove,
+    SimplexityPosition,
+    game,
+)
 from perfectplay.search.limits import make_limit
 from perfectplay.search.minimax import minimax
 from perfectplay.search.solver import SearchOptions, analyze, solve
@@ -38,7 +44,8 @@ def positions(rows: int, cols: int, count: int, empty_at_most: int, seed: int) -
     """``count`` running positions with at most ``empty_at_most`` empty cells, reached by
     random moves that do not end the game when another move does not (else random games on
     big boards rarely last long enough)."""
-    g, rng, found = game(rows, cols), random.Random(seed), []
+    g, rng = game(rows, cols), random.Random(seed)
+    found: list[SimplexityPosition] = []
     while len(found) < count:
         position = g.initial()
         for _ in range(rows * cols - rng.randint(1, empty_at_most)):
@@ -124,7 +131,7 @@ def test_a_position_where_every_move_hands_over_is_lost_in_one() -> None:
             continue
         found += 1
         for engine in ("kernel", "python"):
-            result = solve(g, position, search=SearchOptions(engine=engine))  # type: ignore[arg-type]
+            result = solve(g, position, search=SearchOptions(engine=engine))
             assert result.score.outcome == "loss"
             assert result.score.plies == 1
             assert result.best_move in g.legal_moves(position)

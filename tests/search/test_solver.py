@@ -12,7 +12,6 @@ import pytest
 
 from perfectplay import api
 from perfectplay.errors import ParameterError
-from perfectplay.games import interrupt
 from perfectplay.games.mnk.rules import MNKGame, MNKPosition, game
 from perfectplay.search import solver
 from perfectplay.search.alphabeta import Options, alphabeta
@@ -159,7 +158,7 @@ def test_finished_position_has_no_move() -> None:
 def test_limits_are_checked() -> None:
     for bad in ({"depth": -1}, {"depth": 1.5}, {"time": 0}, {"time": float("nan")}, {"nodes": 0}):
         with pytest.raises(ParameterError, match=next(iter(bad))):
-            make_limit(**bad)  # type: ignore[arg-type]
+            make_limit(**bad)
     assert make_limit(depth=3, time=1).time == 1.0
 
     class WithoutKernel(MNKGame):
@@ -212,7 +211,7 @@ def test_an_untimed_line_is_the_same_when_the_clock_jumps(monkeypatch: pytest.Mo
     def jumping() -> float:
         return start + 3.0 ** min(next(readings), 600)
 
-    monkeypatch.setattr(interrupt.time, "perf_counter", jumping)
+    monkeypatch.setattr(time, "perf_counter", jumping)  # the module interrupt reads its clock from
     assert untimed_lines() == expected
     monkeypatch.undo()
     for (name, moves, size, k), line in zip(LINE_POSITIONS, expected[::2], strict=True):
