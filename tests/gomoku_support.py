@@ -23,6 +23,13 @@ Cell = tuple[int, int]
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
+def plain(cell: tuple[int, int]) -> Cell:
+    """An engine's cell (a :class:`perfectplay.games.mnk.rules.Cell`, a named tuple) as the
+    plain ``(row, col)`` tuple the reference board (:mod:`reference.vcf_reference`) keeps:
+    what ``tuple(cell)`` gives, typed as a pair."""
+    return (cell[0], cell[1])
+
+
 def random_walk(
     ctx: tuple[object, ...],
     st: tuple[np.ndarray, ...],

@@ -157,5 +157,5 @@ def test_match_parameters_are_checked(kwargs: dict[str, object], message: str) -
             game(4, 4),
             parse_player("random", EVALUATIONS),
             parse_player("random", EVALUATIONS),
-            **kwargs,
-        )  # type: ignore[arg-type]
+            **kwargs,  # type: ignore[arg-type]  # bad values on purpose
+        )

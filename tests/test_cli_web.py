@@ -181,7 +181,7 @@ def test_serve_answers_on_its_port(tmp_path: Path) -> None:
     assert f"serving on http://127.0.0.1:{port}, this machine only" in out
 
 
-def _wait_for(url: str) -> dict[str, object]:
+def _wait_for(url: str) -> dict[str, Any]:
     deadline = time.monotonic() + 90
     while True:
         try:

@@ -29,6 +29,7 @@ import zlib
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pytest
@@ -157,7 +158,8 @@ def small_params(kit: GameKit) -> GameParams:
 def playout(game: Any, rng: random.Random) -> Line:
     """A random game from the initial position to its end (which must come within
     ``plies_left_bound`` of the initial position)."""
-    position, moves, positions = game.initial(), [], [game.initial()]
+    position, positions = game.initial(), [game.initial()]
+    moves: list[Any] = []
     bound = game.plies_left_bound(position)
     while game.outcome(position) is None:
         assert len(moves) < bound, f"{game!r}: the game goes on past plies_left_bound"
@@ -390,7 +392,7 @@ def test_play_refuses_every_other_move(case: Case) -> None:
         for text, move in seen.items():
             if text in legal:
                 continue
-            error = raises(IllegalMoveError, lambda p=position, m=move: game.play(p, m))
+            error = raises(IllegalMoveError, partial(game.play, position, move))
             assert isinstance(error, GameOverError) == finished, (position, move, error)
             assert str(error), "the error says why"
 
@@ -620,7 +622,7 @@ def test_analyze_equals_plain_minimax_move_by_move(case: Case) -> None:
 def test_solve_json_has_the_contract_keys(case: Case) -> None:
     game, kit = case.game, case.kit
     for _, position in case.exact:
-        data = contract.result_json(game, position, api.solve(game, position))
+        data: dict[str, Any] = contract.result_json(game, position, api.solve(game, position))
         json.dumps(data)
         assert set(data) == RESULT_KEYS
         assert data["to_move"] == game.player_name(game.to_move(position))
@@ -662,7 +664,7 @@ def test_perft_json_has_one_shape_in_every_game(case: Case) -> None:
 def test_analyze_json_has_the_contract_keys(case: Case) -> None:
     game = case.game
     for _, position in case.exact:
-        data = contract.analysis_json(game, position, api.analyze(game, position))
+        data: dict[str, Any] = contract.analysis_json(game, position, api.analyze(game, position))
         json.dumps(data)
         assert set(data) == {"to_move", "to_move_number", "finished", "moves"}
         assert data["to_move_number"] == int(game.to_move(position))

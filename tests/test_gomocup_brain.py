@@ -25,6 +25,7 @@ from perfectplay.cli.gomocup import (
     Lateness,
     Loader,
 )
+from perfectplay.games.mnk.rules import MNKGame, MNKPosition
 
 COMMAND = [sys.executable, "-c", "from perfectplay.cli.main import main; raise SystemExit(main())"]
 
@@ -165,6 +166,7 @@ def test_a_search_whose_deadline_has_passed_still_answers_the_forced_move() -> N
         for r in range(15)
     )
     game, position = api.load("tictactoe", text, k=5)
+    assert isinstance(game, MNKGame) and isinstance(position, MNKPosition)
     long_ago = time.perf_counter() - 60
     result = api.best(game, position, api.limit(time=1.0, started=long_ago))
     assert tuple(result.best_move) == (7, 2)

@@ -33,7 +33,9 @@ from perfectplay.games.mnk.pattern_values import (
 from perfectplay.games.mnk.patterns import B4, F4, F5, PATTERNS_EVAL
 from perfectplay.games.mnk.rules import game
 
-TRIPLE_ORDER = [(a, b, c) for a in range(CODES - 1) for b in range(a + 1) for c in range(b + 1)]
+TRIPLE_ORDER: list[tuple[int, ...]] = [
+    (a, b, c) for a in range(CODES - 1) for b in range(a + 1) for c in range(b + 1)
+]
 """The triples of three codes below a five, not rising, written out in their numbering's order."""
 
 

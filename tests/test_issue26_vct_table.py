@@ -46,7 +46,7 @@ def random_positions(count: int, seed: int) -> list[tuple[frozenset[Cell], froze
     rng = random.Random(seed)
     board = Board(SIZE, SIZE, K)
     near = [(r, c) for r in range(1, SIZE - 1) for c in range(1, SIZE - 1)]
-    found = []
+    found: list[tuple[frozenset[Cell], frozenset[Cell]]] = []
     while len(found) < count:
         stones = rng.sample(near, 2 * rng.randint(5, 9))
         xs, os_ = frozenset(stones[0::2]), frozenset(stones[1::2])

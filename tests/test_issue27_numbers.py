@@ -25,7 +25,7 @@ def numeric_options() -> Iterator[tuple[str, str, argparse.Action]]:
             if action.type is None or not action.option_strings:
                 continue
             try:
-                value = action.type("4")  # type: ignore[operator]
+                value = action.type("4")
             except (ValueError, TypeError, argparse.ArgumentTypeError):
                 continue
             if isinstance(value, int | float) and not isinstance(value, bool):

@@ -411,6 +411,7 @@ def test_move_examples_from_the_docs() -> None:
 def test_json_cells_are_checked() -> None:
     g = game(3, 3, 3)
     assert parse_json_cell(g, {"row": 3, "col": 1}) == Cell(2, 0)  # from 1, as people count
+    bad: object  # malformed JSON cells of every kind
     for bad in [{"row": 1}, {"row": 1, "col": 1, "x": 0}, [1, 1], "b3", None]:
         with pytest.raises(NotationError, match="expected an object with keys row and col"):
             parse_json_cell(g, bad)

@@ -23,7 +23,12 @@ from perfectplay.games.simplexity.notation import (
     parse_simplexity_move,
     parse_simplexity_moves,
 )
-from perfectplay.games.simplexity.rules import SimplexityGame, SimplexityMove, game
+from perfectplay.games.simplexity.rules import (
+    SimplexityGame,
+    SimplexityMove,
+    SimplexityPosition,
+    game,
+)
 from perfectplay.games.simplexity.text import render_simplexity_board, simplexity_quotas
 
 SC = game()
@@ -205,8 +210,10 @@ def test_quota_line() -> None:
 # -- loading through the API -----------------------------------------------------------------
 def test_api_load_and_new_game() -> None:
     g, position = api.load("simplexity", "4O 4X 3O", size="7x6")
+    assert isinstance(position, SimplexityPosition)
     assert g == SC and position.plies == 3
     g, position = api.load("sc", "4O4X", size="5x4")
+    assert isinstance(position, SimplexityPosition)
     assert (g.spec.rows, g.spec.cols) == (4, 5) and position.plies == 2
     g, start = api.new_game("shapecolor", size="6x4")
     assert (g.spec.rows, g.spec.cols) == (4, 6) and start == g.initial()

@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 from perfectplay import api
+from perfectplay.games.connect4.rules import Connect4Position
+from perfectplay.games.mnk.rules import MNKPosition
+from perfectplay.games.simplexity.rules import SimplexityPosition
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "docs" / "example.ipynb"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -27,6 +30,7 @@ def shapes(svg: str, tag: str, **attributes: str) -> list[ET.Element]:
 
 def test_a_tic_tac_toe_position_draws_its_marks_and_labels() -> None:
     _, position = api.load("tictactoe", "xox/oox/___")
+    assert isinstance(position, MNKPosition)
     svg = position._repr_svg_()
     assert len(shapes(svg, "path", stroke="#d6336c")) == 3  # x: three crosses
     assert len(shapes(svg, "circle", fill="none")) == 3  # o: three rings
@@ -36,18 +40,20 @@ def test_a_tic_tac_toe_position_draws_its_marks_and_labels() -> None:
 
 def test_a_connect_four_position_draws_its_stones_where_they_fell() -> None:
     _, position = api.load("connect4", "4453")
+    assert isinstance(position, Connect4Position)
     svg = position._repr_svg_()
     assert len(shapes(svg, "circle", fill="#f4f6fb")) == 42  # every hole
     red, yellow = shapes(svg, "circle", fill="#e03131"), shapes(svg, "circle", fill="#fcc419")
     assert len(red) == len(yellow) == 2
     bottom = float(max(circle.get("cy", "0") for circle in red + yellow))
-    columns = {(c.get("cx"), c.get("cy")) for c in red}
+    columns = {(c.get("cx", ""), c.get("cy", "")) for c in red}
     assert {float(y) for _, y in columns} == {bottom}  # the first player's two on the floor
     assert [text.text for text in shapes(svg, "text")] == [str(c) for c in range(1, 8)]
 
 
 def test_a_shape_and_color_position_draws_discs_and_crosses_in_colour() -> None:
     _, position = api.load("simplexity", "4O 4X 3O 5X")
+    assert isinstance(position, SimplexityPosition)
     svg = position._repr_svg_()
     assert len(shapes(svg, "circle", fill="#e03131")) == 2  # the first player's red discs
     assert len(shapes(svg, "path", stroke="#1c7ed6")) == 2  # the second's blue crosses

@@ -325,7 +325,7 @@ def test_plain_games_json_is_the_contracts(capsys: pytest.CaptureFixture[str]) -
     state = contract.state_json(loaded)
     assert (state["rows"], state["cols"], state["gravity"]) == (3, 4, True)
     assert state["moves"] == [{"column": 2}, {"column": 3}, {"column": 2}]
-    nim = contract.state_json(api.load_with_moves("simplenim", "1-1"))
+    nim: dict[str, Any] = contract.state_json(api.load_with_moves("simplenim", "1-1"))
     assert nim["cells"] is None and {"move": "3-5"} in nim["legal"]
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from tournament_support import bot, bot_processes
 
 from perfectplay.cli.tournament import main
 
 
-def games(out: Path) -> list[dict]:
+def games(out: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
 
 

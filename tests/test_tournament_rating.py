@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from tournament_support import bot
 
 from perfectplay import api
 from perfectplay.analysis.rating import elo
-from perfectplay.analysis.tournament import crosstable, standings
+from perfectplay.analysis.tournament import Entrant, crosstable, standings
 from perfectplay.cli.tournament import main
 
 
-def record(game: int, first: str, second: str, result: str, forfeit: str | None = None) -> dict:
+def record(
+    game: int, first: str, second: str, result: str, forfeit: str | None = None
+) -> dict[str, Any]:
     loser = {"1-0": second, "0-1": first}.get(result)
     return {
         "game": game,
@@ -34,7 +38,7 @@ RECORDS = [
 ]
 
 
-def players() -> list:
+def players() -> list[Entrant]:
     settings = api.tournament_settings("simplexity")
     return api.tournament_players(settings, ["engine@A", "random@B", "level:casual@C"])
 

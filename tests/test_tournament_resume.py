@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tournament_support import bot, bot_processes, sandbox_folders
@@ -27,14 +28,14 @@ OPTIONS = ["--time", "0.4", "--seed", "11", "--rounds", "2", "--workers", "2"]
 GAMES = 24  # 6 pairs, 2 rounds, both colours
 
 
-def lines(out: Path) -> list[dict]:
+def lines(out: Path) -> list[dict[str, Any]]:
     path = out / "games.jsonl"
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text().splitlines() if line.endswith("}")]
 
 
-def outcome(records: list[dict]) -> dict[int, tuple]:
+def outcome(records: list[dict[str, Any]]) -> dict[int, tuple[Any, ...]]:
     return {
         r["game"]: (r["first"], r["second"], r["opening"], r["result"], tuple(r["moves"]))
         for r in records

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_support import random_position
+from game_support import random_position, registered
+from gomoku_support import plain
 from reference.vcf_reference import Board
 
 from perfectplay import limit, solve
@@ -73,8 +74,8 @@ def tactic(
 ) -> tuple[MNKGame, MNKPosition, Board, frozenset[Any], frozenset[Any]]:
     """The 15x15 position of an entry, the oracle's board, and (side to move, other)'s stones."""
     g = game(15, 15, 5)
-    xs = frozenset(tuple(parse_mnk_move(g, c)) for c in entry["x"])
-    os_ = frozenset(tuple(parse_mnk_move(g, c)) for c in entry["o"])
+    xs = frozenset(plain(parse_mnk_move(g, c)) for c in entry["x"])
+    os_ = frozenset(plain(parse_mnk_move(g, c)) for c in entry["o"])
     position = g.from_bits(sum(1 << g.index(c) for c in xs), sum(1 << g.index(c) for c in os_))
     mover = (xs, os_) if len(xs) == len(os_) else (os_, xs)
     return g, position, Board(15, 15, 5), *mover
@@ -121,11 +122,11 @@ def test_a_threatened_vcf_is_defended(entry: dict[str, Any]) -> None:
     if result.score.outcome == "win":
         return
     safe = [
-        tuple(move)
+        plain(move)
         for move in g.legal_moves(position)
-        if board.shortest_vcf(attacker, defender | {tuple(move)}, 5) is None
+        if board.shortest_vcf(attacker, defender | {plain(move)}, 5) is None
     ]
-    assert not safe or tuple(result.best_move) in safe
+    assert not safe or plain(result.best_move) in safe
     assert safe or result.score.value < 0
 
 
@@ -163,16 +164,16 @@ def test_a_win_by_threes_is_proved_and_every_reply_loses_to_a_vcf(
     """The oracle checks the proof independently: no VCF at first, and after the engine's
     move every reply of o (every empty cell) leaves x a VCF."""
     g = game(15, 15, 5)
-    x = frozenset(tuple(parse_mnk_move(g, c)) for c in xs.split())
-    o = frozenset(tuple(parse_mnk_move(g, c)) for c in os_.split())
+    x = frozenset(plain(parse_mnk_move(g, c)) for c in xs.split())
+    o = frozenset(plain(parse_mnk_move(g, c)) for c in os_.split())
     board = Board(15, 15, 5)
     assert board.shortest_vcf(x, o, 5) is None
     position = g.from_bits(sum(1 << g.index(c) for c in x), sum(1 << g.index(c) for c in o))
     result = solve(g, position, limit(time=5.0))
     assert result.score.outcome == "win", name
-    after = x | {tuple(result.best_move)}
+    after = x | {plain(result.best_move)}
     for reply in g.legal_moves(g.play(position, result.best_move)):
-        assert board.shortest_vcf(after, o | {tuple(reply)}, 3) is not None, reply
+        assert board.shortest_vcf(after, o | {plain(reply)}, 3) is not None, reply
 
 
 @pytest.mark.parametrize(("rows", "cols", "k"), [(5, 6, 4), (6, 6, 4), (6, 6, 5)])
@@ -224,10 +225,10 @@ def test_a_proof_longer_than_five_plies_is_a_win_within_its_plies_through_every_
     result = solve(g, position, limit(time=5.0))
     assert result.score.bounded and not result.exact
     assert str(result.score) == "win in at most 7"
-    data = result_json(g, position, result)
+    data = result_json(registered(g), position, result)
     assert (data["outcome"], data["plies"], data["exact"]) == ("win", 7, False)
     assert data["value"] == "win in at most 7"
-    assert value_text(g, data).startswith("win in at most 7 (score ")
+    assert value_text(registered(g), data).startswith("win in at most 7 (score ")
     assert search_line(result).endswith("proved, distance a bound")
     lost = score_after_move(score_of_move(result.score))  # bounds stay bounds across a ply
     assert str(score_of_move(result.score)) == "loss in at most 8" and lost.bounded
@@ -238,7 +239,9 @@ def test_a_four_three_stays_exact() -> None:
     result = solve(g, position, limit(time=1.0))
     assert result.exact and str(result.score) == "win in 5"
     assert search_line(result).endswith("exact")
-    assert value_text(g, result_json(g, position, result)).startswith("win in 5 (score ")
+    assert value_text(registered(g), result_json(registered(g), position, result)).startswith(
+        "win in 5 (score "
+    )
 
 
 def test_evaluation_weights_travel_with_the_call() -> None:
@@ -304,9 +307,9 @@ def threatened(entry: dict[str, Any]) -> tuple[MNKGame, MNKPosition, list[Any]]:
     x, o = (attacker, defender) if len(attacker) > len(defender) else (defender, attacker)
     position = g.from_bits(sum(1 << g.index(c) for c in x), sum(1 << g.index(c) for c in o))
     safe = [
-        tuple(move)
+        plain(move)
         for move in g.legal_moves(position)
-        if board.shortest_vcf(attacker, defender | {tuple(move)}, 5) is None
+        if board.shortest_vcf(attacker, defender | {plain(move)}, 5) is None
     ]
     return g, position, safe
 
@@ -330,4 +333,4 @@ def test_a_move_past_the_beam_saves_the_game(monkeypatch: pytest.MonkeyPatch) ->
     g, position, safe = threatened(next(e for e in TACTICS if e["name"] == "random cluster 9"))
     result = solve(g, position, limit(depth=3))
     assert safe and result.score.outcome != "loss"
-    assert tuple(result.best_move) in safe
+    assert plain(result.best_move) in safe

@@ -445,6 +445,7 @@ def test_random_games_cover_shape_beats_color() -> None:
             if shape_fours and color_fours and board.winner != mover:
                 seen += 1
                 outcome = g.outcome(position)
+                assert board.winner is not None  # four shapes and four colors: a winner
                 assert outcome is not None and outcome.winner is PLAYER[board.winner]
                 assert outcome.reason.startswith("four " + move[1])
         if seen >= 3:
@@ -579,7 +580,7 @@ def test_from_bits_messages() -> None:
     rejects(bit(h, 0, 4), 0, 0, "outside the board")  # the sentinel row
     rejects(b00, 0, b10, "outside the board")  # a circle on an empty cell
     rejects(-1, 0, 0, "whole number")
-    rejects(True, 0, 0, "whole number")  # type: ignore[arg-type]
+    rejects(True, 0, 0, "whole number")
     rejects(bit(h, 1, 1), 0, 0, "floats", "column 2")
     rejects(b00 | b10, 0, 0, "impossible piece counts", "red (player 1) has 2", "has 0")
     rejects(0, b00, 0, "impossible piece counts")
@@ -624,6 +625,7 @@ def test_registry_spec_and_moves() -> None:
 def test_play_rejects_malformed_moves() -> None:
     g = game()
     start = g.initial()
+    bad: object  # malformed moves of every kind
     for bad in (3, (3,), (3, "O", 1), None):
         with pytest.raises(IllegalMoveError, match="a move is"):
             g.play(start, bad)

@@ -32,7 +32,7 @@ if not CHROMIUM.exists():  # a loud failure: a silent skip hid the browser tests
         pytest.skip(message, allow_module_level=True)
     pytest.fail(message, pytrace=False)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
 
 from perfectplay import api  # noqa: E402
 
@@ -304,7 +304,7 @@ def test_connect4_overlay_values_preview_keys_and_abandon(page: Page) -> None:
 def test_play_at_a_level_a_person_can_beat(browser: Browser, live_server: str, width: int) -> None:
     """Issue 15, item 12: named levels in the strength menu; the engine's moves come from
     the level (the saved game says which), hints and the overlay stay exact."""
-    viewport = {"width": width, "height": 900}
+    viewport: ViewportSize = {"width": width, "height": 900}
     context = browser.new_context(base_url=live_server, viewport=viewport, bypass_csp=True)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()

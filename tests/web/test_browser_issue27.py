@@ -171,9 +171,21 @@ def test_heuristic_values_are_marked_in_the_move_list_and_overlay(page: Page) ->
 
 
 # -- item 11 --------------------------------------------------------------------------------------
-PROVEN = {"outcome": "win", "plies": 7, "score": 99994, "exact": False, "weak": False}
+PROVEN: dict[str, object] = {
+    "outcome": "win",
+    "plies": 7,
+    "score": 99994,
+    "exact": False,
+    "weak": False,
+}
 PROVEN["value"] = "win in at most 7"
-SATURATED = {"outcome": None, "plies": None, "score": 99999, "exact": False, "weak": False}
+SATURATED: dict[str, object] = {
+    "outcome": None,
+    "plies": None,
+    "score": 99999,
+    "exact": False,
+    "weak": False,
+}
 SATURATED["value"] = "+99999 (heuristic)"
 
 

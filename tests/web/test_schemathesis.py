@@ -132,7 +132,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
     suppress_health_check=list(HealthCheck),
     derandomize=True,
 )
-def test_every_answer_is_declared_and_conforms(case: schemathesis.Case) -> None:
+def test_every_answer_is_declared_and_conforms(case: schemathesis.Case[Any]) -> None:
     case.call_and_validate(
         # A schema cannot say what a position or a move means in a game's notation: a
         # request of the right form may still be refused with a 400 naming the input.

@@ -72,6 +72,7 @@ def wait_closed(sockets: list[socket.socket], within: float) -> dict[socket.sock
     still open after ``within`` seconds."""
     received = {sock: b"" for sock in sockets}
     selector = selectors.DefaultSelector()
+    sock: object  # a socket, then what the selector hands back (checked to be one)
     for sock in sockets:
         selector.register(sock, selectors.EVENT_READ)
     deadline = time.monotonic() + within

@@ -13,6 +13,7 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
@@ -22,7 +23,17 @@ from playwright.sync_api import Browser, Page, Route, expect, sync_playwright  #
 from perfectplay.web.worker import TEST_WARM_STUB
 from web import live
 
-WARMING = {
+
+class Fulfilment(TypedDict):
+    """What ``Route.fulfill`` is given to answer a request itself."""
+
+    status: int
+    headers: dict[str, str]
+    content_type: str
+    body: str
+
+
+WARMING: Fulfilment = {
     "status": 503,
     "headers": {"Retry-After": "2"},
     "content_type": "application/json",
