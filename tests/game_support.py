@@ -25,6 +25,6 @@ def random_position(game: Any, rng: random.Random, max_moves: int | None = None)
 
 def registered(game: Game[Any, Any]) -> RegisteredGame:
     """``game`` itself, typed as a game of the registry is (``Game[object, object]``, whose
-    position and move types the type checker does not know): what the functions of
-    :mod:`perfectplay.contract` and the command line's output take."""
+    position and move types the type checker does not know): what the command line's output
+    takes (:mod:`perfectplay.contract` takes a game of a known class as it is)."""
     return game

@@ -201,6 +201,9 @@ P = TypeVar("P")
 M = TypeVar("M")
 RegisteredGame = Game[object, object]
 """A game from the registry, whose position and move types the type checker cannot know."""
+AnyGame = Game[Any, Any]
+"""A game of the registry or one of a known class (an ``MNKGame``, a plug-in's): what the
+JSON answers of :mod:`perfectplay.contract` take, so that typed code passes its own games."""
 WarmProgress = Callable[[str, int, int], None]
 """What :func:`warm` tells as it goes: (the engine starting, or ``""`` at the end; engines
 done; engines in all)."""
@@ -225,6 +228,7 @@ __all__ = [
     "STEP_ORDERS",
     "Analysis",
     "Answer",
+    "AnyGame",
     "ArenaProgress",
     "ArenaResult",
     "BatchJob",

@@ -46,10 +46,12 @@ score; ``expected`` is there when the line gave one; ``moves`` (the ``analyze`` 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from perfectplay.api import (
     STEP_ORDERS,
     Answer,
+    AnyGame,
     GameTree,
     History,
     JSONObject,
@@ -59,7 +61,6 @@ from perfectplay.api import (
     Outcome,
     PerftCounts,
     Player,
-    RegisteredGame,
     Score,
     SearchResult,
     Step,
@@ -91,15 +92,13 @@ __all__ = [
 ]
 
 
-def move_json(game: RegisteredGame, move: object) -> JSONObject:
+def move_json(game: AnyGame, move: object) -> JSONObject:
     """A move as the game's JSON move object."""
     data: JSONObject = dict(game.move_to_json(move))
     return data
 
 
-def score_json(
-    game: RegisteredGame, position: object, score: Score, finished: bool = False
-) -> JSONObject:
+def score_json(game: AnyGame, position: object, score: Score, finished: bool = False) -> JSONObject:
     """``outcome``, ``plies`` and the game's conventional ``score`` of a :class:`Score` for
     the side to move in ``position``. A draw lasts until the board is full."""
     outcome, plies = score.outcome, score.plies
@@ -118,7 +117,7 @@ def score_json(
     return {"outcome": None, "plies": None, "score": round(score.value) + 0}  # an int, no -0
 
 
-def result_json(game: RegisteredGame, position: object, result: SearchResult[object]) -> JSONObject:
+def result_json(game: AnyGame, position: object, result: SearchResult[Any]) -> JSONObject:
     """The ``best``/``solve`` object (see the module docstring)."""
     outcome = game.outcome(position)
     data = mover_json(game, position)
@@ -140,9 +139,7 @@ def result_json(game: RegisteredGame, position: object, result: SearchResult[obj
     return data
 
 
-def analysis_json(
-    game: RegisteredGame, position: object, values: Sequence[MoveValue[object]]
-) -> JSONObject:
+def analysis_json(game: AnyGame, position: object, values: Sequence[MoveValue[Any]]) -> JSONObject:
     """The ``analyze`` object: every move with its mover's-view outcome and score."""
     moves: list[JSONValue] = []
     for entry in values:
@@ -162,7 +159,7 @@ BATCH_RESULT_KEYS = ("score", "outcome", "plies", "best_move", "exact", "weak", 
 
 
 def batch_json(
-    game: RegisteredGame, text: str, position: object, answer: Answer, expected: int | None
+    game: AnyGame, text: str, position: object, answer: Answer, expected: int | None
 ) -> JSONObject:
     """One line of a batch's output (see the module docstring): the answer to the input
     line ``answer.index`` whose position ``text`` reads as ``position``."""
@@ -184,14 +181,14 @@ def batch_error_json(index: int, text: str, error: str) -> JSONObject:
     return {"index": index, "position": text, "error": error}
 
 
-def mover_json(game: RegisteredGame, position: object) -> JSONObject:
+def mover_json(game: AnyGame, position: object) -> JSONObject:
     """The side to move, as every result names it: ``to_move`` (the game's name for it,
     ``"x"`` or ``"1"``) and ``to_move_number`` (1 or 2)."""
     player = game.to_move(position)
     return {"to_move": game.player_name(player), "to_move_number": int(player)}
 
 
-def history_json(game: RegisteredGame, found: History) -> JSONObject:
+def history_json(game: AnyGame, found: History) -> JSONObject:
     """The ``history`` object::
 
         {"reachable_optimally": false, "history": [{"row": 2, "col": 2}, ...],
@@ -221,7 +218,7 @@ def history_json(game: RegisteredGame, found: History) -> JSONObject:
     }
 
 
-def perft_json(game: RegisteredGame, counts: PerftCounts) -> JSONObject:
+def perft_json(game: AnyGame, counts: PerftCounts) -> JSONObject:
     """The ``perft`` object, one shape in every game: ``first_wins`` and ``second_wins``, and
     ``players`` naming the sides as ``to_move`` does (``{"1": "x", "2": "o"}``)."""
     data: JSONObject = dict(counts.as_dict())
@@ -229,7 +226,7 @@ def perft_json(game: RegisteredGame, counts: PerftCounts) -> JSONObject:
     return data
 
 
-def outcome_json(game: RegisteredGame, outcome: Outcome) -> JSONObject:
+def outcome_json(game: AnyGame, outcome: Outcome) -> JSONObject:
     """How a game ended: the winner (number and name, ``null`` for a draw), the reason and
     the deciding line as ``[row, col]`` cells, the top row 0."""
     winner = outcome.winner
@@ -243,7 +240,7 @@ def outcome_json(game: RegisteredGame, outcome: Outcome) -> JSONObject:
     }
 
 
-def cells_json(game: RegisteredGame, position: object) -> JSONValue:
+def cells_json(game: AnyGame, position: object) -> JSONValue:
     """The drawn board's cells, rows from the top (``null`` for a game without a board)."""
     view = board(game, position)
     return None if view is None else list(view.cells)  # type: ignore[arg-type]
@@ -290,7 +287,7 @@ def state_json(loaded: Loaded) -> JSONObject:
     }
 
 
-def tree_json(built: GameTree, game: RegisteredGame) -> JSONObject:
+def tree_json(built: GameTree, game: AnyGame) -> JSONObject:
     """A game tree as nested ``{"move", "label", "value", "bound", "window", "pruned",
     "horizon", "terminal", "to_move", "cells", "children"}`` objects, with the counts."""
     return {
@@ -306,7 +303,7 @@ def tree_json(built: GameTree, game: RegisteredGame) -> JSONObject:
     }
 
 
-def node_json(built: GameTree, node: TreeNode, game: RegisteredGame) -> JSONObject:
+def node_json(built: GameTree, node: TreeNode, game: AnyGame) -> JSONObject:
     """One node of :func:`tree_json`, with its children."""
     window = node.window
     children: list[JSONValue] = [node_json(built, child, game) for child in node.children]
@@ -328,7 +325,7 @@ def node_json(built: GameTree, node: TreeNode, game: RegisteredGame) -> JSONObje
 
 
 # -- alpha-beta step by step (issue 15, item 10) -----------------------------------------------
-def steps_json(found: Steps, game: RegisteredGame) -> JSONObject:
+def steps_json(found: Steps, game: AnyGame) -> JSONObject:
     """Alpha-beta's search one step at a time (``tree --steps --json``, ``POST
     /api/{game}/steps``)::
 
@@ -362,7 +359,7 @@ def steps_json(found: Steps, game: RegisteredGame) -> JSONObject:
     }
 
 
-def step_json(found: Steps, step: Step, game: RegisteredGame, number: int) -> JSONObject:
+def step_json(found: Steps, step: Step, game: AnyGame, number: int) -> JSONObject:
     """One step of :func:`steps_json`, numbered from 1."""
 
     def shown(value: float | None) -> JSONValue:
@@ -435,7 +432,7 @@ def game_json(name: str) -> JSONObject:
     }
 
 
-def first_pieces_json(game: RegisteredGame, position: object) -> JSONObject:
+def first_pieces_json(game: AnyGame, position: object) -> JSONObject:
     """Each side's piece as the board view draws it: the cell that side's first legal move
     fills when both sides play their first legal move from ``position`` (``null`` for a side
     that cannot move there, or for a game without a board view)."""

@@ -13,7 +13,6 @@ from functools import cache
 from typing import Any
 
 import pytest
-from game_support import registered
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -182,7 +181,7 @@ def test_every_reachable_board_with_mistakes_is_minimal() -> None:
 def test_the_empty_board_has_one_empty_history() -> None:
     history = reconstruct(TTT, TTT.initial())
     assert history.steps == () and history.optimal_histories == 1
-    assert history_json(registered(TTT), history) == {
+    assert history_json(TTT, history) == {
         "reachable_optimally": True,
         "history": [],
         "optimal_histories": 1,
@@ -202,7 +201,7 @@ def test_a_drawn_full_board_has_222_optimal_orders() -> None:
 def test_mistakes_are_named_and_in_json() -> None:
     _, position = api.load("tictactoe", "xo_/_x_/o_x")
     history = reconstruct(TTT, position, values=VALUES)
-    data: dict[str, Any] = history_json(registered(TTT), history)
+    data: dict[str, Any] = history_json(TTT, history)
     assert set(data) == {
         "reachable_optimally",
         "history",
@@ -216,9 +215,7 @@ def test_mistakes_are_named_and_in_json() -> None:
         {"ply": 4, "move": {"row": 1, "col": 2}, "before": "draw", "after": "loss"}
     ]
     assert mistake_text(history.mistakes[0], "outcome") == "move 4 turned a draw into a loss"
-    strict: dict[str, Any] = history_json(
-        registered(TTT), reconstruct(TTT, position, "strict", VALUES)
-    )
+    strict: dict[str, Any] = history_json(TTT, reconstruct(TTT, position, "strict", VALUES))
     assert strict["mistakes"][0]["after"] == "loss in 2"
 
 

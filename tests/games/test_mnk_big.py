@@ -225,7 +225,7 @@ def test_a_proof_longer_than_five_plies_is_a_win_within_its_plies_through_every_
     result = solve(g, position, limit(time=5.0))
     assert result.score.bounded and not result.exact
     assert str(result.score) == "win in at most 7"
-    data = result_json(registered(g), position, result)
+    data = result_json(g, position, result)
     assert (data["outcome"], data["plies"], data["exact"]) == ("win", 7, False)
     assert data["value"] == "win in at most 7"
     assert value_text(registered(g), data).startswith("win in at most 7 (score ")
@@ -239,7 +239,7 @@ def test_a_four_three_stays_exact() -> None:
     result = solve(g, position, limit(time=1.0))
     assert result.exact and str(result.score) == "win in 5"
     assert search_line(result).endswith("exact")
-    assert value_text(registered(g), result_json(registered(g), position, result)).startswith(
+    assert value_text(registered(g), result_json(g, position, result)).startswith(
         "win in 5 (score "
     )
 

@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from game_support import registered
 
 from perfectplay import api
 from perfectplay.contract import score_json
@@ -101,7 +100,7 @@ def test_documented_positions_read_their_documented_values(
     assert book(DeepBookKind.TWELVE).score(first, mask) == (score > 0) - (score < 0)
     position = STANDARD.from_bits(first, mask & ~first)
     with_books = api.solve(STANDARD, position)
-    data: dict[str, Any] = score_json(registered(STANDARD), position, with_books.score)
+    data: dict[str, Any] = score_json(STANDARD, position, with_books.score)
     assert int(data["score"]) == score
 
 
@@ -158,7 +157,7 @@ def test_a_twelve_stone_position_is_answered_by_one_lookup() -> None:
 def _solved(position: Connect4Position, exact: bool, options: KernelOptions | None) -> int:
     chosen = NO_BOOK if options is None else options
     result = api.solve(STANDARD, position, weak=not exact, options=chosen)
-    data: dict[str, Any] = score_json(registered(STANDARD), position, result.score)
+    data: dict[str, Any] = score_json(STANDARD, position, result.score)
     return int(data["score"])
 
 
@@ -196,7 +195,7 @@ def test_positions_the_eight_stone_book_lacks_are_wins_and_the_deep_book_agrees(
         first, mask = position_of_code(int(entries.codes[index]), 8)
         position = STANDARD.from_bits(first, mask & ~first)
         weak = api.solve(STANDARD, position, weak=True)
-        data: dict[str, Any] = score_json(registered(STANDARD), position, weak.score)
+        data: dict[str, Any] = score_json(STANDARD, position, weak.score)
         assert int(data["score"]) == entries.score(first, mask)
 
 

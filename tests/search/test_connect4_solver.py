@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_support import registered
 
 from perfectplay import api, contract
 from perfectplay.games.connect4.notation import parse_connect4_moves
@@ -33,7 +32,7 @@ def lines(path: Path) -> list[tuple[str, int]]:
 
 def standard(g: Connect4Game, position: Connect4Position, value: float) -> int:
     """A WIN - plies value for the side to move as a standard Connect Four score."""
-    data: dict[str, Any] = contract.score_json(registered(g), position, Score(value, True))
+    data: dict[str, Any] = contract.score_json(g, position, Score(value, True))
     score = data["score"]
     return int(score)
 

@@ -12,7 +12,6 @@ from functools import cache
 from typing import Any
 
 import pytest
-from game_support import registered
 
 from perfectplay import api, contract
 from perfectplay.analysis.table import value_table
@@ -87,7 +86,7 @@ def article_best_value(position: MNKPosition) -> int:
 
 
 def article_score(score: Score) -> int:
-    data: dict[str, Any] = contract.score_json(registered(TTT), TTT.initial(), score)
+    data: dict[str, Any] = contract.score_json(TTT, TTT.initial(), score)
     return int(data["score"])
 
 
