@@ -225,7 +225,7 @@ def test_an_untimed_line_ends_where_its_node_allowance_does(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """With no nodes allowed for the proofs, the line is the best move alone (alone and in a
-    batch); the value and the best move are those of the whole line."""
+    batch): the first move of the whole line."""
     expected = untimed_lines()
     monkeypatch.setattr(solver, "EXACT_LINE_NODES", 0)
     monkeypatch.setattr(solver, "EXACT_LINE_FACTOR", 0.0)
