@@ -427,7 +427,6 @@ class Searcher:
         value: float,
         exact: bool,
         deadline: Deadline | None = None,
-        timed: bool = True,
         line_nodes: int | None = None,
     ) -> tuple[Any, ...]:
         """The principal variation starting with ``move`` (worth ``value``).
@@ -436,8 +435,8 @@ class Searcher:
         the game, the ``deadline`` (with at most the time allowance of an exact line, see
         :data:`EXACT_LINE_SECONDS`) or ``line_nodes`` nodes of proofs (an untimed solve's
         allowance, see :data:`EXACT_LINE_NODES`); for heuristic ones, and for exact ones of a
-        ``timed`` search by a kernel that keeps the time itself, the table's best moves are
-        followed.
+        search with a ``deadline`` by a kernel that keeps the time itself, the table's best
+        moves are followed.
         """
         kernel = self.kernel
         if exact and move is not None and kernel is not None and kernel.traits.exact_line:
@@ -451,9 +450,7 @@ class Searcher:
                     position, move, value, self.table, deadline=end, nodes=line_nodes
                 )
                 return tuple(found)
-        keeps_time = (
-            timed and deadline is not None and kernel is not None and kernel.traits.keeps_deadline
-        )
+        keeps_time = deadline is not None and kernel is not None and kernel.traits.keeps_deadline
         if not exact or move is None or keeps_time:
             if kernel is not None:
                 return tuple(kernel.principal_variation(position, move, self.table))
@@ -558,7 +555,7 @@ class Searcher:
             depth = full_depth if limit.depth is None else min(limit.depth, full_depth)
             it = self.fixed_depth(position, depth, None, None, UNLIMITED_NODES, on_progress)
             line_nodes = max(EXACT_LINE_NODES, int(EXACT_LINE_FACTOR * it.nodes))
-            return self._result(position, it, depth, started, with_pv, None, False, line_nodes)
+            return self._result(position, it, depth, started, with_pv, None, line_nodes)
         return self._iterate(
             position, limit, full_depth, started, on_iteration, with_pv, on_progress
         )
@@ -898,19 +895,14 @@ class Searcher:
         started: float,
         with_pv: bool,
         deadline: Deadline | None = None,
-        timed: bool = True,
         line_nodes: int | None = None,
     ) -> SearchResult[Any]:
         """The result of a search; its line is re-proved only until ``deadline`` (the time
-        limit of a ``timed`` search) or for ``line_nodes`` nodes (an untimed solve's
+        limit of a timed search) or for ``line_nodes`` nodes (an untimed solve's
         allowance), or read from a kernel's table under a time limit, so that the answer
         comes within the limit."""
         move, exact, value = found.move, found.exact, found.value
-        line = (
-            self.pv(position, move, value, exact, deadline, timed, line_nodes)
-            if with_pv
-            else (move,)
-        )
+        line = self.pv(position, move, value, exact, deadline, line_nodes) if with_pv else (move,)
         return SearchResult(
             best_move=move,
             score=Score(found.value, exact),
