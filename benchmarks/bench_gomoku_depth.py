@@ -20,7 +20,8 @@ prints the depth reached: a measure of depth that no load moves (issue 26's prun
 ``--param NAME=VALUE`` (repeatable) sets a context parameter of
 :mod:`~perfectplay.games.mnk.context_layout` (``P_NAME``; the pruning switches of issue 26)
 on every context, a runtime choice: ``--param NULL_DEPTH=4 --param HISTORY=3``. The totals
-line gives the mean depth (with ``--time``) and the search's pruning counters.
+line gives the mean depth with ``--time`` or ``--nodes`` (the pruning's counters are not
+seen through ``api.best``: ``tests/test_issue26_pruning.py`` reads them from the kernel).
 
 ``--deepen`` reaches ``--depth`` by iterative deepening (depth 1, 2, ... on one table, each
 iteration's move tried first in the next), as play does: what the memory kept over the

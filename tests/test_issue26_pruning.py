@@ -1,5 +1,6 @@
 """Issue 26: a narrower search. Each pruning of the heuristic search (history and killer
-order, null move, reverse futility, move-count pruning, logarithmic late move reductions) is
+order, null move, reverse futility, move-count pruning, logarithmic late move reductions;
+session 17: razoring, "improving", Rapfi's move count, singular extensions) is
 a runtime parameter of the context (:mod:`~perfectplay.games.mnk.context_layout`, 0 = off);
 here each one fires (its counter in ``stats``), and with all of them on the proofs and exact
 values of the big-board kernel's own tests come out the same: the tests of
@@ -48,6 +49,12 @@ PRUNING = {
     layout.P_MOVE_COUNT_DEPTH: 3,
     layout.P_MOVE_COUNT_BASE: 1,
     layout.P_LMR_LOG: 150,
+    layout.P_RAZOR_DEPTH: 2,
+    layout.P_RAZOR_MARGIN: 1,
+    layout.P_IMPROVING: 1,
+    layout.P_MOVE_COUNT_POWER: 132,
+    layout.P_SINGULAR_DEPTH: 3,
+    layout.P_SINGULAR_MARGIN: 1,
 }
 """Every pruning on, aggressively (small margins, early moves): what the tests must hold
 through."""
@@ -74,18 +81,37 @@ def searched(
 ) -> tuple[int, int, np.ndarray[Any, Any]]:
     """``(cell, value, stats)`` of a search of the position after ``moves`` (:data:`MOVES`)
     ``depth`` plies deep with the default parameters and ``settings`` over them."""
+    return deepened(settings, depth, moves, first_depth=depth)
+
+
+def deepened(
+    settings: dict[int, int],
+    depth: int,
+    moves: list[tuple[int, int]] = MOVES,
+    first_depth: int = 1,
+) -> tuple[int, int, np.ndarray[Any, Any]]:
+    """``(cell, value, stats)`` of iterative deepening from ``first_depth`` to ``depth`` plies
+    on the position after ``moves`` (one table, each iteration's move first in the next),
+    ``stats`` summed over the iterations (its counters; the ordering memory the last's): what
+    the table-driven pruning (the singular extension) needs to fire."""
     g = game(15, 15, 5)
     position = g.initial()
     for move in moves:
         position = g.play(position, move)
     kernel = BigMNKKernel(g, KernelOptions())
     ctx = big_kernel.with_params(big_kernel.static_context(g.spec), settings)
-    st = kernel.state(position, ctx)
-    stats = np.zeros(layout.STATS_SIZE, dtype=np.int64)
-    stats[layout.S_BUDGET], stats[layout.S_DEADLINE] = 1 << 40, NO_DEADLINE
     table = kernel.new_table(1 << 16)
-    cell, value = big_compiled.search_root(kernel.side(position), depth, -1, ctx, st, table, stats)
-    return int(cell), int(value), stats
+    total = np.zeros(layout.STATS_SIZE, dtype=np.int64)
+    cell, value = -1, 0
+    for plies in range(first_depth, depth + 1):
+        st = kernel.state(position, ctx)
+        stats = np.zeros(layout.STATS_SIZE, dtype=np.int64)
+        stats[layout.S_BUDGET], stats[layout.S_DEADLINE] = 1 << 40, NO_DEADLINE
+        side = kernel.side(position)
+        cell, value = big_compiled.search_root(side, plies, cell, ctx, st, table, stats)
+        stats[: layout.HISTORY_AT] += total[: layout.HISTORY_AT]
+        total = stats
+    return int(cell), int(value), total
 
 
 def test_each_pruning_fires_and_counts_and_none_does_when_off() -> None:
@@ -96,9 +122,10 @@ def test_each_pruning_fires_and_counts_and_none_does_when_off() -> None:
         layout.COUNT_NULL_CUT,
         layout.COUNT_FUTILITY,
         layout.COUNT_MOVE_COUNT,
+        layout.COUNT_RAZOR,
     )
     assert not quiet[list(counters)].any()
-    assert not quiet[layout.HISTORY_AT :].any()
+    assert not quiet[layout.HISTORY_AT : layout.EVALS_AT].any()
     _, _, stats = searched(PRUNING, 6)
     assert all(stats[counter] > 0 for counter in counters), stats[: layout.HISTORY_AT]
     assert stats[layout.HISTORY_AT : layout.KILLERS_AT].any()
@@ -117,10 +144,28 @@ def test_each_parameter_alone_changes_the_search(index: int) -> None:
         alone[layout.P_NULL_REDUCTION] = PRUNING[layout.P_NULL_REDUCTION]
     if index == layout.P_FUTILITY_DEPTH:
         alone[layout.P_FUTILITY_MARGIN] = PRUNING[layout.P_FUTILITY_MARGIN]
-    if index in (layout.P_NULL_REDUCTION, layout.P_FUTILITY_MARGIN, layout.P_MOVE_COUNT_BASE):
+    if index == layout.P_SINGULAR_DEPTH:
+        alone[layout.P_SINGULAR_MARGIN] = PRUNING[layout.P_SINGULAR_MARGIN]
+    if index == layout.P_RAZOR_DEPTH:
+        alone[layout.P_RAZOR_MARGIN] = PRUNING[layout.P_RAZOR_MARGIN]
+    if index == layout.P_IMPROVING:
+        alone[layout.P_MOVE_COUNT_POWER] = PRUNING[layout.P_MOVE_COUNT_POWER]
+    sizes = (
+        layout.P_NULL_REDUCTION,
+        layout.P_FUTILITY_MARGIN,
+        layout.P_MOVE_COUNT_BASE,
+        layout.P_RAZOR_MARGIN,
+        layout.P_SINGULAR_MARGIN,
+    )
+    if index in sizes:
         return  # a size, read only with its switch on
     if index == layout.P_MOVE_COUNT_DEPTH:
         alone[layout.P_MOVE_COUNT_BASE] = PRUNING[layout.P_MOVE_COUNT_BASE]
+    if index == layout.P_SINGULAR_DEPTH:  # needs the table of earlier iterations
+        stats = deepened(alone, 6)[2]
+        assert stats[layout.COUNT_SINGULAR] > 0
+        assert stats[layout.S_NODES] != deepened(off, 6)[2][layout.S_NODES]
+        return
     assert searched(alone, 5)[2][layout.S_NODES] != searched(off, 5)[2][layout.S_NODES]
 
 
@@ -140,5 +185,11 @@ def test_the_layout_is_what_the_kernel_fills() -> None:
         layout.P_MOVE_COUNT_DEPTH: big_kernel.MOVE_COUNT_DEPTH,
         layout.P_MOVE_COUNT_BASE: big_kernel.MOVE_COUNT_BASE,
         layout.P_LMR_LOG: big_kernel.LMR_LOG,
+        layout.P_RAZOR_DEPTH: big_kernel.RAZOR_DEPTH,
+        layout.P_RAZOR_MARGIN: big_kernel.RAZOR_MARGIN,
+        layout.P_IMPROVING: big_kernel.IMPROVING,
+        layout.P_MOVE_COUNT_POWER: big_kernel.MOVE_COUNT_POWER,
+        layout.P_SINGULAR_DEPTH: big_kernel.SINGULAR_DEPTH,
+        layout.P_SINGULAR_MARGIN: big_kernel.SINGULAR_MARGIN,
     }
     assert {index: params[index] for index in defaults} == defaults

@@ -56,9 +56,15 @@ Pruning (issue 26, each switched by a context parameter, 0 = off): in a heuristi
 that does not defend, the history and killers order the moves after the first by gain
 (:func:`history_order`), late quiet moves are reduced (:func:`reduction`) or past a move
 count not tried (:func:`move_limit`), and an unthreatened node may return its evaluation
-(reverse futility) or a null move's bound (:func:`early_cut`). Each such value counts as a
-horizon leaf (``stats[1]``), like a pruned beam: nothing pruned is stored at FULL_DRAFT nor
-reported exact, and no proof reads it.
+(reverse futility), its evaluation when that is far below alpha (razoring) or a null move's
+bound (:func:`early_cut`). A node whose evaluation is not above its side's two plies up
+(:func:`improving`, the evaluations kept by ply in ``stats``) may try fewer moves and reduce
+more. A node's table move may be extended a ply when it is singular: every other move,
+searched half as deep without it (the node again at the same ply, its move left out through
+``stats``' skip slots, no table read or written), stays below the table's value by a margin
+(:func:`singular_test`); when those reach beta instead, the node returns that bound
+(multi-cut). Each such value counts as a horizon leaf (``stats[1]``), like a pruned beam:
+nothing pruned is stored at FULL_DRAFT nor reported exact, and no proof reads it.
 
 Windows (issue 26, runtime parameters too): with ``P_PVS`` every move after a node's first
 (the root's too) is searched with a null window first and in full only when its value lands
@@ -124,34 +130,44 @@ from perfectplay.games.mnk.context_layout import (
     COUNT_NULL_TRIED,
     COUNT_OWN,
     COUNT_OWN_NODES,
+    COUNT_RAZOR,
     COUNT_REFUTED,
     COUNT_REFUTES,
+    COUNT_SINGULAR,
     COUNT_THREAT,
     COUNT_THREAT_NODES,
+    EVALS_AT,
     HISTORY_AT,
     KILLER_PLIES,
     KILLERS_AT,
     M_DEPTH,
     M_VALUE,
     MAX_CELLS,
+    NO_EVAL,
     P_ASPIRATION,
     P_CELLS,
     P_FOUR_EXTENSION,
     P_FUTILITY_DEPTH,
     P_FUTILITY_MARGIN,
     P_HISTORY,
+    P_IMPROVING,
     P_INNER_VCT_THREATS,
     P_KILLERS,
     P_LMR_LOG,
     P_MOVE_COUNT_BASE,
     P_MOVE_COUNT_DEPTH,
+    P_MOVE_COUNT_POWER,
     P_MOVE_COUNT_SCALE,
     P_NULL_DEPTH,
     P_NULL_REDUCTION,
     P_PVS,
+    P_RAZOR_DEPTH,
+    P_RAZOR_MARGIN,
     P_REFUTE_SHARE,
     P_ROOT_VCT_NODES,
     P_ROOT_VCT_SHARE,
+    P_SINGULAR_DEPTH,
+    P_SINGULAR_MARGIN,
     P_THREAT_NODES,
     P_THREAT_SHARE,
     P_THREAT_THREATS,
@@ -164,6 +180,7 @@ from perfectplay.games.mnk.context_layout import (
     P_VCT_INNER_NODES,
     P_WIDTH,
     S_NULL_CHILD,
+    SKIPS_AT,
     STATS_SIZE,
 )
 from perfectplay.games.mnk.threat_compiled import (
@@ -227,6 +244,8 @@ LMR2_DEPTH = 5
 FRONTIER_WIDTH = 8
 """Moves a heuristic node one ply from its horizon tries (the beam's best: its children are
 leaves)."""
+SINGULAR_DRAFT = 2
+"""How much shallower than the node a table entry may be for its move's singular test."""
 EXACT_PROOF_PLIES = 5
 """The root's proofs of at most this many plies are exact: a mover's win takes an odd number
 of plies, the root has no win in 1 (checked first), and none in 3 when its VCF search, one
@@ -474,27 +493,52 @@ def remember(cell, side, ply, depth, ctx, stats):  # type: ignore[no-untyped-def
 
 
 @lean()
-def early_cut(side, ply, depth, beta, ctx, st, stats):  # type: ignore[no-untyped-def]
+def early_cut(ply, depth, alpha, beta, static, ctx, stats):  # type: ignore[no-untyped-def]
     """What an unthreatened heuristic node (no win cell, open three or VCF of the opponent's)
-    may do before its moves: ``(value, 1)`` reverse futility (its evaluation stays at or
-    above ``beta`` by ``P_FUTILITY_MARGIN`` a ply: return it), ``(reduction, 2)`` try a null
-    move reduced by that many plies more than one (the evaluation reaches ``beta``, the depth
-    is ``P_NULL_DEPTH`` or more, the parent's move was no null move), else ``(0, 0)``. Only
-    inside the heuristic range: a window at a decided value is never cut so."""
+    of evaluation ``static`` may do before its moves: ``(value, 1)`` return ``value`` (reverse
+    futility: the evaluation stays at or above ``beta`` by ``P_FUTILITY_MARGIN`` a ply; or
+    razoring: it stays below ``alpha`` by ``P_RAZOR_MARGIN`` a ply), ``(reduction, 2)`` try a
+    null move reduced by that many plies more than one (the evaluation reaches ``beta``, the
+    depth is ``P_NULL_DEPTH`` or more, the parent's move was no null move), else ``(0, 0)``.
+    Only inside the heuristic range: a window at a decided value is never cut so."""
     params = ctx[10]
     null_depth, futility_depth = params[P_NULL_DEPTH], params[P_FUTILITY_DEPTH]
+    razor_depth = params[P_RAZOR_DEPTH]
     can_null = null_depth > 0 and depth >= null_depth and stats[S_NULL_CHILD] != ply
     can_cut = futility_depth > 0 and depth <= futility_depth
-    if not (can_null or can_cut) or not -HEURISTIC_LIMIT < beta < HEURISTIC_LIMIT:
+    can_razor = razor_depth > 0 and depth <= razor_depth and alpha > -HEURISTIC_LIMIT
+    if not (can_null or can_cut or can_razor) or not -HEURISTIC_LIMIT < beta < HEURISTIC_LIMIT:
         return 0, 0
-    static = evaluate(side, ctx, st)
     if can_cut and static - params[P_FUTILITY_MARGIN] * depth >= beta:
         stats[COUNT_FUTILITY] += 1
+        return static, 1
+    if can_razor and static + params[P_RAZOR_MARGIN] * depth <= alpha:
+        stats[COUNT_RAZOR] += 1
         return static, 1
     if can_null and static >= beta:
         stats[COUNT_NULL_TRIED] += 1
         return params[P_NULL_REDUCTION] + depth // 4, 2
     return 0, 0
+
+
+@lean()
+def needs_static(depth, ctx):  # type: ignore[no-untyped-def]
+    """Whether an unthreatened heuristic node at ``depth`` reads its evaluation: for
+    :func:`early_cut` (a null move or a cut can happen at that depth) or ``P_IMPROVING``."""
+    params = ctx[10]
+    if params[P_IMPROVING] > 0 or params[P_NULL_DEPTH] > 0:
+        return True
+    return depth <= params[P_FUTILITY_DEPTH] or depth <= params[P_RAZOR_DEPTH]
+
+
+@lean()
+def improving(ply, static, stats):  # type: ignore[no-untyped-def]
+    """Whether a node of evaluation ``static`` (``NO_EVAL``: none) improves on its side's
+    node two plies up (``stats[EVALS_AT:]``); a node without both counts as improving."""
+    if static == NO_EVAL or ply < 3 or ply >= KILLER_PLIES:
+        return True
+    before = stats[EVALS_AT + ply - 2]
+    return before == NO_EVAL or static > before
 
 
 @njit(cache=True, inline="always")
@@ -507,28 +551,59 @@ def pass_turn(st):  # type: ignore[no-untyped-def]
 
 
 @lean()
-def reduction(depth, i, ctx):  # type: ignore[no-untyped-def]
+def reduction(depth, i, rising, ctx):  # type: ignore[no-untyped-def]
     """Plies a late quiet move ``i`` of a beam at ``depth`` loses: one, two for the latest of
     a deep node (:data:`LMR2_FROM`, :data:`LMR2_DEPTH`); with ``P_LMR_LOG``
-    ``log(depth) * log(i + 1)`` over it (hundredths), at least one, at most ``depth - 1``."""
-    divisor = ctx[10][P_LMR_LOG]
+    ``log(depth) * log(i + 1)`` over it (hundredths), a ply more when it is over one and the
+    node is not ``rising`` (with ``P_IMPROVING``), at least one, at most ``depth - 1``."""
+    params = ctx[10]
+    divisor = params[P_LMR_LOG]
     if divisor <= 0:
         return 2 if depth >= LMR2_DEPTH and i >= LMR2_FROM else 1
     r = np.int64(np.log(depth) * np.log(i + 1) * 100.0 / divisor)
+    if params[P_IMPROVING] > 0 and not rising and r > 1:
+        r += 1
     return min(max(r, 1), depth - 1)
 
 
 @lean()
-def move_limit(depth, n, shaping, ctx):  # type: ignore[no-untyped-def]
+def move_limit(depth, n, shaping, rising, ctx):  # type: ignore[no-untyped-def]
     """The quiet moves a beam node tries: ``P_MOVE_COUNT_BASE + depth**2`` (times
     ``P_MOVE_COUNT_SCALE`` hundredths when that is set) at a depth of ``P_MOVE_COUNT_DEPTH``
-    or less (move-count pruning), else all ``n``."""
+    or less (move-count pruning), or with ``P_MOVE_COUNT_POWER`` ``3 + depth**(power / 100)``
+    at every depth; half as many when the node is not ``rising`` (with ``P_IMPROVING``);
+    else all ``n``."""
     params = ctx[10]
-    if shaping and 0 < depth <= params[P_MOVE_COUNT_DEPTH]:
+    if not shaping or depth <= 0:
+        return n
+    power = params[P_MOVE_COUNT_POWER]
+    if power > 0:
+        limit = 3 + np.int64(depth ** (power / 100.0))
+    elif depth <= params[P_MOVE_COUNT_DEPTH]:
         scale = params[P_MOVE_COUNT_SCALE]
         square = depth * depth if scale <= 0 else depth * depth * scale // 100
-        return min(n, params[P_MOVE_COUNT_BASE] + square)
-    return n
+        limit = params[P_MOVE_COUNT_BASE] + square
+    else:
+        return n
+    if params[P_IMPROVING] > 0 and not rising:
+        limit //= 2
+    return min(n, limit)
+
+
+@lean()
+def singular_test(ply, depth, table_move, slot, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """Whether a heuristic node should test its table move for a singular extension: at
+    least ``P_SINGULAR_DEPTH`` plies to go, a table entry of this board (``table_move`` an
+    empty cell) that is a heuristic lower bound or value at most two plies shallower, and no
+    such test running at this ply already."""
+    least = ctx[10][P_SINGULAR_DEPTH]
+    if least <= 0 or depth < least or table_move < 0 or st[4][table_move] != 0:
+        return False
+    if not full_stats(stats) or ply >= KILLER_PLIES or stats[SKIPS_AT + ply] != 0:
+        return False
+    if tt[2][slot] == UPPER or tt[3][slot] < depth - SINGULAR_DRAFT:
+        return False
+    return abs(from_table(tt[1][slot], ply)) < HEURISTIC_LIMIT
 
 
 @lean(NEGAMAX_SIGNATURE)
@@ -560,10 +635,16 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     if alpha >= beta:
         return alpha
     alpha_start = alpha
+    static = NO_EVAL  # the node's evaluation, when it is an unthreatened heuristic one
+    # A singular extension's test of this node: searched without that move, no table, no
+    # threat scan or early cut (the node itself did those), nothing stored.
+    skip = stats[SKIPS_AT + ply] - 1 if full_stats(stats) and ply < KILLER_PLIES else -1
     # Counted from before the probe: a heuristic entry that narrows the window (the probe
     # counts it as a horizon leaf) makes the result rest on it, however exact all below is.
     horizon_before, bounded_before = stats[1], stats[6]
     slot, key, sym, table_move, value, bound = probe(ply, depth, ctx, st, tt, stats)
+    if skip >= 0:
+        table_move, bound = -1, -1
     if bound == EXACT:
         return value
     if bound == LOWER:
@@ -575,12 +656,13 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     # A forced block is searched past the horizon too (a line of fours to its end);
     # answering an open three or a VCF tries the defences only (:func:`defences`).
     defend = 0
+    extended = -1  # the table's move when it is singular: searched a ply deeper
     if threats == 1:
         st[8][ply, 0] = block
         n, pruned = 1, False
     else:
         threat = 0
-        if not exact:
+        if not exact and skip < 0:
             found, threat = threat_scan(side, ply, depth, ctx, st, stats)
             if stats[3]:
                 return 0
@@ -588,8 +670,10 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
                 stats[6] += 1
                 return WIN - (ply + found)
         defend = 0 if exact else threatened(side, ply, threat, ctx, st)
-        if not exact and defend == 0 and threat == 0 and full_stats(stats):
-            amount, action = early_cut(side, ply, depth, beta, ctx, st, stats)
+        quiet = not exact and defend == 0 and threat == 0 and full_stats(stats) and skip < 0
+        if quiet and needs_static(depth, ctx):
+            static = evaluate(side, ctx, st)
+            amount, action = early_cut(ply, depth, alpha, beta, static, ctx, stats)
             if action == 1:
                 stats[1] += 1  # pruned: a heuristic value
                 return amount
@@ -610,6 +694,23 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
                     count(stats, COUNT_NULL_CUT, 1)
                     stats[1] += 1
                     return beta
+        if quiet and singular_test(ply, depth, table_move, slot, ctx, st, tt, stats):
+            # Every other move stays below the table's value by the margin: the table's
+            # move alone holds the node, and is searched deeper; multi-cut when even
+            # the others reach beta.
+            margin = ctx[10][P_SINGULAR_MARGIN] * depth
+            test = from_table(tt[1][slot], ply) - margin
+            stats[SKIPS_AT + ply] = table_move + 1
+            value = negamax(side, ply, depth // 2, test - 1, test, ctx, st, tt, stats)
+            stats[SKIPS_AT + ply] = 0
+            if stats[3]:
+                return 0
+            if value < test:
+                extended = table_move
+                stats[COUNT_SINGULAR] += 1
+            elif test >= beta:
+                stats[1] += 1  # pruned: a heuristic bound
+                return test
         if defend:
             n, pruned = defences(side, ply, threat, defend == 2, ctx, st)
         else:
@@ -624,7 +725,10 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     memory = shaping and full_stats(stats)
     if memory and (ctx[10][P_HISTORY] > 0 or ctx[10][P_KILLERS] > 0):
         history_order(side, ply, n, ctx, st, stats)
-    limit = move_limit(depth, n, memory, ctx)
+    rising = improving(ply, static, stats)
+    if full_stats(stats) and ply < KILLER_PLIES and skip < 0:
+        stats[EVALS_AT + ply] = static
+    limit = move_limit(depth, n, memory, rising, ctx)
     pvs = ctx[10][P_PVS] > 0
     # Answering an open three or blocking a four, the replies are searched deeper: the
     # attacker's line of threats then costs its own moves only (each still spends a ply).
@@ -636,6 +740,9 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     best, best_cell = -INF, st[8][ply, 0]
     for i in range(n):
         cell = st[8][ply, i]
+        if cell == skip:
+            continue
+        deeper = child + 1 if cell == extended else child
         # Late move reduction: a late quiet move of the beam is searched shallower (see
         # reduction) with a null window first, and again only when it beats alpha; past the
         # move count it is not searched at all. With PVS (principal-variation search) every
@@ -649,16 +756,16 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
                 count(stats, COUNT_MOVE_COUNT, 1)
                 continue
             if depth >= LMR_DEPTH:
-                cut = 1 + reduction(depth, i, ctx)
+                cut = 1 + reduction(depth, i, rising, ctx)
         make(cell, side, ctx, st)
         value, final = alpha + 1, False  # searched in full unless a null window settles it
         if cut:
             value = -negamax(opp, ply + 1, depth - cut, -alpha - 1, -alpha, ctx, st, tt, stats)
         if pvs and i > 0 and value > alpha and beta > alpha + 1 and not stats[3]:
-            value = -negamax(opp, ply + 1, child, -alpha - 1, -alpha, ctx, st, tt, stats)
+            value = -negamax(opp, ply + 1, deeper, -alpha - 1, -alpha, ctx, st, tt, stats)
             final = value >= beta  # a lower bound at or above beta: the cut-off as it stands
         if value > alpha and not final and not stats[3]:
-            value = -negamax(opp, ply + 1, child, -beta, -alpha, ctx, st, tt, stats)
+            value = -negamax(opp, ply + 1, deeper, -beta, -alpha, ctx, st, tt, stats)
         unmake(cell, side, ctx, st)
         if stats[3]:
             return 0
@@ -682,7 +789,8 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     # which a later exact search of this board must not read as exact.
     full = stats[1] == horizon_before and stats[6] == bounded_before
     draft = FULL_DRAFT if full else depth
-    store(slot, key, sym, best, kind, draft, best_cell, ply, ctx, tt)
+    if skip < 0:
+        store(slot, key, sym, best, kind, draft, best_cell, ply, ctx, tt)
     return best
 
 

@@ -203,6 +203,28 @@ fitted; 0: off). Twice the fitted table paid against Rapfi at 50,000 nodes: 43.2
 33.1 % without it over 192 paired games, 41 games better and 21 worse (the fitted weight,
 8: 35.7 % against 32.1 % over 168, 27 and 22; BENCHMARKS.md, "Gomoku: a threat table in the
 evaluation")."""
+RAZOR_DEPTH = 0
+"""The deepest unthreatened heuristic node that returns its evaluation when it stays below
+alpha by :data:`RAZOR_MARGIN` a ply (razoring; 0: never). Off: at depth 3 it saved 7 % of the
+nodes to depth 8 and was not shown to pay against Rapfi (BENCHMARKS.md, session 16; with
+:data:`IMPROVING` and :data:`MOVE_COUNT_POWER` in session 17, 35.4 % against 38.8 %)."""
+RAZOR_MARGIN = 100
+"""That margin per ply, in the evaluation's units."""
+IMPROVING = 0
+"""1: a node whose evaluation is not above its side's two plies up tries half the move
+count's quiet moves and reduces its late moves a ply more (Rapfi's "improving"; 0: off)."""
+MOVE_COUNT_POWER = 0
+"""The move count at every depth as ``3 + depth ** (MOVE_COUNT_POWER / 100)`` quiet moves
+(Rapfi's form: 132), instead of :data:`MOVE_COUNT_DEPTH`'s (0: that one)."""
+SINGULAR_DEPTH = 0
+"""The least depth at which a node's table move is tested for a singular extension (0:
+never): searched a ply deeper when every other move, half as deep, stays below the table's
+value less :data:`SINGULAR_MARGIN` a ply; the node returns that bound when even those reach
+beta (multi-cut). Off for now: at 6 (margin 2) it scored 42.3 % against main's 37.5 % at
+Rapfi 50,000 nodes over 240 paired games, 43 better and 30 worse (p about 0.16: the best lead
+of issue 26 since session 12, not yet shown; BENCHMARKS.md, session 17)."""
+SINGULAR_MARGIN = 2
+"""That margin per ply, in the evaluation's units."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -415,6 +437,12 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_VCT_TABLE] = VCT_TABLE_BITS
     params[slots.P_VCT_FOURS] = VCT_FOURS
     params[slots.P_THREAT_EVAL] = THREAT_EVAL
+    params[slots.P_RAZOR_DEPTH] = RAZOR_DEPTH
+    params[slots.P_RAZOR_MARGIN] = RAZOR_MARGIN
+    params[slots.P_IMPROVING] = IMPROVING
+    params[slots.P_MOVE_COUNT_POWER] = MOVE_COUNT_POWER
+    params[slots.P_SINGULAR_DEPTH] = SINGULAR_DEPTH
+    params[slots.P_SINGULAR_MARGIN] = SINGULAR_MARGIN
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     off = np.zeros(1, dtype=np.int64)
     return (

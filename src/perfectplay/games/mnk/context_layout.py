@@ -63,8 +63,14 @@ from perfectplay.games.mnk.patterns import THREAT_CLASSES
     P_VCT_TABLE,
     P_VCT_FOURS,
     P_THREAT_EVAL,
+    P_RAZOR_DEPTH,
+    P_RAZOR_MARGIN,
+    P_IMPROVING,
+    P_MOVE_COUNT_POWER,
+    P_SINGULAR_DEPTH,
+    P_SINGULAR_MARGIN,
     PARAMS_SIZE,
-) = range(45)
+) = range(51)
 """Indices of the context's parameters. The pruning ones (issue 26, each 0 = off):
 ``P_HISTORY`` the beam's moves kept first by gain before the rest go by history score;
 ``P_KILLERS`` 1 to try a ply's killer moves right after those; ``P_NULL_DEPTH`` the least
@@ -90,7 +96,18 @@ of the slots of the table one search by threats keeps its proofs and failures in
 ``P_VCT_FOURS`` the longest VCF, in fours, a node of the win by threats looks for first (0:
 ``P_VCF_ROOT``'s, the root's). ``P_THREAT_EVAL`` the weight, in eighths, of the threat
 table's value of the position's threat mask the evaluation adds (``board_compiled.
-threat_mask``; 8: the table as fitted; 0: the cells' values alone)."""
+threat_mask``; 8: the table as fitted; 0: the cells' values alone).
+
+Appended by session 17 (each 0 = off): ``P_RAZOR_DEPTH`` the deepest unthreatened node that
+returns its evaluation when that stays below alpha by ``P_RAZOR_MARGIN`` a ply (razoring: the
+node's own VCF has been looked for already); ``P_IMPROVING`` 1: a node whose evaluation is not
+above its side's two plies earlier (not improving) tries half the move count's quiet moves
+and reduces its late moves a ply more; ``P_MOVE_COUNT_POWER`` (hundredths): the move count
+at every depth is ``3 + depth ** (P_MOVE_COUNT_POWER / 100)`` quiet moves (Rapfi's form)
+instead of ``P_MOVE_COUNT_BASE + depth**2`` up to ``P_MOVE_COUNT_DEPTH``;
+``P_SINGULAR_DEPTH`` the least depth of a singular extension (the table's move searched a ply
+deeper when every other move, searched half as deep, stays below the table's value less
+``P_SINGULAR_MARGIN`` a ply)."""
 
 (
     S_NODES,
@@ -111,15 +128,18 @@ threat_mask``; 8: the table as fitted; 0: the cells' values alone)."""
     COUNT_FUTILITY,
     COUNT_MOVE_COUNT,
     S_NULL_CHILD,
+    COUNT_RAZOR,
+    COUNT_SINGULAR,
     HISTORY_AT,
-) = range(19)
+) = range(21)
 """Slots of ``stats``: nodes, horizon leaves, node budget, aborted flag, deadline
 (``time.perf_counter_ns`` units), VCF nodes left, bounded wins (the search's own: the first
 :data:`STATS_CORE`); the root's own VCT found and its nodes, the opponent's VCT found at the
 root and its nodes, root moves refuted by the opponent's VCT and the nodes those refutations
 spent; null moves tried and those that cut, nodes cut by reverse futility, moves skipped by
 the move count; the ply of a null move's child (no null move there: never two in a row);
-then the history scores from :data:`HISTORY_AT`."""
+nodes cut by razoring, table moves extended as singular; then the history scores from
+:data:`HISTORY_AT`."""
 THREATS_AT = 8
 """The first slot of the state's ``counts`` (``st[3]``) counting the empty cells by threat
 class (:data:`~.patterns.THREAT_CLASSES` slots for x, then as many for o); the slots before it
@@ -135,7 +155,17 @@ KILLERS_AT = HISTORY_AT + 2 * MAX_CELLS
 """The first killer slot: two per ply (a cell, or 0 for none: cells are stored plus one)."""
 KILLER_PLIES = 512
 """Plies with killer slots (deeper plies keep none)."""
-STATS_SIZE = KILLERS_AT + 2 * KILLER_PLIES
+EVALS_AT = KILLERS_AT + 2 * KILLER_PLIES
+"""The first slot of the evaluations by ply (one per ply of :data:`KILLER_PLIES`; see
+:data:`NO_EVAL`): whether a node improves on its side's node two plies up."""
+NO_EVAL = -(1 << 62)
+"""An evaluation slot's value when its ply's node did not evaluate (threatened, exact or a
+forced block): the node below counts as improving."""
+SKIPS_AT = EVALS_AT + KILLER_PLIES
+"""The first slot of the moves left out by ply (one per ply of :data:`KILLER_PLIES`; a cell
+plus one, 0 for none): a singular extension's test searches its node without the table's
+move."""
+STATS_SIZE = SKIPS_AT + KILLER_PLIES
 """The full length of ``stats``."""
 KEEP_FRESH, KEEP_MOVE, KEEP_AGED = range(3)
 """Values of ``P_KEEP_ORDER``: the history and killers start empty each iteration of the
