@@ -1,6 +1,7 @@
 """Issue 26: a narrower search. Each pruning of the heuristic search (history and killer
 order, null move, reverse futility, move-count pruning, logarithmic late move reductions;
-session 17: razoring, "improving", Rapfi's move count, singular extensions) is
+session 17: razoring, "improving", Rapfi's move count, singular extensions; session 18: the
+singular test's reduction) is
 a runtime parameter of the context (:mod:`~perfectplay.games.mnk.context_layout`, 0 = off);
 here each one fires (its counter in ``stats``), and with all of them on the proofs and exact
 values of the big-board kernel's own tests come out the same: the tests of
@@ -55,6 +56,7 @@ PRUNING = {
     layout.P_MOVE_COUNT_POWER: 132,
     layout.P_SINGULAR_DEPTH: 3,
     layout.P_SINGULAR_MARGIN: 1,
+    layout.P_SINGULAR_REDUCE: 1,
 }
 """Every pruning on, aggressively (small margins, early moves): what the tests must hold
 through."""
@@ -109,7 +111,7 @@ def deepened(
         stats[layout.S_BUDGET], stats[layout.S_DEADLINE] = 1 << 40, NO_DEADLINE
         side = kernel.side(position)
         cell, value = big_compiled.search_root(side, plies, cell, ctx, st, table, stats)
-        stats[: layout.HISTORY_AT] += total[: layout.HISTORY_AT]
+        stats[: layout.EVALS_AT] += total[: layout.EVALS_AT]
         total = stats
     return int(cell), int(value), total
 
@@ -125,9 +127,9 @@ def test_each_pruning_fires_and_counts_and_none_does_when_off() -> None:
         layout.COUNT_RAZOR,
     )
     assert not quiet[list(counters)].any()
-    assert not quiet[layout.HISTORY_AT : layout.EVALS_AT].any()
+    assert not quiet[layout.HISTORY_AT :].any()  # no history, no killers
     _, _, stats = searched(PRUNING, 6)
-    assert all(stats[counter] > 0 for counter in counters), stats[: layout.HISTORY_AT]
+    assert all(stats[counter] > 0 for counter in counters), stats[: layout.EVALS_AT]
     assert stats[layout.HISTORY_AT : layout.KILLERS_AT].any()
     assert stats[layout.KILLERS_AT :].any()
     assert stats[layout.S_NULL_CHILD] == 0  # every null move's marker taken back
@@ -166,6 +168,13 @@ def test_each_parameter_alone_changes_the_search(index: int) -> None:
         assert stats[layout.COUNT_SINGULAR] > 0
         assert stats[layout.S_NODES] != deepened(off, 6)[2][layout.S_NODES]
         return
+    if index == layout.P_SINGULAR_REDUCE:  # read only where a singular test runs
+        tested = dict(off)
+        tested[layout.P_SINGULAR_DEPTH] = PRUNING[layout.P_SINGULAR_DEPTH]
+        tested[layout.P_SINGULAR_MARGIN] = 40  # wide: beta falls between test and value
+        reduced = deepened({**tested, index: PRUNING[index]}, 6)[2][layout.S_NODES]
+        assert reduced != deepened(tested, 6)[2][layout.S_NODES]
+        return
     assert searched(alone, 5)[2][layout.S_NODES] != searched(off, 5)[2][layout.S_NODES]
 
 
@@ -191,5 +200,6 @@ def test_the_layout_is_what_the_kernel_fills() -> None:
         layout.P_MOVE_COUNT_POWER: big_kernel.MOVE_COUNT_POWER,
         layout.P_SINGULAR_DEPTH: big_kernel.SINGULAR_DEPTH,
         layout.P_SINGULAR_MARGIN: big_kernel.SINGULAR_MARGIN,
+        layout.P_SINGULAR_REDUCE: big_kernel.SINGULAR_REDUCE,
     }
     assert {index: params[index] for index in defaults} == defaults

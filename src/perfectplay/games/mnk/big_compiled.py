@@ -62,8 +62,9 @@ bound (:func:`early_cut`). A node whose evaluation is not above its side's two p
 more. A node's table move may be extended a ply when it is singular: every other move,
 searched half as deep without it (the node again at the same ply, its move left out through
 ``stats``' skip slots, no table read or written), stays below the table's value by a margin
-(:func:`singular_test`); when those reach beta instead, the node returns that bound
-(multi-cut). Each such value counts as a horizon leaf (``stats[1]``), like a pruned beam:
+(:func:`singular_bound`); when those reach beta instead, the node returns that bound
+(multi-cut); when they reach the bound below beta while the table's value reaches beta, the
+table's move may be searched shallower (``P_SINGULAR_REDUCE``). Each such value counts as a horizon leaf (``stats[1]``), like a pruned beam:
 nothing pruned is stored at FULL_DRAFT nor reported exact, and no proof reads it.
 
 Windows (issue 26, runtime parameters too): with ``P_PVS`` every move after a node's first
@@ -168,6 +169,7 @@ from perfectplay.games.mnk.context_layout import (
     P_ROOT_VCT_SHARE,
     P_SINGULAR_DEPTH,
     P_SINGULAR_MARGIN,
+    P_SINGULAR_REDUCE,
     P_THREAT_NODES,
     P_THREAT_SHARE,
     P_THREAT_THREATS,
@@ -493,42 +495,38 @@ def remember(cell, side, ply, depth, ctx, stats):  # type: ignore[no-untyped-def
 
 
 @lean()
-def early_cut(ply, depth, alpha, beta, static, ctx, stats):  # type: ignore[no-untyped-def]
+def early_cut(side, ply, depth, alpha, beta, ctx, st, stats):  # type: ignore[no-untyped-def]
     """What an unthreatened heuristic node (no win cell, open three or VCF of the opponent's)
-    of evaluation ``static`` may do before its moves: ``(value, 1)`` return ``value`` (reverse
-    futility: the evaluation stays at or above ``beta`` by ``P_FUTILITY_MARGIN`` a ply; or
-    razoring: it stays below ``alpha`` by ``P_RAZOR_MARGIN`` a ply), ``(reduction, 2)`` try a
-    null move reduced by that many plies more than one (the evaluation reaches ``beta``, the
-    depth is ``P_NULL_DEPTH`` or more, the parent's move was no null move), else ``(0, 0)``.
-    Only inside the heuristic range: a window at a decided value is never cut so."""
+    may do before its moves, and its evaluation ``static`` (read only when a cut can use it
+    at this depth, or for ``P_IMPROVING``; else ``NO_EVAL``): ``(value, 1, static)`` return
+    ``value`` (reverse futility: the evaluation stays at or above ``beta`` by
+    ``P_FUTILITY_MARGIN`` a ply; or razoring: it stays below ``alpha`` by ``P_RAZOR_MARGIN``
+    a ply), ``(reduction, 2, static)`` try a null move reduced by that many plies more than
+    one (the evaluation reaches ``beta``, the depth is ``P_NULL_DEPTH`` or more, the parent's
+    move was no null move), else ``(0, 0, static)``. Only inside the heuristic range: a
+    window at a decided value is never cut so."""
     params = ctx[10]
     null_depth, futility_depth = params[P_NULL_DEPTH], params[P_FUTILITY_DEPTH]
     razor_depth = params[P_RAZOR_DEPTH]
     can_null = null_depth > 0 and depth >= null_depth and stats[S_NULL_CHILD] != ply
     can_cut = futility_depth > 0 and depth <= futility_depth
     can_razor = razor_depth > 0 and depth <= razor_depth and alpha > -HEURISTIC_LIMIT
-    if not (can_null or can_cut or can_razor) or not -HEURISTIC_LIMIT < beta < HEURISTIC_LIMIT:
-        return 0, 0
+    cuts = (can_null or can_cut or can_razor) and -HEURISTIC_LIMIT < beta < HEURISTIC_LIMIT
+    if not cuts and params[P_IMPROVING] <= 0:
+        return 0, 0, NO_EVAL
+    static = evaluate(side, ctx, st)
+    if not cuts:
+        return 0, 0, static
     if can_cut and static - params[P_FUTILITY_MARGIN] * depth >= beta:
         stats[COUNT_FUTILITY] += 1
-        return static, 1
+        return static, 1, static
     if can_razor and static + params[P_RAZOR_MARGIN] * depth <= alpha:
         stats[COUNT_RAZOR] += 1
-        return static, 1
+        return static, 1, static
     if can_null and static >= beta:
         stats[COUNT_NULL_TRIED] += 1
-        return params[P_NULL_REDUCTION] + depth // 4, 2
-    return 0, 0
-
-
-@lean()
-def needs_static(depth, ctx):  # type: ignore[no-untyped-def]
-    """Whether an unthreatened heuristic node at ``depth`` reads its evaluation: for
-    :func:`early_cut` (a null move or a cut can happen at that depth) or ``P_IMPROVING``."""
-    params = ctx[10]
-    if params[P_IMPROVING] > 0 or params[P_NULL_DEPTH] > 0:
-        return True
-    return depth <= params[P_FUTILITY_DEPTH] or depth <= params[P_RAZOR_DEPTH]
+        return params[P_NULL_REDUCTION] + depth // 4, 2, static
+    return 0, 0, static
 
 
 @lean()
@@ -591,19 +589,32 @@ def move_limit(depth, n, shaping, rising, ctx):  # type: ignore[no-untyped-def]
 
 
 @lean()
-def singular_test(ply, depth, table_move, slot, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
-    """Whether a heuristic node should test its table move for a singular extension: at
-    least ``P_SINGULAR_DEPTH`` plies to go, a table entry of this board (``table_move`` an
-    empty cell) that is a heuristic lower bound or value at most two plies shallower, and no
-    such test running at this ply already."""
-    least = ctx[10][P_SINGULAR_DEPTH]
+def singular_bound(ply, depth, table_move, slot, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """The bound a heuristic node's other moves must stay below for its table move to be
+    singular (the table's value less ``P_SINGULAR_MARGIN`` a ply), or ``-INF`` for no test:
+    the test needs at least ``P_SINGULAR_DEPTH`` plies to go, a table entry of this board
+    (``table_move`` an empty cell) that is a heuristic lower bound or value at most
+    :data:`SINGULAR_DRAFT` plies shallower, and no such test running at this ply already."""
+    params = ctx[10]
+    least = params[P_SINGULAR_DEPTH]
     if least <= 0 or depth < least or table_move < 0 or st[4][table_move] != 0:
-        return False
+        return -INF
     if not full_stats(stats) or ply >= KILLER_PLIES or stats[SKIPS_AT + ply] != 0:
-        return False
+        return -INF
     if tt[2][slot] == UPPER or tt[3][slot] < depth - SINGULAR_DRAFT:
-        return False
-    return abs(from_table(tt[1][slot], ply)) < HEURISTIC_LIMIT
+        return -INF
+    value = from_table(tt[1][slot], ply)
+    if abs(value) >= HEURISTIC_LIMIT:
+        return -INF
+    return value - params[P_SINGULAR_MARGIN] * depth
+
+
+@lean()
+def keep_eval(ply, static, skip, stats):  # type: ignore[no-untyped-def]
+    """Keep a node's evaluation (``NO_EVAL``: none) for :func:`improving` two plies down;
+    a singular extension's test of the node (``skip`` a cell) keeps the node's own."""
+    if full_stats(stats) and ply < KILLER_PLIES and skip < 0:
+        stats[EVALS_AT + ply] = static
 
 
 @lean(NEGAMAX_SIGNATURE)
@@ -656,8 +667,9 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     # A forced block is searched past the horizon too (a line of fours to its end);
     # answering an open three or a VCF tries the defences only (:func:`defences`).
     defend = 0
-    extended = -1  # the table's move when it is singular: searched a ply deeper
+    extended, extension = -1, 0  # the table's move when tested: its depth's change
     if threats == 1:
+        keep_eval(ply, static, skip, stats)
         st[8][ply, 0] = block
         n, pruned = 1, False
     else:
@@ -671,46 +683,48 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
                 return WIN - (ply + found)
         defend = 0 if exact else threatened(side, ply, threat, ctx, st)
         quiet = not exact and defend == 0 and threat == 0 and full_stats(stats) and skip < 0
-        if quiet and needs_static(depth, ctx):
-            static = evaluate(side, ctx, st)
-            amount, action = early_cut(ply, depth, alpha, beta, static, ctx, stats)
-            if action == 1:
-                stats[1] += 1  # pruned: a heuristic value
-                return amount
-            if action == 2:
-                # Null move: the opponent moves twice; when even that stays at or above beta,
-                # so (almost surely) does the node. Its subtree is keyed apart (pass_turn).
-                pass_turn(st)
-                parent = stats[S_NULL_CHILD]
-                stats[S_NULL_CHILD] = ply + 1
-                value = -negamax(
-                    opp, ply + 1, depth - 1 - amount, -beta, -beta + 1, ctx, st, tt, stats
-                )
-                stats[S_NULL_CHILD] = parent
-                pass_turn(st)
-                if stats[3]:
-                    return 0
-                if value >= beta:
-                    count(stats, COUNT_NULL_CUT, 1)
-                    stats[1] += 1
-                    return beta
-        if quiet and singular_test(ply, depth, table_move, slot, ctx, st, tt, stats):
+        amount, action = 0, 0
+        if quiet:
+            amount, action, static = early_cut(side, ply, depth, alpha, beta, ctx, st, stats)
+        keep_eval(ply, static, skip, stats)  # before any search below this node reads it
+        if action == 1:
+            stats[1] += 1  # pruned: a heuristic value
+            return amount
+        if action == 2:
+            # Null move: the opponent moves twice; when even that stays at or above beta,
+            # so (almost surely) does the node. Its subtree is keyed apart (pass_turn).
+            pass_turn(st)
+            parent = stats[S_NULL_CHILD]
+            stats[S_NULL_CHILD] = ply + 1
+            value = -negamax(opp, ply + 1, depth - 1 - amount, -beta, -beta + 1, ctx, st, tt, stats)
+            stats[S_NULL_CHILD] = parent
+            pass_turn(st)
+            if stats[3]:
+                return 0
+            if value >= beta:
+                count(stats, COUNT_NULL_CUT, 1)
+                stats[1] += 1
+                return beta
+        test = singular_bound(ply, depth, table_move, slot, ctx, st, tt, stats) if quiet else -INF
+        if test > -INF:
             # Every other move stays below the table's value by the margin: the table's
             # move alone holds the node, and is searched deeper; multi-cut when even
             # the others reach beta.
-            margin = ctx[10][P_SINGULAR_MARGIN] * depth
-            test = from_table(tt[1][slot], ply) - margin
             stats[SKIPS_AT + ply] = table_move + 1
             value = negamax(side, ply, depth // 2, test - 1, test, ctx, st, tt, stats)
             stats[SKIPS_AT + ply] = 0
             if stats[3]:
                 return 0
             if value < test:
-                extended = table_move
+                extended, extension = table_move, 1
                 stats[COUNT_SINGULAR] += 1
             elif test >= beta:
                 stats[1] += 1  # pruned: a heuristic bound
                 return test
+            elif test + ctx[10][P_SINGULAR_MARGIN] * depth >= beta:
+                # Others hold too and the table's value reaches beta: the node will likely
+                # fail high anyway, so the table's move costs less.
+                extended, extension = table_move, -ctx[10][P_SINGULAR_REDUCE]
         if defend:
             n, pruned = defences(side, ply, threat, defend == 2, ctx, st)
         else:
@@ -726,8 +740,6 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
     if memory and (ctx[10][P_HISTORY] > 0 or ctx[10][P_KILLERS] > 0):
         history_order(side, ply, n, ctx, st, stats)
     rising = improving(ply, static, stats)
-    if full_stats(stats) and ply < KILLER_PLIES and skip < 0:
-        stats[EVALS_AT + ply] = static
     limit = move_limit(depth, n, memory, rising, ctx)
     pvs = ctx[10][P_PVS] > 0
     # Answering an open three or blocking a four, the replies are searched deeper: the
@@ -742,7 +754,7 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
         cell = st[8][ply, i]
         if cell == skip:
             continue
-        deeper = child + 1 if cell == extended else child
+        deeper = child + extension if cell == extended else child
         # Late move reduction: a late quiet move of the beam is searched shallower (see
         # reduction) with a null window first, and again only when it beats alpha; past the
         # move count it is not searched at all. With PVS (principal-variation search) every

@@ -225,6 +225,9 @@ Rapfi 50,000 nodes over 240 paired games, 43 better and 30 worse (p about 0.16: 
 of issue 26 since session 12, not yet shown; BENCHMARKS.md, session 17)."""
 SINGULAR_MARGIN = 2
 """That margin per ply, in the evaluation's units."""
+SINGULAR_REDUCE = 0
+"""The plies a tested table move is searched shallower when its test fails high below beta
+while the table's value reaches beta (Rapfi's negative extension; 0: none)."""
 DEFAULT_TABLE_BITS = 20
 UNUSED_MOVE = -1
 SLOT_BYTES = 8 + 8 + 1 + 4 + 2
@@ -443,6 +446,7 @@ def static_context(spec: MNKSpec) -> tuple[Any, ...]:
     params[slots.P_MOVE_COUNT_POWER] = MOVE_COUNT_POWER
     params[slots.P_SINGULAR_DEPTH] = SINGULAR_DEPTH
     params[slots.P_SINGULAR_MARGIN] = SINGULAR_MARGIN
+    params[slots.P_SINGULAR_REDUCE] = SINGULAR_REDUCE
     tables = pattern_mode(spec.k, False) != PATTERNS_OFF
     off = np.zeros(1, dtype=np.int64)
     return (

@@ -69,8 +69,9 @@ from perfectplay.games.mnk.patterns import THREAT_CLASSES
     P_MOVE_COUNT_POWER,
     P_SINGULAR_DEPTH,
     P_SINGULAR_MARGIN,
+    P_SINGULAR_REDUCE,
     PARAMS_SIZE,
-) = range(51)
+) = range(52)
 """Indices of the context's parameters. The pruning ones (issue 26, each 0 = off):
 ``P_HISTORY`` the beam's moves kept first by gain before the rest go by history score;
 ``P_KILLERS`` 1 to try a ply's killer moves right after those; ``P_NULL_DEPTH`` the least
@@ -107,7 +108,11 @@ at every depth is ``3 + depth ** (P_MOVE_COUNT_POWER / 100)`` quiet moves (Rapfi
 instead of ``P_MOVE_COUNT_BASE + depth**2`` up to ``P_MOVE_COUNT_DEPTH``;
 ``P_SINGULAR_DEPTH`` the least depth of a singular extension (the table's move searched a ply
 deeper when every other move, searched half as deep, stays below the table's value less
-``P_SINGULAR_MARGIN`` a ply)."""
+``P_SINGULAR_MARGIN`` a ply).
+
+Appended by session 18 (0 = off): ``P_SINGULAR_REDUCE`` the plies a tested table move loses
+when the test fails high below beta while the table's value reaches beta (the node will
+likely fail high anyway: Rapfi's negative extension)."""
 
 (
     S_NODES,
@@ -130,7 +135,7 @@ deeper when every other move, searched half as deep, stays below the table's val
     S_NULL_CHILD,
     COUNT_RAZOR,
     COUNT_SINGULAR,
-    HISTORY_AT,
+    EVALS_AT,
 ) = range(21)
 """Slots of ``stats``: nodes, horizon leaves, node budget, aborted flag, deadline
 (``time.perf_counter_ns`` units), VCF nodes left, bounded wins (the search's own: the first
@@ -138,8 +143,8 @@ deeper when every other move, searched half as deep, stays below the table's val
 root and its nodes, root moves refuted by the opponent's VCT and the nodes those refutations
 spent; null moves tried and those that cut, nodes cut by reverse futility, moves skipped by
 the move count; the ply of a null move's child (no null move there: never two in a row);
-nodes cut by razoring, table moves extended as singular; then the history scores from
-:data:`HISTORY_AT`."""
+nodes cut by razoring, table moves extended as singular; then one search's scratch by ply
+(from :data:`EVALS_AT`) and the ordering memory (from :data:`HISTORY_AT`)."""
 THREATS_AT = 8
 """The first slot of the state's ``counts`` (``st[3]``) counting the empty cells by threat
 class (:data:`~.patterns.THREAT_CLASSES` slots for x, then as many for o); the slots before it
@@ -151,21 +156,22 @@ STATS_CORE = COUNT_OWN
 are used only when ``stats`` is :data:`STATS_SIZE` long."""
 MAX_CELLS = 400
 """The most cells of a board (20x20): the history has a score per side and cell."""
-KILLERS_AT = HISTORY_AT + 2 * MAX_CELLS
-"""The first killer slot: two per ply (a cell, or 0 for none: cells are stored plus one)."""
 KILLER_PLIES = 512
-"""Plies with killer slots (deeper plies keep none)."""
-EVALS_AT = KILLERS_AT + 2 * KILLER_PLIES
-"""The first slot of the evaluations by ply (one per ply of :data:`KILLER_PLIES`; see
-:data:`NO_EVAL`): whether a node improves on its side's node two plies up."""
+"""Plies with killer, evaluation and skip slots (deeper plies keep none)."""
 NO_EVAL = -(1 << 62)
 """An evaluation slot's value when its ply's node did not evaluate (threatened, exact or a
 forced block): the node below counts as improving."""
 SKIPS_AT = EVALS_AT + KILLER_PLIES
 """The first slot of the moves left out by ply (one per ply of :data:`KILLER_PLIES`; a cell
 plus one, 0 for none): a singular extension's test searches its node without the table's
-move."""
-STATS_SIZE = SKIPS_AT + KILLER_PLIES
+move. The evaluations by ply come before them, from :data:`EVALS_AT` (see :data:`NO_EVAL`):
+whether a node improves on its side's node two plies up. Both are one search's scratch,
+kept apart from the ordering memory that follows."""
+HISTORY_AT = SKIPS_AT + KILLER_PLIES
+"""The first slot of the ordering memory: the history scores (one per side and cell)."""
+KILLERS_AT = HISTORY_AT + 2 * MAX_CELLS
+"""The first killer slot: two per ply (a cell, or 0 for none: cells are stored plus one)."""
+STATS_SIZE = KILLERS_AT + 2 * KILLER_PLIES
 """The full length of ``stats``."""
 KEEP_FRESH, KEEP_MOVE, KEEP_AGED = range(3)
 """Values of ``P_KEEP_ORDER``: the history and killers start empty each iteration of the
