@@ -184,7 +184,9 @@ THREE_EXTENSION = 0
 """Plies a node answering the opponent's open three searches its defences deeper (0: none):
 a line of threes then costs the attacker's moves only."""
 FOUR_EXTENSION = 0
-"""Plies a forced block of the opponent's four is searched deeper (0: none)."""
+"""Plies a forced block of the opponent's four is searched deeper (0: none). Off: at 1 it
+takes 2.5 times the nodes to depth 8 and scored 37.8 % against main's 36.5 % at Rapfi 50,000
+nodes over 192 paired games (31 better, 28 worse; BENCHMARKS.md, session 18)."""
 VCT_PAST_FOURS = 0
 """1: the win by threats blocks a defender's four made in answer to a three and tries the
 answers again; 0: such a four counts as a defence that holds (cheaper, proves less)."""
@@ -220,9 +222,10 @@ SINGULAR_DEPTH = 0
 """The least depth at which a node's table move is tested for a singular extension (0:
 never): searched a ply deeper when every other move, half as deep, stays below the table's
 value less :data:`SINGULAR_MARGIN` a ply; the node returns that bound when even those reach
-beta (multi-cut). Off for now: at 6 (margin 2) it scored 42.3 % against main's 37.5 % at
-Rapfi 50,000 nodes over 240 paired games, 43 better and 30 worse (p about 0.16: the best lead
-of issue 26 since session 12, not yet shown; BENCHMARKS.md, session 17)."""
+beta (multi-cut). Off: at 6 (margin 2) it scored 42.3 % against main's 37.5 % at Rapfi
+50,000 nodes over 240 paired games in session 17 (43 better, 30 worse), and 37.5 % against
+37.5 % over 240 more in session 18 (33 better, 35 worse): 39.9 % against 37.5 % over the 480,
+not shown (BENCHMARKS.md, sessions 17 and 18)."""
 SINGULAR_MARGIN = 2
 """That margin per ply, in the evaluation's units."""
 SINGULAR_REDUCE = 0
