@@ -64,8 +64,9 @@ searched half as deep without it (the node again at the same ply, its move left 
 ``stats``' skip slots, no table read or written), stays below the table's value by a margin
 (:func:`singular_bound`); when those reach beta instead, the node returns that bound
 (multi-cut); when they reach the bound below beta while the table's value reaches beta, the
-table's move may be searched shallower (``P_SINGULAR_REDUCE``). Each such value counts as a horizon leaf (``stats[1]``), like a pruned beam:
-nothing pruned is stored at FULL_DRAFT nor reported exact, and no proof reads it.
+table's move may be searched shallower (``P_SINGULAR_REDUCE``). Each such value counts as a
+horizon leaf (``stats[1]``), like a pruned beam: nothing pruned is stored at FULL_DRAFT nor
+reported exact, and no proof reads it.
 
 Windows (issue 26, runtime parameters too): with ``P_PVS`` every move after a node's first
 (the root's too) is searched with a null window first and in full only when its value lands
