@@ -62,7 +62,7 @@ bound (:func:`early_cut`). A node whose evaluation is not above its side's two p
 more. A node's table move may be extended a ply when it is singular: every other move,
 searched half as deep without it (the node again at the same ply, its move left out through
 ``stats``' skip slots, no table read or written), stays below the table's value by a margin
-(:func:`singular_bound`); when those reach beta instead, the node returns that bound
+(:func:`singular_value`); when those reach beta instead, the node returns that bound
 (multi-cut); when they reach the bound below beta while the table's value reaches beta, the
 table's move may be searched shallower (``P_SINGULAR_REDUCE``). Each such value counts as a
 horizon leaf (``stats[1]``), like a pruned beam: nothing pruned is stored at FULL_DRAFT nor
@@ -590,10 +590,10 @@ def move_limit(depth, n, shaping, rising, ctx):  # type: ignore[no-untyped-def]
 
 
 @lean()
-def singular_bound(ply, depth, table_move, slot, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
-    """The bound a heuristic node's other moves must stay below for its table move to be
-    singular (the table's value less ``P_SINGULAR_MARGIN`` a ply), or ``-INF`` for no test:
-    the test needs at least ``P_SINGULAR_DEPTH`` plies to go, a table entry of this board
+def singular_value(ply, depth, table_move, slot, ctx, st, tt, stats):  # type: ignore[no-untyped-def]
+    """The table's value a heuristic node's table move is tested against for singularity
+    (the other moves must stay ``P_SINGULAR_MARGIN`` a ply below it), or ``-INF`` for no
+    test: the test needs at least ``P_SINGULAR_DEPTH`` plies to go, a table entry of this board
     (``table_move`` an empty cell) that is a heuristic lower bound or value at most
     :data:`SINGULAR_DRAFT` plies shallower, and no such test running at this ply already."""
     params = ctx[10]
@@ -607,7 +607,7 @@ def singular_bound(ply, depth, table_move, slot, ctx, st, tt, stats):  # type: i
     value = from_table(tt[1][slot], ply)
     if abs(value) >= HEURISTIC_LIMIT:
         return -INF
-    return value - params[P_SINGULAR_MARGIN] * depth
+    return value
 
 
 @lean()
@@ -706,11 +706,14 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
                 count(stats, COUNT_NULL_CUT, 1)
                 stats[1] += 1
                 return beta
-        test = singular_bound(ply, depth, table_move, slot, ctx, st, tt, stats) if quiet else -INF
-        if test > -INF:
+        held_value = -INF
+        if quiet:
+            held_value = singular_value(ply, depth, table_move, slot, ctx, st, tt, stats)
+        if held_value > -INF:
             # Every other move stays below the table's value by the margin: the table's
             # move alone holds the node, and is searched deeper; multi-cut when even
             # the others reach beta.
+            test = held_value - ctx[10][P_SINGULAR_MARGIN] * depth
             stats[SKIPS_AT + ply] = table_move + 1
             value = negamax(side, ply, depth // 2, test - 1, test, ctx, st, tt, stats)
             stats[SKIPS_AT + ply] = 0
@@ -722,7 +725,7 @@ def negamax(side, ply, depth, alpha, beta, ctx, st, tt, stats):  # type: ignore[
             elif test >= beta:
                 stats[1] += 1  # pruned: a heuristic bound
                 return test
-            elif test + ctx[10][P_SINGULAR_MARGIN] * depth >= beta:
+            elif held_value >= beta:
                 # Others hold too and the table's value reaches beta: the node will likely
                 # fail high anyway, so the table's move costs less.
                 extended, extension = table_move, -ctx[10][P_SINGULAR_REDUCE]
