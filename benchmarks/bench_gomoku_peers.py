@@ -82,6 +82,8 @@ again (see :func:`retried`)."""
 ONE_CORE = ("INFO thread_num 1", "INFO pondering 0")
 """The opponent searches on one thread and not on our time (keys other brains ignore)."""
 """The opponent's turn time when it plays by nodes (the node budget ends its search)."""
+RESULT_POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+"""perfectplay's points for a game's result (a record's ``win``, ``draw`` or ``loss``)."""
 
 
 class Brain:
@@ -182,9 +184,7 @@ class Tally:
 
     def score(self) -> float:
         """perfectplay's share of the points (a draw half)."""
-        points = sum(
-            1.0 if g.result == "win" else 0.5 if g.result == "draw" else 0.0 for g in self.games
-        )
+        points = sum(RESULT_POINTS[g.result] for g in self.games)
         return points / max(1, len(self.games))
 
 

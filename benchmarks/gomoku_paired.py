@@ -39,8 +39,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from bench_gomoku_peers import RESULT_POINTS
+
 CONTROL_SUFFIX = "-ctl"
-RESULT_POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 
 class RecordError(ValueError):
@@ -125,18 +126,22 @@ def paired_differences(games: list[Game]) -> list[float]:
     return [sides[False] - sides[True] for sides in keyed.values() if len(sides) == 2]
 
 
+def mean_and_variance(differences: list[float]) -> tuple[float, float]:
+    """The mean and the sample variance of at least two differences."""
+    mean = sum(differences) / len(differences)
+    return mean, sum((d - mean) ** 2 for d in differences) / (len(differences) - 1)
+
+
 def llr(differences: list[float], gain: float) -> float:
     """The log-likelihood ratio of a mean paired difference of ``gain`` against 0, the
     differences taken as normal with their sample variance (0 with fewer than two pairs or
     no spread)."""
-    count = len(differences)
-    if count < 2:
+    if len(differences) < 2:
         return 0.0
-    mean = sum(differences) / count
-    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
+    _, variance = mean_and_variance(differences)
     if variance == 0:
         return 0.0
-    return gain * (sum(differences) - count * gain / 2) / variance
+    return gain * (sum(differences) - len(differences) * gain / 2) / variance
 
 
 def summary(differences: list[float], args: argparse.Namespace) -> list[str]:
@@ -147,9 +152,8 @@ def summary(differences: list[float], args: argparse.Namespace) -> list[str]:
     lines = [f"pairs: {count}, arm better {better}, worse {worse}, same {count - better - worse}"]
     if count < 2:
         return lines
-    mean = sum(differences) / count
-    spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (count - 1))
-    error = 100 * spread / math.sqrt(count)
+    mean, variance = mean_and_variance(differences)
+    error = 100 * math.sqrt(variance / count)
     lines.append(f"paired difference: {100 * mean:+.1f} points (standard error {error:.1f})")
     lower = math.log(args.beta / (1 - args.alpha))
     upper = math.log((1 - args.beta) / args.alpha)
