@@ -75,13 +75,13 @@ READY = "MESSAGE perfectplay: engine loaded"
 """What perfectplay's brain says once its engine is loaded (the manager waits for it)."""
 LOAD_SECONDS = 180.0
 NODE_MODE_TURN_MS = 30_000
+"""The opponent's turn time when it plays by nodes (the node budget ends its search)."""
 RETRIES = 3
 RETRY_SECONDS = 0.05
 """How often, and after how long, a command the opponent answered with ``ERROR`` is sent
 again (see :func:`retried`)."""
 ONE_CORE = ("INFO thread_num 1", "INFO pondering 0")
 """The opponent searches on one thread and not on our time (keys other brains ignore)."""
-"""The opponent's turn time when it plays by nodes (the node budget ends its search)."""
 RESULT_POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 """perfectplay's points for a game's result (a record's ``win``, ``draw`` or ``loss``)."""
 
