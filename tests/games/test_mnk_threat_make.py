@@ -90,6 +90,39 @@ def test_threat_make_is_the_full_make_on_the_lines_and_unmakes_to_the_same_state
 
 
 @pytest.mark.parametrize(("size", "k", "exact", "tables"), BOARDS)
+def test_the_full_unmake_from_its_undo_row_gives_the_state_built_from_scratch(
+    size: int, k: int, exact: bool, tables: bool
+) -> None:
+    """The full unmake restores what its make changed from the state's undo rows (the
+    stones taken back in reverse order): after every walk of makes and unmakes the state is
+    the one loaded from scratch with the same stones (the codes of occupied cells aside:
+    they are stale by contract), and a make and its unmake change nothing."""
+    from perfectplay.games.mnk import board_compiled as bc
+
+    ctx, st = setup(size, k, exact, tables)
+    g = game(size, size, k, exactly=exact)
+    rng = random.Random(size * 7 + k + exact)
+    stack: list[tuple[int, int]] = []
+    for _ in range(10):
+        random_walk(rng, size, ctx, st, 30, stack)
+        fresh = new_state(g.spec, g.initial(), ctx, bc.load)
+        for cell, side in stack:
+            bc.make(cell, side, ctx, fresh)
+        empty = st[4] == 0
+        for i in (0, 1, 2, 3, 4, 5, 6, 7, 12):
+            assert np.array_equal(st[i], fresh[i]), i
+        for side in range(2):
+            assert np.array_equal(
+                st[11][side][np.repeat(empty, 4)], fresh[11][side][np.repeat(empty, 4)]
+            )
+        before = snapshot(st)
+        cell = rng.choice([c for c in range(size * size) if st[4][c] == 0])
+        bc.make(cell, len(stack) % 2, ctx, st)
+        bc.unmake(cell, len(stack) % 2, ctx, st)
+        assert all(np.array_equal(a, b) for a, b in zip(before, snapshot(st), strict=True))
+
+
+@pytest.mark.parametrize(("size", "k", "exact", "tables"), BOARDS)
 def test_win_cells_from_the_lines_through_a_stone_equal_the_whole_board_scan(
     size: int, k: int, exact: bool, tables: bool
 ) -> None:

@@ -4,8 +4,8 @@ incremental board, with :mod:`.threat_compiled`'s VCF and VCT as a proof layer.
 Import lazily (numba). Two regimes, chosen per node by the depth asked:
 
 numba's cache keys each module on its own source file, not on the functions it calls: a change
-to :mod:`.board_compiled` (issue 26 inlined its make/unmake) needs this file touched too, or
-a stale cached build keeps the old board code.
+to :mod:`.board_compiled` (issue 26 inlined its make/unmake, then gave the state undo rows)
+needs this file touched too, or a stale cached build keeps the old board code.
 
 * **exact** (``depth`` at least the empty cells): every empty cell is tried, best first by
   :func:`~.board_compiled.gain`; values are game-theoretic, with exact distances (this is the

@@ -574,6 +574,7 @@ def new_state(
         np.zeros(plies, dtype=np.int64),
         np.zeros((2, 4 * cells), dtype=np.int64),
         np.zeros((4, cells), dtype=np.int64),
+        np.zeros((cells + 1, slots.UNDO_SIZE), dtype=np.int64),
     )
     x = np.array(list(bit_indices(position.x)), dtype=np.int64)
     o = np.array(list(bit_indices(position.o)), dtype=np.int64)

@@ -64,6 +64,9 @@ State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
                                  (``ctx[13]``): the values' sums are ``counts[4]`` (x),
                                  ``[5]`` (o), the cells leaving two wins ``counts[6]``,
                                  ``[7]``, the cells by threat class ``counts[THREATS_AT:]``
+    13 undo    int64[cells + 1, UNDO_SIZE]  what a :func:`make` changed, by the stones on the
+                                 board before it (a row each; :func:`unmake` restores it,
+                                 see ``context_layout.UNDO_*``)
 
 Pattern tables (issue 26, :mod:`.patterns`, for ``k`` = 5 only): with the mode on, a stone
 refreshes the codes of the empty cells within the radius along its four lines and their
@@ -91,6 +94,11 @@ from perfectplay.games.mnk.context_layout import (
     P_RADIUS,
     P_THREAT_EVAL,
     THREATS_AT,
+    UNDO_CELL_SLOTS,
+    UNDO_CELLS,
+    UNDO_LINE_VALUES,
+    UNDO_MAPS,
+    UNDO_SPAN,
 )
 from perfectplay.games.mnk.pattern_values import EIGHTHS
 from perfectplay.games.mnk.patterns import (
@@ -144,7 +152,7 @@ CTX_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
     )
 )
 STATE_TYPE = types.Tuple(  # type: ignore[no-untyped-call]
-    (I2, I2, I2, I1, I1, I1, U1D, I1, I2, I2, I1, I2, I2)
+    (I2, I2, I2, I1, I1, I1, U1D, I1, I2, I2, I1, I2, I2, I2)
 )
 ORDER_WINDOWS, ORDER_PATTERNS, ORDER_BOTH = range(3)
 """What :func:`gain` reads with the pattern tables on: the window scan, the cells' pattern
@@ -321,14 +329,84 @@ def refresh_line(  # type: ignore[no-untyped-def]
 
 @lean()
 def make(cell, side, ctx, st):  # type: ignore[no-untyped-def]
-    """Put a stone of ``side`` on the empty ``cell``."""
-    _place(cell, side, 1, ctx, st)
+    """Put a stone of ``side`` on the empty ``cell``, keeping what it changes in the undo row
+    of the stones on the board before it (``st[13]``), for :func:`unmake`."""
+    save_undo(cell, ctx, st)
+    _place(cell, side, ctx, st)
 
 
 @lean()
 def unmake(cell, side, ctx, st):  # type: ignore[no-untyped-def]
-    """Take ``side``'s stone off ``cell`` (the last made one, or any)."""
-    _place(cell, side, -1, ctx, st)
+    """Take ``side``'s stone off ``cell``: the last stone :func:`make` put on (those made
+    after it taken off already). The state is restored from the stone's undo row, not
+    computed again (issue 26: recomputing the pattern codes and values was most of an
+    unmake's cost)."""
+    counts = st[3]
+    row = st[13][counts[2] - 1]
+    st[4][cell] = 0
+    cell_line, cell_bit = ctx[0], ctx[1]
+    lines, wins, fours, line_val = st[0], st[1], st[2], st[7]
+    for d in range(4):
+        line = cell_line[cell, d]
+        lines[side, line] &= ~(1 << cell_bit[cell, d])
+        line_val[line] = row[UNDO_LINE_VALUES + d]
+        at = UNDO_MAPS + 4 * d
+        wins[0, line], wins[1, line] = row[at], row[at + 1]
+        fours[0, line], fours[1, line] = row[at + 2], row[at + 3]
+    for i in range(counts.shape[0]):
+        counts[i] = row[i]
+    if ctx[10][P_PATTERNS] != PATTERNS_OFF:
+        swap_pattern_cells(cell, row, False, ctx, st)
+    neighbours_and_hashes(cell, side, -1, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def save_undo(cell, ctx, st):  # type: ignore[no-untyped-def]
+    """Keep in the undo row of the stones now on the board what a stone on ``cell`` will
+    change besides the board, the stone bits, ``nearby`` and the hashes: the counts, the four
+    lines' evaluation shares and threat maps, and the codes and values of the cells within
+    the pattern radius along them (with the pattern tables on)."""
+    counts = st[3]
+    row = st[13][counts[2]]
+    for i in range(counts.shape[0]):
+        row[i] = counts[i]
+    cell_line, wins, fours, line_val = ctx[0], st[1], st[2], st[7]
+    for d in range(4):
+        line = cell_line[cell, d]
+        row[UNDO_LINE_VALUES + d] = line_val[line]
+        at = UNDO_MAPS + 4 * d
+        row[at], row[at + 1] = wins[0, line], wins[1, line]
+        row[at + 2], row[at + 3] = fours[0, line], fours[1, line]
+    if ctx[10][P_PATTERNS] != PATTERNS_OFF:
+        swap_pattern_cells(cell, row, True, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def swap_pattern_cells(cell, row, keep, ctx, st):  # type: ignore[no-untyped-def]
+    """The codes and values of the cells within the pattern radius of ``cell`` along its
+    four lines (each cell's code in that line's direction) copied into the undo ``row``
+    (``keep``), or back from it. The cells are those :func:`refresh_patterns` refreshes (and
+    occupied ones, whose copies change nothing); ``cell``'s own values are copied once a
+    direction, the same each time."""
+    r = ctx[10][P_RADIUS]
+    cell_line, cell_bit, line_cells, line_len = ctx[0], ctx[1], ctx[2], ctx[3]
+    codes, values = st[11], st[12]
+    for d in range(4):
+        line = cell_line[cell, d]
+        p = cell_bit[cell, d]
+        first = UNDO_CELLS + UNDO_CELL_SLOTS * (UNDO_SPAN * d - (p - r))
+        for q in range(max(0, p - r), min(line_len[line], p + r + 1)):
+            other = line_cells[line, q]
+            at = first + UNDO_CELL_SLOTS * q
+            code = 4 * other + d
+            if keep:
+                row[at], row[at + 1] = codes[0, code], codes[1, code]
+                for v in range(4):
+                    row[at + 2 + v] = values[v, other]
+            else:
+                codes[0, code], codes[1, code] = row[at], row[at + 1]
+                for v in range(4):
+                    values[v, other] = row[at + 2 + v]
 
 
 @njit(cache=True, inline="always")
@@ -407,11 +485,19 @@ def _place_lines(cell, side, sign, windows, ctx, st):  # type: ignore[no-untyped
 
 
 @njit(cache=True, inline="always")
-def _place(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
+def _place(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     params = ctx[10]
-    _place_lines(cell, side, sign, params[P_PATTERNS] != PATTERNS_EVAL, ctx, st)
+    _place_lines(cell, side, 1, params[P_PATTERNS] != PATTERNS_EVAL, ctx, st)
     if params[P_PATTERNS] != PATTERNS_OFF:
         refresh_patterns(cell, ctx, st)
+    neighbours_and_hashes(cell, side, 1, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def neighbours_and_hashes(cell, side, sign, ctx, st):  # type: ignore[no-untyped-def]
+    """``nearby`` and the symmetric hashes after a stone of ``side`` came on ``cell``
+    (``sign`` 1) or went (-1)."""
+    params = ctx[10]
     near, nearby = ctx[5], st[5]
     for i in range(near.shape[1]):
         other = near[cell, i]

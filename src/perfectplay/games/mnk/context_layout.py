@@ -16,7 +16,7 @@ search's own slots, then counters of what fired, then the ordering memory of one
 
 from __future__ import annotations
 
-from perfectplay.games.mnk.patterns import THREAT_CLASSES
+from perfectplay.games.mnk.patterns import PATTERN_K, THREAT_CLASSES, radius
 
 (
     P_CELLS,
@@ -151,6 +151,21 @@ class (:data:`~.patterns.THREAT_CLASSES` slots for x, then as many for o); the s
 are said in :mod:`.board_compiled`."""
 COUNTS_SIZE = THREATS_AT + 2 * THREAT_CLASSES
 """The length of the state's ``counts``."""
+UNDO_SPAN = 2 * radius(PATTERN_K, True) + 1
+"""The most cells of a line whose pattern codes a stone changes: the widest pattern's radius
+each way (the exact rule's) and the stone's own cell."""
+UNDO_CELL_SLOTS = 6
+"""What a row of the state's undo rows keeps of each such cell: its code in the line's
+direction for x and for o, then its four rows of values (``st[12]``)."""
+UNDO_LINE_VALUES = COUNTS_SIZE
+"""The first slot of an undo row after the saved ``counts``: the evaluation shares of the
+stone's four lines (``st[7]``), then from :data:`UNDO_MAPS` their threat maps."""
+UNDO_MAPS = UNDO_LINE_VALUES + 4
+UNDO_CELLS = UNDO_MAPS + 16
+"""The first slot of an undo row's cells (:data:`UNDO_CELL_SLOTS` each, :data:`UNDO_SPAN` a
+direction)."""
+UNDO_SIZE = UNDO_CELLS + 4 * UNDO_SPAN * UNDO_CELL_SLOTS
+"""The length of an undo row (:mod:`.board_compiled`, the state's ``undo``)."""
 STATS_CORE = COUNT_OWN
 """The slots every caller of the compiled search gives; the counters and the ordering memory
 are used only when ``stats`` is :data:`STATS_SIZE` long."""

@@ -4,8 +4,8 @@ and by threats of three (VCT).
 Import lazily (numba). Works on the incremental board of :mod:`.board_compiled`.
 
 numba's cache keys each module on its own source file, not on the functions it calls: a change
-to :mod:`.board_compiled` (issue 26 inlined its make/unmake) needs this file touched too, or
-a stale cached build keeps the old board code.
+to :mod:`.board_compiled` (issue 26 inlined its make/unmake, then gave the state undo rows)
+needs this file touched too, or a stale cached build keeps the old board code.
 
 A VCF is a win in which every attacking move makes a four, so every reply is forced::
 
