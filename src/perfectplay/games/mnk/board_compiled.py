@@ -343,16 +343,10 @@ def unmake(cell, side, ctx, st):  # type: ignore[no-untyped-def]
     unmake's cost)."""
     counts = st[3]
     row = st[13][counts[2] - 1]
-    st[4][cell] = 0
-    cell_line, cell_bit = ctx[0], ctx[1]
-    lines, wins, fours, line_val = st[0], st[1], st[2], st[7]
+    take_off(cell, side, row, UNDO_MAPS, ctx, st)
+    cell_line, line_val = ctx[0], st[7]
     for d in range(4):
-        line = cell_line[cell, d]
-        lines[side, line] &= ~(1 << cell_bit[cell, d])
-        line_val[line] = row[UNDO_LINE_VALUES + d]
-        at = UNDO_MAPS + 4 * d
-        wins[0, line], wins[1, line] = row[at], row[at + 1]
-        fours[0, line], fours[1, line] = row[at + 2], row[at + 3]
+        line_val[cell_line[cell, d]] = row[UNDO_LINE_VALUES + d]
     for i in range(counts.shape[0]):
         counts[i] = row[i]
     if ctx[10][P_PATTERNS] != PATTERNS_OFF:
@@ -448,16 +442,26 @@ def restore_threats(cell, side, saved, ctx, st):  # type: ignore[no-untyped-def]
     (the maps are a function of the lines' stones, so they are what they were), without
     computing the maps again (issue 26: the threat searches' unmake was half their make's
     cost)."""
+    take_off(cell, side, saved, 0, ctx, st)
+    counts = st[3]
+    counts[0], counts[1] = saved[16], saved[17]
+    counts[2] -= 1
+
+
+@njit(cache=True, inline="always")
+def take_off(cell, side, maps, first, ctx, st):  # type: ignore[no-untyped-def]
+    """The board and the stone bits without ``side``'s stone on ``cell``, and the threat maps
+    of the four lines through it as ``maps`` (a tuple or an array) holds them from ``first``:
+    wins of x, of o, fours of x, of o, line by line. What both unmakes restore alike."""
     st[4][cell] = 0
     cell_line, cell_bit = ctx[0], ctx[1]
-    lines, wins, fours, counts = st[0], st[1], st[2], st[3]
+    lines, wins, fours = st[0], st[1], st[2]
     for d in range(4):
         line = cell_line[cell, d]
         lines[side, line] &= ~(1 << cell_bit[cell, d])
-        wins[0, line], wins[1, line] = saved[4 * d], saved[4 * d + 1]
-        fours[0, line], fours[1, line] = saved[4 * d + 2], saved[4 * d + 3]
-    counts[0], counts[1] = saved[16], saved[17]
-    counts[2] -= 1
+        at = first + 4 * d
+        wins[0, line], wins[1, line] = maps[at], maps[at + 1]
+        fours[0, line], fours[1, line] = maps[at + 2], maps[at + 3]
 
 
 @njit(cache=True, inline="always")
