@@ -70,9 +70,10 @@ State tuple ``st`` (one per search; side 0 is x, side 1 is o)::
 
 Pattern tables (issue 26, :mod:`.patterns`, for ``k`` = 5 only): with the mode on, a stone
 refreshes the codes of the empty cells within the radius along its four lines and their
-values (recomputed from the line bits, so unmake needs no stack); the move order
-(:func:`gain`) reads them, and in mode ``PATTERNS_EVAL`` the evaluation (:func:`evaluate`)
-too, the window evaluation per line then skipped. Other ``k`` keep the window scans.
+values (recomputed from the line bits; the full unmake copies back what its make kept in
+the state's undo rows); the move order (:func:`gain`) reads them, and in mode
+``PATTERNS_EVAL`` the evaluation (:func:`evaluate`) too, the window evaluation per line then
+skipped. Other ``k`` keep the window scans.
 """
 
 from __future__ import annotations
