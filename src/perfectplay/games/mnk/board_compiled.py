@@ -370,8 +370,7 @@ def save_undo(cell, ctx, st):  # type: ignore[no-untyped-def]
         line = cell_line[cell, d]
         row[UNDO_LINE_VALUES + d] = line_val[line]
         at = UNDO_MAPS + 4 * d
-        row[at], row[at + 1] = wins[0, line], wins[1, line]
-        row[at + 2], row[at + 3] = fours[0, line], fours[1, line]
+        row[at], row[at + 1], row[at + 2], row[at + 3] = line_maps(line, wins, fours)
     if ctx[10][P_PATTERNS] != PATTERNS_OFF:
         swap_pattern_cells(cell, row, True, ctx, st)
 
@@ -426,14 +425,20 @@ def saved_threats(cell, ctx, st):  # type: ignore[no-untyped-def]
     wins o, fours x, fours o, line by line) and the win-line counts, for
     :func:`restore_threats`."""
     cell_line, wins, fours, counts = ctx[0], st[1], st[2], st[3]
-    a, b, c, d = cell_line[cell, 0], cell_line[cell, 1], cell_line[cell, 2], cell_line[cell, 3]
     return (
-        wins[0, a], wins[1, a], fours[0, a], fours[1, a],
-        wins[0, b], wins[1, b], fours[0, b], fours[1, b],
-        wins[0, c], wins[1, c], fours[0, c], fours[1, c],
-        wins[0, d], wins[1, d], fours[0, d], fours[1, d],
-        counts[0], counts[1],
-    )  # fmt: skip
+        line_maps(cell_line[cell, 0], wins, fours)
+        + line_maps(cell_line[cell, 1], wins, fours)
+        + line_maps(cell_line[cell, 2], wins, fours)
+        + line_maps(cell_line[cell, 3], wins, fours)
+        + (counts[0], counts[1])
+    )
+
+
+@njit(cache=True, inline="always")
+def line_maps(line, wins, fours):  # type: ignore[no-untyped-def]
+    """The threat maps of ``line`` in the order both unmakes keep them (:func:`take_off`):
+    wins of x, of o, fours of x, of o."""
+    return wins[0, line], wins[1, line], fours[0, line], fours[1, line]
 
 
 @njit(cache=True, inline="always")
@@ -575,8 +580,9 @@ def cell_value(cell, board, counts, codes, values, ordering, scoring):  # type: 
 @lean()
 def refresh_patterns(cell, ctx, st):  # type: ignore[no-untyped-def]
     """Refresh the codes and values of the empty cells within the radius of ``cell`` along its
-    four lines after its stone came or went (``cell`` itself: every direction when empty).
-    The arrays are taken from the tuples once (see :func:`line_code`)."""
+    four lines after a stone came on it (``cell``'s own values then 0: :func:`unmake` takes
+    the old ones back from the undo row). The arrays are taken from the tuples once (see
+    :func:`line_code`)."""
     r = ctx[10][P_RADIUS]
     cell_line, cell_bit, line_cells, line_len = ctx[0], ctx[1], ctx[2], ctx[3]
     table, ordering, scoring = ctx[11], ctx[12], ctx[13]
@@ -590,8 +596,7 @@ def refresh_patterns(cell, ctx, st):  # type: ignore[no-untyped-def]
                 continue
             for side in range(2):
                 codes[side, 4 * other + d] = line_code(side, line, q, r, lines, line_len, table)
-            if other != cell:
-                cell_value(other, board, counts, codes, values, ordering, scoring)
+            cell_value(other, board, counts, codes, values, ordering, scoring)
     cell_value(cell, board, counts, codes, values, ordering, scoring)
 
 
