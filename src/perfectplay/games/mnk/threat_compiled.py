@@ -287,6 +287,12 @@ def has_open_four(side, ply, ctx, st):  # type: ignore[no-untyped-def]
     four-maker tried."""
     if ctx[10][P_PATTERNS] != PATTERNS_OFF:
         return st[3][6 + side] > 0
+    return scan_open_four(side, ply, ctx, st)
+
+
+@njit(cache=True, inline="always")
+def scan_open_four(side, ply, ctx, st):  # type: ignore[no-untyped-def]
+    """:func:`has_open_four` by trying every four-maker, whatever the tables: exact."""
     n = four_cells(side, ply, ctx, st)
     i = 0
     while i < n and not two_wins_after(st[8][ply, i], side, ctx, st):
@@ -349,22 +355,37 @@ def near_cells(ply, ctx, st):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def threat_after(cell, side, ply, ctx, st):  # type: ignore[no-untyped-def]
+def threat_after(cell, side, standing, ply, ctx, st):  # type: ignore[no-untyped-def]
     """What a stone of ``side`` (no win cell) on the empty ``cell`` threatens, read with the
     threat searches' light make and taken back (nothing else changes): ``(wins, block,
     count)``, its win cells as :func:`win_cells` counts them and the first, and when it has
     none, how many cells would then give it two at once (a three), those cells put in
-    ``st[9][ply + 1]`` (``st[8][ply + 1]`` is scratch). A VCT's attacker tries every cell
-    near a stone, and most threaten nothing: the full make, with its pattern update, is
-    kept for the few that do (issue 26: the inner VCT was a third of the search's time)."""
+    ``st[9][ply + 1]`` (``st[8][ply + 1]`` is scratch). ``standing``: whether such a cell
+    is on the board before the stone (:func:`scan_open_four`).
+
+    A VCT's attacker tries every cell near a stone, and most threaten nothing: the full
+    make, with its pattern update, is kept for the few that do (issue 26: the inner VCT was
+    a third of the search's time). The board's cells are looked over only when one can give
+    two win cells: with none standing before and no win cell after, a new one must gain a
+    win cell in a line through ``cell``, so it is a four cell of one of them."""
     saved = saved_threats(cell, ctx, st)
     make_threats(cell, side, ctx, st)
     wins, block = win_cells_at(cell, side, ctx, st)
     count = 0
-    if wins == 0:
+    if wins == 0 and (standing or fours_through(cell, side, ctx, st)):
         count = open_four_cells(side, ply + 1, st[9][ply + 1], ctx, st)
     restore_threats(cell, side, saved, ctx, st)
     return wins, block, count
+
+
+@njit(cache=True, inline="always")
+def fours_through(cell, side, ctx, st):  # type: ignore[no-untyped-def]
+    """True when ``side`` has a four cell in a line through ``cell``."""
+    cell_line, fours = ctx[0], st[2]
+    found = 0
+    for d in range(4):
+        found |= fours[side, cell_line[cell, d]]
+    return found != 0
 
 
 @njit(cache=True, inline="always")
@@ -661,11 +682,12 @@ def vct_node(side, depth, ply, three, past, ctx, st, stats, table):  # type: ign
     else:
         n = attacker_moves(side, ply, ctx, st)
     past = min(ctx[10][P_VCT_PAST_FOURS], PAST_SCALE - 1)
+    standing = scan_open_four(side, ply + 1, ctx, st)
     for i in range(n):
         cell = st[8][ply, i]
         if spend(stats):
             return 0
-        wins, block, count = threat_after(cell, side, ply, ctx, st)
+        wins, block, count = threat_after(cell, side, standing, ply, ctx, st)
         result = 0
         if wins >= 2:
             result = 3
