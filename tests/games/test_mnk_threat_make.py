@@ -156,3 +156,89 @@ def wins_after_make(cell: int, side: int, ctx: Any, st: Any) -> tuple[int, int]:
     found = bc.win_cells(side, ctx, st)
     bc.unmake(cell, side, ctx, st)
     return (int(found[0]), int(found[1]))
+
+
+PLY = 0
+"""The scratch rows the VCT's readers use (``st[8][PLY + 1]``, ``st[9][PLY + 1]``)."""
+
+
+def threes_after_make(cell: int, side: int, ctx: Any, st: Any) -> tuple[int, int, list[int]]:
+    """``(wins, first win cell, open-four cells)`` of ``side`` after a full make of ``cell``
+    (unmade after); the open-four cells only when it has no win cell, as the VCT reads them."""
+    from perfectplay.games.mnk import board_compiled as bc
+    from perfectplay.games.mnk import threat_compiled as tc
+
+    bc.make(cell, side, ctx, st)
+    wins, first = bc.win_cells(side, ctx, st)
+    cells: list[int] = []
+    if wins == 0:
+        count = tc.open_four_cells(side, PLY + 1, st[9][PLY + 1], ctx, st)
+        cells = [int(c) for c in st[9][PLY + 1][:count]]
+    bc.unmake(cell, side, ctx, st)
+    return int(wins), int(first), cells
+
+
+@pytest.mark.parametrize(("size", "k", "exact", "tables"), BOARDS)
+def test_the_vct_reads_a_move_with_the_light_make_as_the_full_make_would(
+    size: int, k: int, exact: bool, tables: bool
+) -> None:
+    """The VCT's attacker reads each move with the light make (``threat_after``), looking the
+    board over for a three only when one can be new (a four cell through the move) or was
+    there (``scan_open_four``): the same win cells and the same open-four cells, in the same
+    order, as after the full make, for every empty cell; and the state unchanged."""
+    from perfectplay.games.mnk import board_compiled as bc
+    from perfectplay.games.mnk import threat_compiled as tc
+
+    ctx, st = setup(size, k, exact, tables)
+    rng = random.Random(size * 11 + k + exact)
+    stack: list[tuple[int, int]] = []
+    seen = {"four": 0, "three": 0}
+    for _ in range(12):
+        random_walk(rng, size, ctx, st, 20, stack)
+        for side in range(2):
+            if bc.win_cells(side, ctx, st)[0] != 0:
+                continue  # the attacker's contract: no win cell of its own
+            standing = bool(tc.scan_open_four(side, PLY + 1, ctx, st))
+            before = snapshot(st)
+            for cell in [c for c in range(size * size) if st[4][c] == 0]:
+                wins, first, count = tc.threat_after(cell, side, standing, PLY, ctx, st)
+                cells = [int(c) for c in st[9][PLY + 1][:count]] if wins == 0 else []
+                assert (int(wins), int(first), cells) == threes_after_make(cell, side, ctx, st)
+                seen["four"] += wins > 0
+                seen["three"] += bool(cells)
+            assert all(np.array_equal(a, b) for a, b in zip(before, snapshot(st), strict=True))
+    assert min(seen.values()) > 0
+
+
+@pytest.mark.parametrize(("size", "k", "exact", "tables"), BOARDS)
+def test_the_vct_reads_a_defence_with_the_light_make_as_the_full_make_would(
+    size: int, k: int, exact: bool, tables: bool
+) -> None:
+    """The VCT's defender reads each reply to a three with the light make (``reply_after``):
+    the same win cells of its own and the same verdict on the three (a threat cell still
+    standing) as after the full make, for every empty cell; and the state unchanged."""
+    from perfectplay.games.mnk import board_compiled as bc
+    from perfectplay.games.mnk import threat_compiled as tc
+
+    ctx, st = setup(size, k, exact, tables)
+    rng = random.Random(size * 13 + k + exact)
+    stack: list[tuple[int, int]] = []
+    verdicts = {True: 0, False: 0}
+    threats = np.zeros(size * size + 1, dtype=np.int64)
+    for _ in range(12):
+        random_walk(rng, size, ctx, st, 20, stack)
+        for side in range(2):
+            count = tc.open_four_cells(side, PLY + 1, threats, ctx, st)
+            if count == 0:
+                continue
+            opp, before = 1 - side, snapshot(st)
+            for reply in [c for c in range(size * size) if st[4][c] == 0]:
+                fours, first, stands = tc.reply_after(reply, opp, threats, count, ctx, st)
+                bc.make(reply, opp, ctx, st)
+                full = bc.win_cells(opp, ctx, st)
+                full_stands = full[0] == 0 and tc.threat_stands(side, threats, count, ctx, st)
+                bc.unmake(reply, opp, ctx, st)
+                assert (int(fours), int(first), bool(stands)) == (full[0], full[1], full_stands)
+                verdicts[bool(stands)] += 1
+            assert all(np.array_equal(a, b) for a, b in zip(before, snapshot(st), strict=True))
+    assert min(verdicts.values()) > 0
