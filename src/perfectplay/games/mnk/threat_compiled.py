@@ -31,10 +31,12 @@ node is kept cheap: its stones are made with :func:`~.board_compiled.make_threat
 and threat maps only; undone by :func:`~.board_compiled.restore_threats` from the maps read
 before it), its last four is tried without a make
 (:func:`~.board_compiled.wins_after`), and its helpers are inlined (``inline="always"``): the
-call costs more than most of their bodies. Every other function is compiled without numba's
-reference counts (:func:`~perfectplay.games.common.compiled_bits.lean`): with them, a call
-passing the context and state tuples cost about 200 ns, and the VCF node ran 6-7 times
-slower (issue 26).
+call costs more than most of their bodies. The VCT reads each attacker's move and each
+defender's reply with the same light make (:func:`threat_after`, :func:`reply_after`) and
+makes in full, pattern update and all, only those it follows (issue 26). Every other
+function is compiled without numba's reference counts
+(:func:`~perfectplay.games.common.compiled_bits.lean`): with them, a call passing the
+context and state tuples cost about 200 ns, and the VCF node ran 6-7 times slower (issue 26).
 """
 
 from __future__ import annotations
